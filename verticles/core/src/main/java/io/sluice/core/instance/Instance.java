@@ -1,0 +1,26 @@
+package io.sluice.core.instance;
+
+import io.sluice.core.time.Clock;
+import io.sluice.core.time.MinuteWindow;
+import io.sluice.throttr.codec.ValueSize;
+
+/** What every front of one Sluice process shares: its identity, clock and instance-wide figures. */
+public record Instance(
+    String version,
+    ValueSize valueSize,
+    int shards,
+    Clock clock,
+    long startedAtNanos,
+    RequestCounters counters,
+    ConnectionRegistry connections) {
+
+  /** The one-minute metrics window (counted from start) the clock is in now. */
+  public int currentWindow() {
+    return MinuteWindow.index(startedAtNanos, clock.epochNanos());
+  }
+
+  public static Instance start(String version, ValueSize valueSize, int shards, Clock clock) {
+    return new Instance(version, valueSize, shards, clock, clock.epochNanos(), new RequestCounters(),
+        new ConnectionRegistry());
+  }
+}

@@ -1,0 +1,87 @@
+package io.sluice.core.instance;
+
+import io.sluice.throttr.codec.InfoSnapshot;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Instance-wide request counters by type code, with one-minute tumbling windows counted from server
+ * start (spec §4). Every front counts here from its own thread; a timer calls {@link #rollTo} with
+ * the window the injectable clock is in, so tests move windows by moving the clock.
+ */
+public final class RequestCounters {
+
+  private final LongAdder[] totals = adders();
+  private final LongAdder[] window = adders();
+  private final long[] lastWindow = new long[InfoSnapshot.TYPE_SLOTS];
+  private final LongAdder readBytesWindow = new LongAdder();
+  private final LongAdder writeBytesWindow = new LongAdder();
+  private volatile long lastReadBytes;
+  private volatile long lastWriteBytes;
+  private int closedUpTo;
+
+  /** Counts one request of a type code; codes outside 0..31 (an EVENT's bogus inner type) are ignored. */
+  public void count(int typeCode) {
+    if (typeCode >= 0 && typeCode < InfoSnapshot.TYPE_SLOTS) {
+      totals[typeCode].increment();
+      window[typeCode].increment();
+    }
+  }
+
+  public void countBytes(long read, long written) {
+    if (read != 0) {
+      readBytesWindow.add(read);
+    }
+    if (written != 0) {
+      writeBytesWindow.add(written);
+    }
+  }
+
+  /** Closes every window before {@code currentWindow}; a window with no roll in between counts as idle. */
+  public synchronized void rollTo(int currentWindow) {
+    if (currentWindow <= closedUpTo) {
+      return;
+    }
+    tick();
+    if (currentWindow > closedUpTo + 1) {
+      tick();
+    }
+    closedUpTo = currentWindow;
+  }
+
+  private void tick() {
+    for (int i = 0; i < lastWindow.length; i++) {
+      lastWindow[i] = window[i].sumThenReset();
+    }
+    lastReadBytes = readBytesWindow.sumThenReset();
+    lastWriteBytes = writeBytesWindow.sumThenReset();
+  }
+
+  public long[] totals() {
+    long[] values = new long[totals.length];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = totals[i].sum();
+    }
+    return values;
+  }
+
+  public synchronized long[] perMinute() {
+    return lastWindow.clone();
+  }
+
+  public long readBytesPerMinute() {
+    return lastReadBytes;
+  }
+
+  public long writeBytesPerMinute() {
+    return lastWriteBytes;
+  }
+
+  private static LongAdder[] adders() {
+    LongAdder[] adders = new LongAdder[InfoSnapshot.TYPE_SLOTS];
+    for (int i = 0; i < adders.length; i++) {
+      adders[i] = new LongAdder();
+    }
+    return adders;
+  }
+}

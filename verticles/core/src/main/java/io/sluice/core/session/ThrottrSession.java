@@ -1,0 +1,269 @@
+package io.sluice.core.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.core.instance.ConnectionStats;
+import io.sluice.core.instance.Instance;
+import io.sluice.core.shard.ShardBatch;
+import io.sluice.core.shard.ShardSummary;
+import io.sluice.core.storage.KeyHash;
+import io.sluice.throttr.codec.DecodeError;
+import io.sluice.throttr.codec.InfoSnapshot;
+import io.sluice.throttr.codec.Listing;
+import io.sluice.throttr.codec.Request;
+import io.sluice.throttr.codec.RequestDecoder;
+import io.sluice.throttr.codec.Responses;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One client connection's Throttr protocol engine, independent of the socket: it routes each
+ * decoded request to the shard that owns its key, sends the requests of one read as one batch per
+ * shard, and answers strictly in request order, writing the replies of a read in one write.
+ * Back-pressure: while too many requests wait for their replies, or the socket's write queue is
+ * full, it asks the transport to stop reading from the client.
+ * Not thread-safe: every method runs on the connection's thread.
+ */
+public final class ThrottrSession implements RequestDecoder.Handler {
+
+  private final Instance instance;
+  private final ConnectionStats connection;
+  private final Transport transport;
+  private final int maxPendingRequests;
+  private final ArrayDeque<PendingRead> pending = new ArrayDeque<>();
+  private PendingRead current;
+  private int pendingRequests;
+  private boolean writable = true;
+  private boolean reading = true;
+
+  public ThrottrSession(Instance instance, ConnectionStats connection, Transport transport, int maxPendingRequests) {
+    this.instance = instance;
+    this.connection = connection;
+    this.transport = transport;
+    this.maxPendingRequests = maxPendingRequests;
+  }
+
+  @Override
+  public void onRequest(Request request) {
+    connection.countRequest(request.type().code());
+    instance.counters().count(request.type().code());
+    Request target = request;
+    if (request instanceof Request.Event) {
+      Request.Event event = (Request.Event) request;
+      target = event.inner();
+      if (event.payload().length > 0) {
+        instance.counters().count(event.payload()[0] & 0xff);
+      }
+    }
+    if (current == null) {
+      current = new PendingRead(instance.shards());
+    }
+    current.add(request, target, routeOf(target));
+    pendingRequests++;
+  }
+
+  @Override
+  public void onError(DecodeError error) {
+    transport.close(error.message());
+  }
+
+  /** Sends what the last read decoded to the shards. Call after feeding each read to the decoder. */
+  public void endOfRead() {
+    PendingRead read = current;
+    if (read == null) {
+      return;
+    }
+    current = null;
+    pending.add(read);
+    for (ShardBatch batch : read.batches) {
+      if (batch != null) {
+        read.outstanding++;
+      }
+    }
+    for (ShardBatch batch : read.batches) {
+      if (batch != null) {
+        transport.dispatch(batch, filled -> {
+          read.batches[filled.shard()] = filled;
+          read.outstanding--;
+          flush();
+        });
+      }
+    }
+    flush();
+    updateReading();
+  }
+
+  /** The socket's write queue became full (false) or drained (true). */
+  public void setWritable(boolean writable) {
+    this.writable = writable;
+    updateReading();
+  }
+
+  /** Requests decoded and not answered yet. */
+  public int pendingRequests() {
+    return pendingRequests;
+  }
+
+  private int routeOf(Request target) {
+    if (target instanceof Request.KeyRequest) {
+      return KeyHash.shardOf(KeyHash.of(((Request.KeyRequest) target).key()), instance.shards());
+    }
+    if (target == null) {
+      return PendingRead.LOCAL;
+    }
+    switch (target.type()) {
+      case LIST:
+      case STATS:
+      case INFO:
+        return PendingRead.EVERY_SHARD;
+      default:
+        return PendingRead.LOCAL;
+    }
+  }
+
+  /** Writes, in one write, the replies of every read at the head of the queue whose shards are done. */
+  private void flush() {
+    ByteBuf out = null;
+    while (!pending.isEmpty() && pending.peek().isComplete()) {
+      PendingRead read = pending.poll();
+      if (out == null) {
+        out = Unpooled.buffer(read.size() * 8);
+      }
+      answer(read, out);
+      pendingRequests -= read.size();
+    }
+    if (out != null) {
+      transport.write(out);
+      updateReading();
+    }
+  }
+
+  private void answer(PendingRead read, ByteBuf out) {
+    int shards = instance.shards();
+    int[] nextEntry = new int[shards];
+    int[] nextByte = new int[shards];
+    for (int i = 0; i < read.size(); i++) {
+      Request target = read.request(i);
+      if (target instanceof Request.Event) {
+        out.writeByte(Responses.SUCCESS);
+        target = ((Request.Event) target).inner();
+        if (target == null) {
+          Responses.status(out, false);
+          continue;
+        }
+      }
+      int route = read.route(i);
+      if (route >= 0) {
+        ShardBatch batch = read.batches[route];
+        int end = batch.replyEnd(nextEntry[route]++);
+        out.writeBytes(batch.replies(), nextByte[route], end - nextByte[route]);
+        nextByte[route] = end;
+      } else if (route == PendingRead.EVERY_SHARD) {
+        List<Object> collected = new ArrayList<>(shards);
+        for (int shard = 0; shard < shards; shard++) {
+          ShardBatch batch = read.batches[shard];
+          int entry = nextEntry[shard]++;
+          nextByte[shard] = batch.replyEnd(entry);
+          collected.add(batch.collected(entry));
+        }
+        answerFromEveryShard(target, collected, out);
+      } else {
+        answerLocally(target, out);
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void answerFromEveryShard(Request request, List<Object> collected, ByteBuf out) {
+    switch (request.type()) {
+      case LIST: {
+        List<Listing.KeyItem> items = new ArrayList<>();
+        collected.forEach(part -> items.addAll((List<Listing.KeyItem>) part));
+        Listing.write(out, items, Listing.keys(instance.valueSize()));
+        break;
+      }
+      case STATS: {
+        List<Listing.KeyStatsItem> items = new ArrayList<>();
+        collected.forEach(part -> items.addAll((List<Listing.KeyStatsItem>) part));
+        Listing.write(out, items, Listing.KEY_STATS);
+        break;
+      }
+      default:
+        Responses.info(out, info(collected));
+    }
+  }
+
+  private void answerLocally(Request request, ByteBuf out) {
+    switch (request.type()) {
+      case WHOAMI:
+        Responses.whoami(out, connection.id());
+        break;
+      case CONNECTION: {
+        ConnectionStats found = instance.connections().find(((Request.Connection) request).id());
+        if (found == null) {
+          Responses.status(out, false);
+        } else {
+          Responses.connection(out, found.toItem());
+        }
+        break;
+      }
+      case CONNECTIONS: {
+        List<io.sluice.throttr.codec.ConnectionItem> items = new ArrayList<>();
+        instance.connections().all().forEach(c -> items.add(c.toItem()));
+        Listing.write(out, items, Listing.CONNECTIONS);
+        break;
+      }
+      default:
+        // Channel commands arrive with the channels fabric; until then they are refused.
+        Responses.status(out, false);
+    }
+  }
+
+  private InfoSnapshot info(List<Object> summaries) {
+    long records = 0;
+    long counters = 0;
+    long buffers = 0;
+    long bufferBytes = 0;
+    for (Object part : summaries) {
+      ShardSummary summary = (ShardSummary) part;
+      records += summary.records();
+      counters += summary.counters();
+      buffers += summary.buffers();
+      bufferBytes += summary.bufferBytes();
+    }
+    long now = instance.clock().epochNanos();
+    return new InfoSnapshot(
+        TimeUnit.NANOSECONDS.toSeconds(now),
+        instance.counters().totals(),
+        instance.counters().perMinute(),
+        instance.connections().totalReadBytes(),
+        instance.counters().readBytesPerMinute(),
+        instance.connections().totalWriteBytes(),
+        instance.counters().writeBytesPerMinute(),
+        records,
+        counters,
+        buffers,
+        counters * instance.valueSize().bytes(),
+        bufferBytes,
+        0,
+        0,
+        instance.startedAtNanos(),
+        instance.connections().size(),
+        instance.version());
+  }
+
+  private void updateReading() {
+    boolean shouldRead = writable && pendingRequests < (reading ? maxPendingRequests : maxPendingRequests / 2);
+    if (shouldRead != reading) {
+      reading = shouldRead;
+      if (shouldRead) {
+        transport.resumeReading();
+      } else {
+        transport.pauseReading();
+      }
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.sluice.core.shard;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.throttr.codec.Request;
+
+/**
+ * The requests of one connection read that belong to one shard, travelling to that shard as ONE
+ * event-bus message and back with their results: reply bytes for key requests (in order, delimited
+ * by {@link #replyEnd}) and collected items for the listings that every shard contributes to.
+ * Owned by one thread at a time: the connection's until sent, the shard's until replied.
+ */
+public final class ShardBatch {
+
+  private final int shard;
+  private Request[] requests = new Request[8];
+  private int size;
+  private ByteBuf replies;
+  private int[] replyEnds;
+  private Object[] collected;
+
+  public ShardBatch(int shard) {
+    this.shard = shard;
+  }
+
+  public int shard() {
+    return shard;
+  }
+
+  public void add(Request request) {
+    if (size == requests.length) {
+      requests = java.util.Arrays.copyOf(requests, size * 2);
+    }
+    requests[size++] = request;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public Request request(int index) {
+    return requests[index];
+  }
+
+  /** The reply bytes of every key request, one after another. */
+  public ByteBuf replies() {
+    return replies;
+  }
+
+  /** The end offset in {@link #replies()} of the reply to request {@code index}. */
+  public int replyEnd(int index) {
+    return replyEnds[index];
+  }
+
+  /** What a shard collected for a listing request (LIST, STATS, INFO) at {@code index}. */
+  public Object collected(int index) {
+    return collected == null ? null : collected[index];
+  }
+
+  // Called by the shard.
+
+  ByteBuf startReplies() {
+    replies = Unpooled.buffer(size * 16);
+    replyEnds = new int[size];
+    return replies;
+  }
+
+  void endReply(int index) {
+    replyEnds[index] = replies.writerIndex();
+  }
+
+  void collect(int index, Object value) {
+    if (collected == null) {
+      collected = new Object[size];
+    }
+    collected[index] = value;
+  }
+}

@@ -1,0 +1,171 @@
+package io.sluice.core.storage;
+
+import io.sluice.core.time.Clock;
+import io.sluice.core.time.MinuteWindow;
+
+import java.util.function.Consumer;
+
+/**
+ * The records of one shard. Expiry is exact: a record is absent the instant
+ * {@code now >= expiresAt}, for every operation, whether or not the background sweep has reclaimed
+ * it yet. Not thread-safe: a store belongs to one shard thread.
+ */
+public final class Store {
+
+  static final byte[] EMPTY = new byte[0];
+
+  private final Clock clock;
+  private final long metricsOriginNanos;
+  private final RecordTable table = new RecordTable();
+
+  private int counters;
+  private int buffers;
+  private long bufferBytes;
+  private long expiredReclaimed;
+  private int sweepCursor;
+
+  /**
+   * @param metricsOriginNanos the start of the first one-minute metrics window (server start), so
+   *     every shard ticks on the same minute boundaries
+   */
+  public Store(Clock clock, long metricsOriginNanos) {
+    this.clock = clock;
+    this.metricsOriginNanos = metricsOriginNanos;
+  }
+
+  public long now() {
+    return clock.epochNanos();
+  }
+
+  /** The index of the one-minute metrics window that {@code nowNanos} falls in. */
+  public int window(long nowNanos) {
+    return MinuteWindow.index(metricsOriginNanos, nowNanos);
+  }
+
+  /** The live record for a key, or {@code null}. An expired record found here is reclaimed at once. */
+  public Record find(byte[] key, int hash, long nowNanos) {
+    Record record = table.get(key, hash);
+    if (record != null && !record.isLiveAt(nowNanos)) {
+      table.remove(record);
+      forget(record);
+      expiredReclaimed++;
+      return null;
+    }
+    return record;
+  }
+
+  /**
+   * Stores a new counter for a key that {@link #find} just reported absent. A record that would
+   * already be expired is not stored at all: it could never be seen.
+   */
+  public Record createCounter(byte[] key, int hash, long value, int ttlType, long expiresAtNanos, long nowNanos) {
+    Record record = newRecord(key, hash, Record.COUNTER, ttlType, expiresAtNanos, nowNanos);
+    record.counter = value;
+    return store(record, nowNanos);
+  }
+
+  /** Stores a new buffer for a key that {@link #find} just reported absent. */
+  public Record createBuffer(byte[] key, int hash, byte[] value, int ttlType, long expiresAtNanos, long nowNanos) {
+    Record record = newRecord(key, hash, Record.BUFFER, ttlType, expiresAtNanos, nowNanos);
+    record.buffer = value;
+    return store(record, nowNanos);
+  }
+
+  /** Overwrites a live buffer's value, TTL unit and expiry. */
+  public void overwriteBuffer(Record record, byte[] value, int ttlType, long expiresAtNanos) {
+    bufferBytes += value.length - record.buffer.length;
+    record.buffer = value;
+    record.ttlType = (byte) ttlType;
+    record.expiresAtNanos = expiresAtNanos;
+  }
+
+  public void remove(Record record) {
+    if (table.remove(record)) {
+      forget(record);
+    }
+  }
+
+  /**
+   * Reclaims expired records, visiting at most {@code buckets} table buckets from where the last
+   * sweep stopped, so one call's cost is bounded whatever the table size.
+   *
+   * @return how many records were reclaimed
+   */
+  public int sweep(int buckets) {
+    long nowNanos = now();
+    long before = expiredReclaimed;
+    sweepCursor = table.removeIf(sweepCursor, buckets, r -> !r.isLiveAt(nowNanos), this::reclaimExpired);
+    return (int) (expiredReclaimed - before);
+  }
+
+  /** Visits every live record (LIST, STATS). */
+  public void forEachLive(Consumer<Record> action) {
+    long nowNanos = now();
+    table.forEach(r -> {
+      if (r.isLiveAt(nowNanos)) {
+        action.accept(r);
+      }
+    });
+  }
+
+  /** Records held, including expired ones the sweep has not reached yet. */
+  public int size() {
+    return table.size();
+  }
+
+  public int bucketCount() {
+    return table.capacity();
+  }
+
+  public int counters() {
+    return counters;
+  }
+
+  public int buffers() {
+    return buffers;
+  }
+
+  public long bufferBytes() {
+    return bufferBytes;
+  }
+
+  /** Expired records reclaimed so far, by lookups and by the sweep. */
+  public long expiredReclaimed() {
+    return expiredReclaimed;
+  }
+
+  private Record newRecord(byte[] key, int hash, byte kind, int ttlType, long expiresAtNanos, long nowNanos) {
+    Record record = new Record(key, hash, window(nowNanos));
+    record.kind = kind;
+    record.ttlType = (byte) ttlType;
+    record.expiresAtNanos = expiresAtNanos;
+    return record;
+  }
+
+  private Record store(Record record, long nowNanos) {
+    if (record.isLiveAt(nowNanos)) {
+      table.add(record);
+      if (record.kind == Record.COUNTER) {
+        counters++;
+      } else {
+        buffers++;
+        bufferBytes += record.buffer.length;
+      }
+    }
+    return record;
+  }
+
+  private void reclaimExpired(Record record) {
+    forget(record);
+    expiredReclaimed++;
+  }
+
+  private void forget(Record record) {
+    if (record.kind == Record.COUNTER) {
+      counters--;
+    } else {
+      buffers--;
+      bufferBytes -= record.buffer.length;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+package io.sluice.verticles;
+
+import io.sluice.throttr.codec.ValueSize;
+import io.sluice.verticles.tcp.TcpSettings;
+
+/**
+ * What the verticles need to know to serve.
+ *
+ * @param frontInstances      instances of each front verticle (one per event loop)
+ * @param sweepIntervalMillis how often each shard reclaims a slice of expired records
+ */
+public record ServerSettings(
+    String bind,
+    int tcpPort,
+    ValueSize valueSize,
+    int shards,
+    int frontInstances,
+    long sweepIntervalMillis,
+    TcpSettings tcp) {
+}

@@ -1,0 +1,101 @@
+package io.sluice.verticles;
+
+import io.sluice.core.instance.Instance;
+import io.sluice.core.shard.ShardBatch;
+import io.sluice.core.shard.ThrottrShard;
+import io.sluice.core.storage.Store;
+import io.sluice.core.time.Clock;
+import io.sluice.verticles.shard.LocalObjectCodec;
+import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.shard.ShardVerticle;
+import io.sluice.verticles.tcp.ThrottrTcpVerticle;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Deploys one Sluice instance on a Vert.x: the storage shard verticles first (each on its own event
+ * loop, reached over the event bus), then the front verticles that talk to them.
+ */
+public final class SluiceServer {
+
+  private final Vertx vertx;
+  private final Instance instance;
+  private final List<String> deployments = new ArrayList<>();
+  private long metricsTimer = -1;
+  private int tcpPort;
+
+  private SluiceServer(Vertx vertx, Instance instance) {
+    this.vertx = vertx;
+    this.instance = instance;
+  }
+
+  public static Future<SluiceServer> start(Vertx vertx, ServerSettings settings, String version, Clock clock) {
+    Instance instance = Instance.start(version, settings.valueSize(), settings.shards(), clock);
+    SluiceServer server = new SluiceServer(vertx, instance);
+    return server.deploy(settings).map(server);
+  }
+
+  public Instance instance() {
+    return instance;
+  }
+
+  /** The Throttr TCP port actually bound. */
+  public int tcpPort() {
+    return tcpPort;
+  }
+
+  private Future<Void> deploy(ServerSettings settings) {
+    vertx.eventBus().registerDefaultCodec(ShardBatch.class, new LocalObjectCodec<>(ShardBatch.class));
+    ShardDirectory directory = new ShardDirectory(settings.shards());
+    List<Future<String>> shards = new ArrayList<>();
+    for (int i = 0; i < settings.shards(); i++) {
+      ThrottrShard shard = new ThrottrShard(new Store(instance.clock(), instance.startedAtNanos()), settings.valueSize());
+      shards.add(track(vertx.deployVerticle(new ShardVerticle(i, shard, directory, settings.sweepIntervalMillis()))));
+    }
+    metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
+    return Future.all(shards).compose(v -> deployTcp(settings, directory));
+  }
+
+  /**
+   * Every instance listens on the configured port; Vert.x shares one bound socket among them and
+   * spreads accepted connections. Port 0 becomes -1: Vert.x's way of sharing ONE random port.
+   */
+  private Future<Void> deployTcp(ServerSettings settings, ShardDirectory directory) {
+    int port = settings.tcpPort() == 0 ? -1 : settings.tcpPort();
+    List<ThrottrTcpVerticle> fronts = new ArrayList<>();
+    List<Future<String>> deployed = new ArrayList<>();
+    for (int i = 0; i < settings.frontInstances(); i++) {
+      ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.bind(), port, settings.tcp());
+      fronts.add(front);
+      deployed.add(track(vertx.deployVerticle(front)));
+    }
+    return Future.all(deployed).compose(v -> {
+      tcpPort = fronts.get(0).actualPort();
+      for (ThrottrTcpVerticle front : fronts) {
+        if (front.actualPort() != tcpPort) {
+          return Future.failedFuture("TCP fronts bound different ports: " + tcpPort + " and " + front.actualPort());
+        }
+      }
+      return Future.succeededFuture();
+    });
+  }
+
+  private Future<String> track(Future<String> deployment) {
+    return deployment.onSuccess(deployments::add);
+  }
+
+  /** Undeploys the fronts first, so no request reaches a shard that is gone. */
+  public Future<Void> stop() {
+    vertx.cancelTimer(metricsTimer);
+    List<String> reversed = new ArrayList<>(deployments);
+    java.util.Collections.reverse(reversed);
+    Future<Void> chain = Future.succeededFuture();
+    for (String id : reversed) {
+      chain = chain.compose(v -> vertx.undeploy(id));
+    }
+    return chain.onComplete(v -> vertx.eventBus().unregisterDefaultCodec(ShardBatch.class));
+  }
+}

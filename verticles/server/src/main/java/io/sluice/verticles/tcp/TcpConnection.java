@@ -1,0 +1,105 @@
+package io.sluice.verticles.tcp;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.core.instance.ConnectionStats;
+import io.sluice.core.instance.Instance;
+import io.sluice.core.session.ThrottrSession;
+import io.sluice.core.session.Transport;
+import io.sluice.core.shard.ShardBatch;
+import io.sluice.throttr.codec.RequestDecoder;
+import io.sluice.verticles.shard.ShardDirectory;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.internal.buffer.BufferInternal;
+import io.vertx.core.net.NetSocket;
+
+import java.util.function.Consumer;
+
+/** Adapts one accepted socket to a {@link ThrottrSession}: bytes in, batches to shards, replies out. */
+final class TcpConnection implements Transport {
+
+  private static final System.Logger LOG = System.getLogger(TcpConnection.class.getName());
+
+  private final NetSocket socket;
+  private final Instance instance;
+  private final ShardDirectory shards;
+  private final EventBus eventBus;
+  private final ConnectionStats stats;
+  private final ThrottrSession session;
+  private final RequestDecoder decoder;
+  private boolean closed;
+
+  TcpConnection(NetSocket socket, Instance instance, ShardDirectory shards, EventBus eventBus, TcpSettings settings) {
+    this.socket = socket;
+    this.instance = instance;
+    this.shards = shards;
+    this.eventBus = eventBus;
+    this.stats = new ConnectionStats(ConnectionStats.randomId(), ConnectionStats.Protocol.TCP,
+        socket.remoteAddress().hostAddress(), socket.remoteAddress().port(), instance.clock().epochNanos());
+    this.session = new ThrottrSession(instance, stats, this, settings.maxPendingRequests());
+    this.decoder = new RequestDecoder(instance.valueSize(), settings.maxFrame(), session);
+    socket.setWriteQueueMaxSize(settings.maxPendingBytes());
+  }
+
+  void start() {
+    instance.connections().add(stats);
+    socket.handler(this::onRead);
+    socket.drainHandler(v -> session.setWritable(true));
+    socket.closeHandler(v -> {
+      closed = true;
+      instance.connections().remove(stats);
+    });
+    socket.exceptionHandler(error -> LOG.log(System.Logger.Level.DEBUG,
+        "connection " + peer() + ": " + error.getMessage()));
+  }
+
+  private void onRead(Buffer data) {
+    stats.addReadBytes(data.length());
+    instance.counters().countBytes(data.length(), 0);
+    decoder.feed(((BufferInternal) data).getByteBuf());
+    session.endOfRead();
+  }
+
+  @Override
+  public void dispatch(ShardBatch batch, Consumer<ShardBatch> done) {
+    shards.dispatch(eventBus, batch, done, error -> close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
+  }
+
+  @Override
+  public void write(ByteBuf replies) {
+    if (closed) {
+      return;
+    }
+    int length = replies.readableBytes();
+    socket.write(BufferInternal.buffer(replies)).onSuccess(v -> {
+      stats.addWriteBytes(length);
+      instance.counters().countBytes(0, length);
+    });
+    if (socket.writeQueueFull()) {
+      session.setWritable(false);
+    }
+  }
+
+  @Override
+  public void pauseReading() {
+    socket.pause();
+  }
+
+  @Override
+  public void resumeReading() {
+    socket.resume();
+  }
+
+  @Override
+  public void close(String reason) {
+    if (!closed) {
+      LOG.log(System.Logger.Level.WARNING, "closing Throttr connection from " + peer() + ": " + reason);
+      closed = true;
+      socket.close();
+    }
+  }
+
+  private String peer() {
+    return stats.ip() + ":" + stats.port();
+  }
+}

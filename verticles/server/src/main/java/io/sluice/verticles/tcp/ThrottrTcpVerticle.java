@@ -1,0 +1,47 @@
+package io.sluice.verticles.tcp;
+
+import io.sluice.core.instance.Instance;
+import io.sluice.verticles.shard.ShardDirectory;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+
+/**
+ * The Throttr binary protocol over TCP. One instance per event loop; instances share the port and
+ * Vert.x spreads accepted connections over them.
+ */
+public final class ThrottrTcpVerticle extends VerticleBase {
+
+  private final Instance instance;
+  private final ShardDirectory shards;
+  private final String host;
+  private final int port;
+  private final TcpSettings settings;
+  private NetServer server;
+
+  public ThrottrTcpVerticle(Instance instance, ShardDirectory shards, String host, int port, TcpSettings settings) {
+    this.instance = instance;
+    this.shards = shards;
+    this.host = host;
+    this.port = port;
+    this.settings = settings;
+  }
+
+  @Override
+  public Future<?> start() {
+    server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true))
+        .connectHandler(socket -> new TcpConnection(socket, instance, shards, vertx.eventBus(), settings).start());
+    return server.listen(port, host);
+  }
+
+  /** The port actually bound (useful when configured as 0). */
+  public int actualPort() {
+    return server.actualPort();
+  }
+
+  @Override
+  public Future<?> stop() {
+    return server.close();
+  }
+}

@@ -1,0 +1,67 @@
+package io.sluice.verticles.kit;
+
+import io.sluice.core.time.ManualClock;
+import io.sluice.throttr.codec.ValueSize;
+import io.sluice.verticles.ServerSettings;
+import io.sluice.verticles.SluiceServer;
+import io.sluice.verticles.tcp.TcpSettings;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** A whole Sluice instance on loopback with a hand-moved clock, for tests over real sockets. */
+public final class SluiceUnderTest implements AutoCloseable {
+
+  public static final String VERSION = "test";
+
+  private final Vertx vertx;
+  private final ManualClock clock = new ManualClock();
+  private final SluiceServer server;
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize) {
+    this(vertx, valueSize, 8096);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, int maxFrame) {
+    this.vertx = vertx;
+    ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100,
+        new TcpSettings(maxFrame, 1 << 20, 65_536));
+    this.server = await(SluiceServer.start(vertx, settings, VERSION, clock));
+  }
+
+  public SluiceServer server() {
+    return server;
+  }
+
+  public int tcpPort() {
+    return server.tcpPort();
+  }
+
+  public ManualClock clock() {
+    return clock;
+  }
+
+  public void advance(Duration duration) {
+    clock.advance(duration);
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  @Override
+  public void close() {
+    await(server.stop());
+  }
+
+  /** Blocks the test thread (never an event loop) on a future, with a generous bound. */
+  public static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError("future did not complete: " + e, e);
+    }
+  }
+}
