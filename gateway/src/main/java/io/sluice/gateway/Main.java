@@ -1,1 +1,47 @@
-package io.sluice.gateway; public final class Main { public static void main(String[] a) {} }
+package io.sluice.gateway;
+
+import io.sluice.gateway.bench.Bench;
+import io.sluice.gateway.config.ConfigException;
+import io.sluice.gateway.config.ConfigLoader;
+import io.sluice.gateway.config.Invocation;
+import io.sluice.gateway.config.SluiceConfig;
+
+import java.util.Arrays;
+import java.util.List;
+
+/** {@code java -jar sluice.jar [options]} starts Sluice; {@code java -jar sluice.jar bench …} runs the load tool. */
+public final class Main {
+
+  private Main() {
+  }
+
+  public static void main(String[] args) {
+    Logging.configure();
+    List<String> arguments = Arrays.asList(args);
+    if (!arguments.isEmpty() && arguments.get(0).equals("bench")) {
+      System.exit(Bench.run(arguments.subList(1, arguments.size())));
+    }
+    Invocation invocation;
+    try {
+      invocation = ConfigLoader.load(arguments, System.getenv());
+    } catch (ConfigException e) {
+      System.err.println("sluice: " + e.getMessage());
+      System.err.println("Try 'java -jar sluice.jar --help'.");
+      System.exit(2);
+      return;
+    }
+    if (invocation instanceof Invocation.ShowHelp) {
+      System.out.println(((Invocation.ShowHelp) invocation).text());
+    } else if (invocation instanceof Invocation.ShowVersion) {
+      System.out.println(((Invocation.ShowVersion) invocation).text());
+    } else {
+      SluiceConfig config = ((Invocation.Run) invocation).config();
+      try {
+        Gateway.start(config).awaitShutdownOnSignal();
+      } catch (Exception e) {
+        System.err.println("sluice: could not start: " + e.getMessage());
+        System.exit(1);
+      }
+    }
+  }
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs what building and testing Sluice needs on a Debian machine: a JDK (17 or newer) and Maven.
+# Does nothing when they are already there.
+set -euo pipefail
+need=()
+command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null 2>&1 || need+=(maven)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q "${need[@]}"
+fi

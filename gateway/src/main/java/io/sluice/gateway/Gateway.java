@@ -1,0 +1,85 @@
+package io.sluice.gateway;
+
+import io.sluice.core.time.Clock;
+import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.verticles.ServerSettings;
+import io.sluice.verticles.SluiceServer;
+import io.sluice.verticles.tcp.TcpSettings;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** A running Sluice process: one Vert.x, its verticles, and a clean stop on SIGTERM/SIGINT. */
+public final class Gateway {
+
+  private static final System.Logger LOG = System.getLogger(Gateway.class.getName());
+
+  /** Requests decoded but unanswered on one connection before the server stops reading from it. */
+  private static final int MAX_PENDING_REQUESTS = 65_536;
+
+  private final Vertx vertx;
+  private final SluiceServer server;
+
+  private Gateway(Vertx vertx, SluiceServer server) {
+    this.vertx = vertx;
+    this.server = server;
+  }
+
+  public static Gateway start(SluiceConfig config) throws Exception {
+    int cores = Runtime.getRuntime().availableProcessors();
+    // One event loop per core: shard i and front instance i then share loop i, so a key whose shard
+    // is on the connection's own loop is served without a thread hop.
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(cores).setPreferNativeTransport(true));
+    ServerSettings settings = new ServerSettings(config.bind(), config.tcpPort(), config.valueSize(), config.shards(),
+        cores, config.sweepIntervalMillis(),
+        new TcpSettings(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS));
+    try {
+      SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM)
+          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      LOG.log(System.Logger.Level.INFO, String.format(
+          "Sluice %s serving Throttr on %s:%d (value size %s, %d shards, max frame %d bytes)",
+          Version.current(), config.bind(), server.tcpPort(), config.valueSize().label(), config.shards(), config.maxFrame()));
+      return new Gateway(vertx, server);
+    } catch (Exception e) {
+      vertx.close();
+      throw new Exception(rootMessage(e), e);
+    }
+  }
+
+  public SluiceServer server() {
+    return server;
+  }
+
+  /** Blocks until SIGTERM or SIGINT, then undeploys everything and closes Vert.x. */
+  public void awaitShutdownOnSignal() throws InterruptedException {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      LOG.log(System.Logger.Level.INFO, "Sluice stopping");
+      try {
+        stop();
+      } finally {
+        stopped.countDown();
+      }
+    }, "sluice-shutdown"));
+    stopped.await();
+  }
+
+  public void stop() {
+    try {
+      server.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      LOG.log(System.Logger.Level.INFO, "Sluice stopped");
+    } catch (Exception e) {
+      LOG.log(System.Logger.Level.WARNING, "unclean stop: " + rootMessage(e));
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.toString() : root.getMessage();
+  }
+}

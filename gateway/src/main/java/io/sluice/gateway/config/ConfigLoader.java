@@ -1,0 +1,215 @@
+package io.sluice.gateway.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Turns the command line, the environment and the optional YAML file into an {@link Invocation}.
+ *
+ * <p>Precedence, lowest first: built-in default, YAML file, environment variable, command-line
+ * flag. Every value found is validated, including values a higher source overrides: a broken
+ * file stays broken even while a flag hides the mistake. All problems are collected and thrown
+ * together as one {@link ConfigException}.
+ *
+ * <p>Command-line syntax: {@code --name value} or {@code --name=value}; a switch such as
+ * {@code --help} stands alone or takes {@code true}/{@code false} the same two ways. A repeated
+ * flag's last occurrence wins. An environment variable set to the empty string counts as unset
+ * (so {@code SLUICE_AUTH_TOKEN=} in a compose file means "no token"), as does a YAML key with an
+ * empty value ({@code ~} or nothing).
+ *
+ * <p>The environment is passed in rather than read from {@link System#getenv()}, so that tests
+ * are deterministic and Main decides what the process environment is.
+ */
+public final class ConfigLoader {
+
+  /** Text for one option from one source, before parsing; {@code origin} is for messages. */
+  record RawValue(String text, String origin) {
+  }
+
+  private static final String COMMAND_LINE = "command line";
+  private static final String DEFAULT = "default";
+
+  private final List<String> problems = new ArrayList<>();
+
+  private ConfigLoader() {
+  }
+
+  /**
+   * @param args        the process arguments, without a leading {@code bench} (Main dispatches
+   *                    that to the bench tool before calling this)
+   * @param environment the process environment, normally {@code System.getenv()}
+   * @throws ConfigException naming every bad flag, variable, file or value and where it came from
+   */
+  public static Invocation load(List<String> args, Map<String, String> environment) throws ConfigException {
+    return new ConfigLoader().resolve(args, environment);
+  }
+
+  private Invocation resolve(List<String> args, Map<String, String> environment) throws ConfigException {
+    Map<Option<?>, RawValue> fromCommandLine = readCommandLine(args);
+    throwIfProblems();
+    if (switchIsOn(Options.HELP, fromCommandLine)) {
+      return new Invocation.ShowHelp(OptionDocs.helpText());
+    }
+    if (switchIsOn(Options.VERSION, fromCommandLine)) {
+      return new Invocation.ShowVersion("sluice " + io.sluice.gateway.Version.current());
+    }
+    throwIfProblems();
+
+    Map<Option<?>, RawValue> fromEnvironment = readEnvironment(environment);
+    Map<Option<?>, SluiceConfig.Setting> settings = new LinkedHashMap<>();
+    // The file's location comes first, because the file is itself a source for everything else.
+    SluiceConfig.Setting configFile = resolveOne(Options.CONFIG, List.of(fromEnvironment, fromCommandLine));
+    settings.put(Options.CONFIG, configFile);
+    Map<Option<?>, RawValue> fromFile = configFile.value() == null
+        ? Map.of()
+        : YamlConfigFile.read((Path) configFile.value(), configFile.origin(), problems);
+
+    List<Map<Option<?>, RawValue>> lowestPrecedenceFirst = List.of(fromFile, fromEnvironment, fromCommandLine);
+    for (Option<?> option : Options.ALL) {
+      if (option != Options.CONFIG && !Options.isAction(option)) {
+        settings.put(option, resolveOne(option, lowestPrecedenceFirst));
+      }
+    }
+    throwIfProblems();
+    checkCombinations(settings);
+    throwIfProblems();
+    return new Invocation.Run(new SluiceConfig(settings));
+  }
+
+  private Map<Option<?>, RawValue> readCommandLine(List<String> args) {
+    Map<Option<?>, RawValue> found = new HashMap<>();
+    for (int i = 0; i < args.size(); i++) {
+      String argument = args.get(i);
+      if (!argument.startsWith("--") || argument.equals("--")) {
+        problems.add(unexpectedArgument(argument));
+        continue;
+      }
+      int equals = argument.indexOf('=');
+      String name = equals < 0 ? argument.substring(2) : argument.substring(2, equals);
+      Optional<Option<?>> option = Options.byName(name);
+      if (option.isEmpty()) {
+        problems.add("unknown option --" + name + " on the " + COMMAND_LINE + suggestFlag(name)
+            + " (--help lists every option)");
+        boolean probablyItsValue = equals < 0 && i + 1 < args.size() && !args.get(i + 1).startsWith("-");
+        if (probablyItsValue) {
+          i++; // one mistake, one message: "--tcp-prot 1" should not also report a stray "1"
+        }
+        continue;
+      }
+      String value;
+      if (equals >= 0) {
+        value = argument.substring(equals + 1);
+      } else if (option.get().isSwitch()) {
+        // "--help true" is accepted for symmetry with valued flags, but only a boolean literal
+        // is taken as the switch's value, so "--help --version" still means two switches.
+        boolean valueFollows = i + 1 < args.size() && ValueType.isBooleanLiteral(args.get(i + 1));
+        value = valueFollows ? args.get(++i) : "true";
+      } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+        value = args.get(++i);
+      } else {
+        // A following "--flag" is taken as a forgotten value, not as the value itself;
+        // "--name=--odd" is the way to pass such a value on purpose.
+        problems.add(option.get().flag() + " on the " + COMMAND_LINE + " needs a value: "
+            + option.get().flag() + " " + option.get().valueLabel() + " or "
+            + option.get().flag() + "=" + option.get().valueLabel());
+        continue;
+      }
+      found.put(option.get(), new RawValue(value, COMMAND_LINE));
+    }
+    return found;
+  }
+
+  private static String unexpectedArgument(String argument) {
+    if (argument.equals("bench")) {
+      return "unexpected argument 'bench' on the " + COMMAND_LINE
+          + ": the bench tool is started with 'bench' as the first argument";
+    }
+    if (argument.startsWith("-") && argument.length() > 1) {
+      return "unknown option " + argument + " on the " + COMMAND_LINE
+          + ": options are spelled with two dashes (--help lists every option)";
+    }
+    return "unexpected argument '" + argument + "' on the " + COMMAND_LINE
+        + ": options are given as --name value or --name=value";
+  }
+
+  private static String suggestFlag(String name) {
+    List<String> names = Options.ALL.stream().map(Option::name).collect(Collectors.toList());
+    return Spelling.closest(name, names).map(closest -> "; did you mean --" + closest + "?").orElse("");
+  }
+
+  private static Map<Option<?>, RawValue> readEnvironment(Map<String, String> environment) {
+    Map<Option<?>, RawValue> found = new HashMap<>();
+    for (Option<?> option : Options.ALL) {
+      option.environmentVariable().ifPresent(variable -> {
+        String value = environment.get(variable);
+        if (value != null && !value.isEmpty()) {
+          found.put(option, new RawValue(value, "environment variable " + variable));
+        }
+      });
+    }
+    return found;
+  }
+
+  private boolean switchIsOn(Option<Boolean> option, Map<Option<?>, RawValue> fromCommandLine) {
+    RawValue raw = fromCommandLine.get(option);
+    if (raw == null) {
+      return false;
+    }
+    Boolean on = parse(option, raw);
+    return on != null && on;
+  }
+
+  /**
+   * The value from the highest-precedence source that has one, else the default. Every source's
+   * value is parsed, so that overridden mistakes are reported too.
+   */
+  private <T> SluiceConfig.Setting resolveOne(Option<T> option, List<Map<Option<?>, RawValue>> lowestPrecedenceFirst) {
+    SluiceConfig.Setting chosen = new SluiceConfig.Setting(option.defaultValue(), DEFAULT);
+    for (Map<Option<?>, RawValue> source : lowestPrecedenceFirst) {
+      RawValue raw = source.get(option);
+      if (raw != null) {
+        T value = parse(option, raw);
+        if (value != null) {
+          chosen = new SluiceConfig.Setting(value, raw.origin());
+        }
+      }
+    }
+    return chosen;
+  }
+
+  /** The parsed value, or {@code null} after recording why it is invalid. */
+  private <T> T parse(Option<T> option, RawValue raw) {
+    try {
+      return option.type().parse(raw.text());
+    } catch (IllegalArgumentException invalid) {
+      problems.add(option.flag() + ": invalid value " + option.quoteInput(raw.text()) + " from "
+          + raw.origin() + ": " + invalid.getMessage());
+      return null;
+    }
+  }
+
+  /** Rules that involve more than one option, checked once each option is valid on its own. */
+  private void checkCombinations(Map<Option<?>, SluiceConfig.Setting> settings) {
+    // TCP and HTTP listeners share the TCP port space on the same bind address; UDP does not.
+    SluiceConfig.Setting tcp = settings.get(Options.TCP_PORT);
+    SluiceConfig.Setting http = settings.get(Options.HTTP_PORT);
+    if (tcp.value().equals(http.value()) && !tcp.value().equals(0)) {
+      problems.add(Options.TCP_PORT.flag() + " (" + tcp.origin() + ") and " + Options.HTTP_PORT.flag()
+          + " (" + http.origin() + ") are both " + tcp.value()
+          + ": the Throttr and HTTP listeners need different TCP ports");
+    }
+  }
+
+  private void throwIfProblems() throws ConfigException {
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+  }
+
+}

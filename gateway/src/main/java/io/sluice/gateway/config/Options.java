@@ -1,0 +1,154 @@
+package io.sluice.gateway.config;
+
+import io.sluice.throttr.codec.ValueSize;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The option table: the single definition of every gateway option. Parsing ({@link ConfigLoader}),
+ * {@code --help} and the Markdown reference ({@link OptionDocs}) and the effective-configuration
+ * dump ({@link SluiceConfig#describe()}) are all driven by {@link #ALL}; a new option is one new
+ * row here plus a typed getter on {@link SluiceConfig}.
+ *
+ * <p><b>YAML key scheme.</b> Keys are dotted paths. The port of each listener lives in a section
+ * named after its protocol ({@code tcp.port}, {@code udp.port}, {@code http.port}); settings that
+ * concern the whole server are top-level and spelled like their flag ({@code value-size},
+ * {@code max-frame}). A file may write a path either nested ({@code tcp:} then {@code port: 9000}
+ * indented) or as one dotted key ({@code tcp.port: 9000}); both mean the same setting.
+ */
+public final class Options {
+
+  /**
+   * The largest frame that carries no payload: an INSERT (type, quota, TTL unit, TTL, key length,
+   * key) with uint64 fields and a 255-byte key. Accepting smaller limits would let a config make
+   * ordinary, bounded requests undecodable; above it the limit only caps SET and PUBLISH payloads.
+   */
+  public static final int MIN_MAX_FRAME = 1 + ValueSize.UINT64.bytes() + 1 + ValueSize.UINT64.bytes() + 1 + 255;
+
+  /** Beyond this a single frame is a memory hazard rather than a request (16 MiB). */
+  public static final int MAX_MAX_FRAME = 16 * 1024 * 1024;
+
+  public static final Option<String> BIND = Option.valued("bind", "HOST", ValueType.host())
+      .yaml("bind").environment()
+      .defaultValue("127.0.0.1")
+      .describedAs("Address the TCP, UDP and HTTP listeners bind to; 0.0.0.0 or :: for all interfaces.");
+
+  public static final Option<Integer> TCP_PORT = Option.valued("tcp-port", "PORT", ValueType.port())
+      .yaml("tcp.port").environment()
+      .defaultValue(9000)
+      .describedAs("Port of the Throttr binary protocol listener; 0 picks a free port.");
+
+  public static final Option<Integer> UDP_PORT = Option.valued("udp-port", "PORT", ValueType.port())
+      .yaml("udp.port").environment()
+      .defaultValue(9001)
+      .describedAs("Port of the UDP text protocol listener; 0 picks a free port. (Reserved: the UDP front is not served yet.)");
+
+  public static final Option<Integer> HTTP_PORT = Option.valued("http-port", "PORT", ValueType.port())
+      .yaml("http.port").environment()
+      .defaultValue(8080)
+      .describedAs("Port of the HTTP listener (WebSocket bridge, dashboard, check API, metrics); 0 picks a free port. (Reserved: not served yet.)");
+
+  public static final Option<ValueSize> VALUE_SIZE = Option.valued("value-size", "SIZE", ValueType.valueSize())
+      .yaml("value-size").environment()
+      .defaultValue(ValueSize.UINT16)
+      .describedAs("Width of quota, TTL and length fields on the Throttr wire; clients must use the same.");
+
+  public static final Option<Integer> SHARDS = Option.valued("shards", "N", ValueType.integer(1, Integer.MAX_VALUE))
+      .yaml("shards").environment()
+      .defaultValue(() -> Runtime.getRuntime().availableProcessors(), "number of available processors")
+      .describedAs("Number of storage shards the key space is split into.");
+
+  public static final Option<Integer> MAX_FRAME = Option.valued("max-frame", "BYTES", ValueType.integer(MIN_MAX_FRAME, MAX_MAX_FRAME))
+      .yaml("max-frame").environment()
+      .defaultValue(8096)
+      .describedAs("Largest request frame accepted, in bytes; the minimum fits every request without a payload.");
+
+  public static final Option<Integer> MAX_PENDING_BYTES = Option.valued("max-pending-bytes", "BYTES", ValueType.integer(1024, 1024 * 1024 * 1024))
+      .yaml("max-pending-bytes").environment()
+      .defaultValue(1024 * 1024)
+      .describedAs("Outbound bytes queued for one connection before the server stops reading from that client.");
+
+  public static final Option<Long> SWEEP_INTERVAL_MILLIS = Option.valued("sweep-interval-ms", "MILLIS", ValueType.longInteger(1, 3_600_000))
+      .yaml("sweep-interval-ms").environment()
+      .defaultValue(100L)
+      .describedAs("Period of the background sweep that removes expired keys, in milliseconds.");
+
+  public static final Option<String> AUTH_TOKEN = Option.valued("auth-token", "TOKEN", ValueType.secretToken())
+      .yaml("auth-token").environment()
+      .secret()
+      .describedAs("Token HTTP and WebSocket clients must present; unset means no authentication. Prefer the variable or file: flags show in process lists. (Reserved: used once the HTTP fronts are served.)");
+
+  /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
+  public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
+      .environment()
+      .describedAs("YAML file to read options from (example: deploy/sluice.yaml).");
+
+  public static final Option<Boolean> HELP = Option.switchNamed("help")
+      .describedAs("Print this help and exit.");
+
+  public static final Option<Boolean> VERSION = Option.switchNamed("version")
+      .describedAs("Print the version and exit.");
+
+  /** Every option, in the order help and documentation list them. */
+  public static final List<Option<?>> ALL = List.of(
+      BIND, TCP_PORT, UDP_PORT, HTTP_PORT, VALUE_SIZE, SHARDS, MAX_FRAME, MAX_PENDING_BYTES,
+      SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
+
+  /** Options that ask for something other than running (they are not part of the configuration). */
+  static final List<Option<?>> ACTIONS = List.of(HELP, VERSION);
+
+  static {
+    checkTable();
+  }
+
+  private Options() {
+  }
+
+  /** The option whose name (flag without dashes) is {@code name}. */
+  public static Optional<Option<?>> byName(String name) {
+    return ALL.stream().filter(option -> option.name().equals(name)).findFirst();
+  }
+
+  /** The option whose YAML key is {@code key}. */
+  public static Optional<Option<?>> byYamlKey(String key) {
+    return ALL.stream().filter(option -> option.yamlKey().filter(key::equals).isPresent()).findFirst();
+  }
+
+  /** True for {@code --help} and {@code --version}, which are answered instead of starting. */
+  public static boolean isAction(Option<?> option) {
+    return ACTIONS.contains(option);
+  }
+
+  /** True when {@code path} is a section holding some key, e.g. {@code tcp} for {@code tcp.port}. */
+  static boolean isYamlSection(String path) {
+    return ALL.stream().anyMatch(option -> option.yamlKey().filter(key -> key.startsWith(path + ".")).isPresent());
+  }
+
+  /**
+   * Rejects table mistakes when the class loads, so that a badly added row fails every test
+   * instead of misbehaving for one source.
+   */
+  private static void checkTable() {
+    Set<String> names = new HashSet<>();
+    Set<String> keys = new HashSet<>();
+    for (Option<?> option : ALL) {
+      if (!names.add(option.name())) {
+        throw new IllegalStateException("two options are named " + option.name());
+      }
+      option.yamlKey().ifPresent(key -> {
+        if (!keys.add(key)) {
+          throw new IllegalStateException("two options use the YAML key " + key);
+        }
+      });
+    }
+    for (String key : keys) {
+      if (isYamlSection(key)) {
+        throw new IllegalStateException("YAML key " + key + " is also a section of another key");
+      }
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package io.sluice.gateway.config;
+
+import io.sluice.throttr.codec.ValueSize;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+
+/**
+ * The effective gateway configuration: every option resolved from its sources, validated and
+ * typed. Immutable. Built by {@link ConfigLoader}; remembers where each value came from so that
+ * {@link #describe()} can answer "why is the port 9000?" at startup.
+ *
+ * <p>Not a record on purpose: a record's generated {@code toString} would print the auth token.
+ */
+public final class SluiceConfig {
+
+  /** A resolved value and a human-readable account of its source. */
+  record Setting(Object value, String origin) {
+  }
+
+  /** Keyed by option; only options that are settings (not {@code --help}/{@code --version}). */
+  private final Map<Option<?>, Setting> settings;
+
+  SluiceConfig(Map<Option<?>, Setting> settings) {
+    this.settings = Map.copyOf(settings);
+  }
+
+  public String bind() {
+    return value(Options.BIND);
+  }
+
+  public int tcpPort() {
+    return value(Options.TCP_PORT);
+  }
+
+  public int udpPort() {
+    return value(Options.UDP_PORT);
+  }
+
+  public int httpPort() {
+    return value(Options.HTTP_PORT);
+  }
+
+  public ValueSize valueSize() {
+    return value(Options.VALUE_SIZE);
+  }
+
+  public int shards() {
+    return value(Options.SHARDS);
+  }
+
+  public int maxFrame() {
+    return value(Options.MAX_FRAME);
+  }
+
+  public int maxPendingBytes() {
+    return value(Options.MAX_PENDING_BYTES);
+  }
+
+  public long sweepIntervalMillis() {
+    return value(Options.SWEEP_INTERVAL_MILLIS);
+  }
+
+  /** Empty when no token is configured, i.e. clients need not authenticate. */
+  public Optional<String> authToken() {
+    return Optional.ofNullable(value(Options.AUTH_TOKEN));
+  }
+
+  /** The YAML file that was read, if any. */
+  public Optional<Path> configFile() {
+    return Optional.ofNullable(value(Options.CONFIG));
+  }
+
+  /**
+   * Where an option's value came from: {@code default}, {@code command line},
+   * {@code environment variable SLUICE_…} or {@code config file PATH:LINE}.
+   */
+  public String origin(Option<?> option) {
+    Setting setting = settings.get(option);
+    if (setting == null) {
+      throw new IllegalArgumentException(option.flag() + " is not a setting");
+    }
+    return setting.origin();
+  }
+
+  /**
+   * One line per option, {@code flag = value (origin)}, in table order, secrets masked: meant for
+   * the startup log.
+   */
+  public String describe() {
+    StringBuilder text = new StringBuilder();
+    int width = settings.keySet().stream().mapToInt(option -> option.flag().length()).max().orElse(0);
+    for (Map.Entry<Option<?>, String> shown : displayedValues().entrySet()) {
+      Option<?> option = shown.getKey();
+      if (text.length() > 0) {
+        text.append(System.lineSeparator());
+      }
+      text.append(String.format("%-" + width + "s = %s (%s)", option.flag(), shown.getValue(), origin(option)));
+    }
+    return text.toString();
+  }
+
+  @Override
+  public String toString() {
+    StringJoiner fields = new StringJoiner(", ", "SluiceConfig{", "}");
+    displayedValues().forEach((option, value) -> fields.add(option.name() + "=" + value));
+    return fields.toString();
+  }
+
+  /** Values as they may be shown, in table order; secrets are masked, unset values say so. */
+  private Map<Option<?>, String> displayedValues() {
+    Map<Option<?>, String> shown = new LinkedHashMap<>();
+    for (Option<?> option : Options.ALL) {
+      if (settings.containsKey(option)) {
+        shown.put(option, display(option));
+      }
+    }
+    return shown;
+  }
+
+  private <T> String display(Option<T> option) {
+    T value = value(option);
+    return value == null ? "(not set)" : option.display(value);
+  }
+
+  /** Safe because the loader stores, for each option, the output of that option's own parser. */
+  @SuppressWarnings("unchecked")
+  <T> T value(Option<T> option) {
+    Setting setting = settings.get(option);
+    if (setting == null) {
+      throw new IllegalArgumentException(option.flag() + " is not a setting");
+    }
+    return (T) setting.value();
+  }
+}

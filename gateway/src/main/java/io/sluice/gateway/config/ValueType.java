@@ -1,0 +1,229 @@
+package io.sluice.gateway.config;
+
+import io.sluice.throttr.codec.ValueSize;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * How the text of one option becomes a typed, validated value, and back again for display.
+ * Every source (flag, environment variable, YAML scalar) hands over text, so there is exactly
+ * one parser per option whatever the source.
+ *
+ * <p>{@link #parse} throws {@link IllegalArgumentException} whose message says what was expected
+ * without repeating the input: the caller adds the input (unless the option is secret) and its
+ * source.
+ *
+ * @param <T> the parsed type
+ */
+public final class ValueType<T> {
+
+  /** Host names per RFC 1123: letters, digits and inner hyphens, 1 to 63 characters a label. */
+  private static final Pattern HOST_NAME_LABEL = Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
+  private static final Pattern DIGITS_AND_DOTS = Pattern.compile("[0-9.]+");
+  /** Characters an IPv6 literal may hold, including a {@code %scope} suffix. */
+  private static final Pattern IPV6_CHARACTERS = Pattern.compile("[0-9A-Za-z:.%]+");
+  private static final Pattern DECIMAL = Pattern.compile("[+-]?[0-9]+");
+
+  private final String constraint;
+  private final Function<String, T> parser;
+  private final Function<T, String> formatter;
+
+  private ValueType(String constraint, Function<String, T> parser, Function<T, String> formatter) {
+    this.constraint = Objects.requireNonNull(constraint);
+    this.parser = Objects.requireNonNull(parser);
+    this.formatter = Objects.requireNonNull(formatter);
+  }
+
+  /** What the type accepts, for help and documentation, e.g. "0..65535". */
+  public String constraint() {
+    return constraint;
+  }
+
+  /** @throws IllegalArgumentException if the text is not a valid value; the message says why */
+  public T parse(String text) {
+    return parser.apply(text);
+  }
+
+  /** The value spelled the way {@link #parse} accepts it. */
+  public String format(T value) {
+    return formatter.apply(value);
+  }
+
+  /** A decimal integer in {@code [min, max]}. */
+  public static ValueType<Integer> integer(int min, int max) {
+    String range = min + ".." + max;
+    return new ValueType<>(range, text -> (int) parseDecimal(text, min, max, range), String::valueOf);
+  }
+
+  /** A decimal long in {@code [min, max]}. */
+  public static ValueType<Long> longInteger(long min, long max) {
+    String range = min + ".." + max;
+    return new ValueType<>(range, text -> parseDecimal(text, min, max, range), String::valueOf);
+  }
+
+  /** A TCP or UDP port; 0 lets the operating system pick a free one. */
+  public static ValueType<Integer> port() {
+    return integer(0, 65535);
+  }
+
+  /**
+   * An address to bind to: an IPv4 literal, an IPv6 literal (brackets optional) or a host name.
+   * Validated by syntax only: resolving names here would make startup depend on DNS before any
+   * listener exists, and Vert.x resolves the name anyway when it binds.
+   */
+  public static ValueType<String> host() {
+    return new ValueType<>("IPv4 or IPv6 address, or host name", ValueType::parseHost, Function.identity());
+  }
+
+  /** The width of value fields on the Throttr wire. */
+  public static ValueType<ValueSize> valueSize() {
+    return new ValueType<>("uint8|uint16|uint32|uint64", ValueType::parseValueSize, ValueSize::label);
+  }
+
+  /** A file system path; existence is checked by whoever opens it, with a better message. */
+  public static ValueType<Path> path() {
+    return new ValueType<>("file path", ValueType::parsePath, Path::toString);
+  }
+
+  /**
+   * A shared secret: visible ASCII without spaces, so it survives HTTP headers, shells and YAML
+   * unchanged. Formatting masks it, because formatted values end up in logs.
+   */
+  public static ValueType<String> secretToken() {
+    return new ValueType<>("non-empty visible ASCII, no spaces", ValueType::parseToken, token -> Option.MASK);
+  }
+
+  /** {@code true} or {@code false}, any case. */
+  public static ValueType<Boolean> bool() {
+    return new ValueType<>("true|false", ValueType::parseBoolean, String::valueOf);
+  }
+
+  static boolean isBooleanLiteral(String text) {
+    return "true".equalsIgnoreCase(text) || "false".equalsIgnoreCase(text);
+  }
+
+  private static long parseDecimal(String text, long min, long max, String range) {
+    String trimmed = text.trim();
+    String expectation = "expected an integer in " + range;
+    if (!DECIMAL.matcher(trimmed).matches()) {
+      throw new IllegalArgumentException(expectation);
+    }
+    long value;
+    try {
+      value = Long.parseLong(trimmed);
+    } catch (NumberFormatException tooLong) {
+      throw new IllegalArgumentException(expectation);
+    }
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(expectation);
+    }
+    return value;
+  }
+
+  private static String parseHost(String text) {
+    String host = text.trim();
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    if (host.isEmpty()) {
+      throw new IllegalArgumentException("expected an IPv4 or IPv6 address or a host name, got an empty string");
+    }
+    if (host.indexOf(':') >= 0) {
+      return parseIpv6(host);
+    }
+    if (DIGITS_AND_DOTS.matcher(host).matches()) {
+      return parseIpv4(host);
+    }
+    return parseHostName(host);
+  }
+
+  private static String parseIpv4(String host) {
+    String[] octets = host.split("\\.", -1);
+    boolean valid = octets.length == 4;
+    for (int i = 0; valid && i < octets.length; i++) {
+      valid = !octets[i].isEmpty() && octets[i].length() <= 3 && Integer.parseInt(octets[i]) <= 255;
+    }
+    if (!valid) {
+      throw new IllegalArgumentException("not a valid IPv4 address");
+    }
+    return host;
+  }
+
+  private static String parseIpv6(String host) {
+    // InetAddress only treats text as a literal (never a DNS lookup) when it starts with a hex
+    // digit or ':', which the character check plus the first-character check guarantee.
+    char first = host.charAt(0);
+    boolean literalShape = IPV6_CHARACTERS.matcher(host).matches()
+        && (first == ':' || Character.digit(first, 16) >= 0);
+    if (literalShape) {
+      try {
+        InetAddress.getByName(host);
+        return host;
+      } catch (UnknownHostException | SecurityException invalid) {
+        // fall through to the common message
+      }
+    }
+    throw new IllegalArgumentException("not a valid IPv6 address");
+  }
+
+  private static String parseHostName(String host) {
+    String withoutRootDot = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
+    boolean valid = !withoutRootDot.isEmpty() && withoutRootDot.length() <= 253;
+    for (String label : withoutRootDot.split("\\.", -1)) {
+      valid &= HOST_NAME_LABEL.matcher(label).matches();
+    }
+    if (!valid) {
+      throw new IllegalArgumentException("not a valid host name (letters, digits, '-' and '.')");
+    }
+    return host;
+  }
+
+  private static ValueSize parseValueSize(String text) {
+    try {
+      return ValueSize.parse(text);
+    } catch (IllegalArgumentException invalid) {
+      // The codec's message repeats the input, which the loader already quotes.
+      throw new IllegalArgumentException("expected uint8, uint16, uint32 or uint64");
+    }
+  }
+
+  private static Path parsePath(String text) {
+    if (text.isBlank()) {
+      throw new IllegalArgumentException("expected a file path, got an empty string");
+    }
+    try {
+      return Path.of(text);
+    } catch (InvalidPathException invalid) {
+      throw new IllegalArgumentException("not a valid path: " + invalid.getReason());
+    }
+  }
+
+  private static String parseToken(String text) {
+    if (text.isEmpty()) {
+      throw new IllegalArgumentException("must not be empty");
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x21 || c > 0x7e) {
+        // Position only: the token itself must not appear in any message.
+        throw new IllegalArgumentException("character " + (i + 1) + " is not visible ASCII (spaces and control characters are not allowed)");
+      }
+    }
+    return text;
+  }
+
+  private static Boolean parseBoolean(String text) {
+    String trimmed = text.trim();
+    if (!isBooleanLiteral(trimmed)) {
+      throw new IllegalArgumentException("expected true or false");
+    }
+    return Boolean.valueOf(trimmed.toLowerCase(Locale.ROOT));
+  }
+}

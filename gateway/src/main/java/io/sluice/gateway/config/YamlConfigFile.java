@@ -1,0 +1,174 @@
+package io.sluice.gateway.config;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Reads the YAML config file into raw text per option, with the line of each key.
+ *
+ * <p>The file is composed into a node tree rather than loaded into Java objects, for two reasons:
+ * nodes carry line numbers for error messages, and scalars keep their exact text, so every value
+ * goes through the same parser as a flag would ({@code 0x1F} or {@code 010} are not silently
+ * reinterpreted as numbers, and nothing is ever instantiated from tags).
+ */
+final class YamlConfigFile {
+
+  private final Path path;
+  private final List<String> problems;
+  private final Map<Option<?>, ConfigLoader.RawValue> found = new HashMap<>();
+  /** Line of each key already seen, to report a setting given twice (nested and dotted, say). */
+  private final Map<String, Integer> firstLineOfKey = new HashMap<>();
+
+  private YamlConfigFile(Path path, List<String> problems) {
+    this.path = path;
+    this.problems = problems;
+  }
+
+  /**
+   * @param path         the file, as the user gave it (messages quote it unchanged)
+   * @param pathOrigin   where the path came from, for "cannot read" messages
+   * @param problems     receives every problem found; the file's other settings are still read
+   * @return the raw text of each option the file sets, with a {@code file:line} origin
+   */
+  static Map<Option<?>, ConfigLoader.RawValue> read(Path path, String pathOrigin, List<String> problems) {
+    YamlConfigFile file = new YamlConfigFile(path, problems);
+    file.readFile(pathOrigin);
+    return file.found;
+  }
+
+  private void readFile(String pathOrigin) {
+    String cannotRead = "cannot read config file " + path + " (given by " + pathOrigin + "): ";
+    if (Files.isDirectory(path)) {
+      problems.add(cannotRead + "it is a directory");
+      return;
+    }
+    Node root;
+    try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+      root = new Yaml(new LoaderOptions()).compose(reader);
+    } catch (NoSuchFileException missing) {
+      problems.add(cannotRead + "no such file");
+      return;
+    } catch (AccessDeniedException denied) {
+      problems.add(cannotRead + "permission denied");
+      return;
+    } catch (MarkedYAMLException malformed) {
+      problems.add(at(malformed.getProblemMark()) + ": malformed YAML: " + malformed.getProblem()
+          + (malformed.getContext() == null ? "" : " (" + malformed.getContext() + ")"));
+      return;
+    } catch (YAMLException | IOException unreadable) {
+      // SnakeYAML wraps the reader's IOExceptions, bad UTF-8 included.
+      Throwable cause = unreadable instanceof YAMLException && unreadable.getCause() != null ? unreadable.getCause() : unreadable;
+      problems.add(cannotRead + (cause instanceof CharacterCodingException ? "it is not valid UTF-8" : String.valueOf(cause.getMessage())));
+      return;
+    }
+    if (root == null || isNull(root)) {
+      return; // an empty file sets nothing
+    }
+    if (!(root instanceof MappingNode)) {
+      problems.add(at(root.getStartMark()) + ": expected option keys at the top level (see deploy/sluice.yaml)");
+      return;
+    }
+    readSection((MappingNode) root, "");
+  }
+
+  private void readSection(MappingNode section, String prefix) {
+    for (NodeTuple entry : section.getValue()) {
+      Node keyNode = entry.getKeyNode();
+      Node valueNode = entry.getValueNode();
+      if (!(keyNode instanceof ScalarNode)) {
+        problems.add(at(keyNode.getStartMark()) + ": keys must be plain names");
+        continue;
+      }
+      String key = prefix + ((ScalarNode) keyNode).getValue();
+      int line = lineOf(keyNode);
+      Optional<Option<?>> option = Options.byYamlKey(key);
+      if (option.isPresent()) {
+        readValue(option.get(), key, line, valueNode);
+      } else if (Options.isYamlSection(key)) {
+        if (valueNode instanceof MappingNode) {
+          readSection((MappingNode) valueNode, key + ".");
+        } else if (!isNull(valueNode)) {
+          problems.add(at(line) + ": '" + key + "' is a section holding " + keysUnder(key) + ", not a value");
+        }
+      } else {
+        problems.add(at(line) + ": unknown key '" + key + "'" + suggestKey(key));
+      }
+    }
+  }
+
+  private void readValue(Option<?> option, String key, int line, Node valueNode) {
+    if (valueNode instanceof MappingNode || valueNode instanceof SequenceNode) {
+      String shape = valueNode instanceof MappingNode ? "a mapping" : "a list";
+      problems.add(at(line) + ": '" + key + "' takes a single value, not " + shape + " (" + option.flag() + ")");
+      return;
+    }
+    Integer earlier = firstLineOfKey.putIfAbsent(key, line);
+    if (earlier != null) {
+      problems.add(at(line) + ": '" + key + "' is set twice (first at line " + earlier + ")");
+      return;
+    }
+    if (isNull(valueNode)) {
+      return; // "key:" or "key: ~" leaves the built-in default in place
+    }
+    String text = ((ScalarNode) valueNode).getValue();
+    found.put(option, new ConfigLoader.RawValue(text, at(line) + " (" + key + ")"));
+  }
+
+  private static String keysUnder(String section) {
+    return Options.ALL.stream()
+        .flatMap(option -> option.yamlKey().stream())
+        .filter(key -> key.startsWith(section + "."))
+        .collect(Collectors.joining(", "));
+  }
+
+  /** Suggests the nearest key; a key spelled like a flag ({@code tcp-port}) maps to its own key. */
+  private static String suggestKey(String key) {
+    Optional<String> suggestion = Options.byName(key).flatMap(Option::yamlKey);
+    if (suggestion.isEmpty()) {
+      List<String> keys = new ArrayList<>();
+      Options.ALL.forEach(option -> option.yamlKey().ifPresent(keys::add));
+      suggestion = Spelling.closest(key, keys);
+    }
+    return suggestion.map(closest -> "; did you mean '" + closest + "'?").orElse("");
+  }
+
+  private static boolean isNull(Node node) {
+    return node instanceof ScalarNode && Tag.NULL.equals(node.getTag());
+  }
+
+  private static int lineOf(Node node) {
+    return node.getStartMark() == null ? 0 : node.getStartMark().getLine() + 1;
+  }
+
+  private String at(int line) {
+    return "config file " + path + (line > 0 ? ":" + line : "");
+  }
+
+  private String at(Mark mark) {
+    return mark == null ? at(0) : at(mark.getLine() + 1) + ":" + (mark.getColumn() + 1);
+  }
+}
