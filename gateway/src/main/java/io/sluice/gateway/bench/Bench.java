@@ -66,6 +66,7 @@ public final class Bench {
     double seconds = (System.nanoTime() - start) / 1e9;
     await(runOnEach(connections, BenchConnection::stop));
     connections.forEach(BenchConnection::close);
+    await(client.close());
     Histogram latency = new Histogram(3_600_000_000_000L, 3);
     long completed = 0;
     long refused = 0;

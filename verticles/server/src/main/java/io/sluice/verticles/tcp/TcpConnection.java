@@ -49,8 +49,17 @@ final class TcpConnection implements Transport {
       closed = true;
       instance.connections().remove(stats);
     });
-    socket.exceptionHandler(error -> LOG.log(System.Logger.Level.DEBUG,
-        "connection " + peer() + ": " + error.getMessage()));
+    socket.exceptionHandler(this::onException);
+  }
+
+  /** A peer resetting its connection is routine; anything else is a Sluice bug worth a stack trace. */
+  private void onException(Throwable error) {
+    if (error instanceof java.io.IOException) {
+      LOG.log(System.Logger.Level.DEBUG, "connection " + peer() + ": " + error.getMessage());
+    } else {
+      LOG.log(System.Logger.Level.ERROR, "closing Throttr connection from " + peer() + " after an internal error", error);
+      socket.close();
+    }
   }
 
   private void onRead(Buffer data) {

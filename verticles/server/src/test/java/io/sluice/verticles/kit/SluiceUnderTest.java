@@ -25,9 +25,12 @@ public final class SluiceUnderTest implements AutoCloseable {
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, int maxFrame) {
+    this(vertx, valueSize, new TcpSettings(maxFrame, 1 << 20, 65_536));
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp) {
     this.vertx = vertx;
-    ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100,
-        new TcpSettings(maxFrame, 1 << 20, 65_536));
+    ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock));
   }
 

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 
@@ -12,6 +13,8 @@ import java.util.ArrayDeque;
 /** A raw TCP {@link Conversation}: bytes exactly as the server sends them. */
 public final class TcpConversation implements Conversation {
 
+  /** Held on purpose: Vert.x closes an unreachable client's connections when it is garbage collected. */
+  private final NetClient client;
   private final NetSocket socket;
   private final Promise<Void> closed = Promise.promise();
   private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
@@ -20,16 +23,16 @@ public final class TcpConversation implements Conversation {
   private record Waiter(int length, Promise<byte[]> promise) {
   }
 
-  private TcpConversation(NetSocket socket) {
+  private TcpConversation(NetClient client, NetSocket socket) {
+    this.client = client;
     this.socket = socket;
     socket.handler(this::onData);
     socket.closeHandler(v -> onClose());
   }
 
   public static Future<Conversation> open(Vertx vertx, int port) {
-    return vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true))
-        .connect(port, "127.0.0.1")
-        .map(TcpConversation::new);
+    NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
+    return client.connect(port, "127.0.0.1").map(socket -> new TcpConversation(client, socket));
   }
 
   /** The local port of this client socket, as the server sees it. */
@@ -90,6 +93,6 @@ public final class TcpConversation implements Conversation {
 
   @Override
   public void close() {
-    socket.close();
+    client.close();
   }
 }
