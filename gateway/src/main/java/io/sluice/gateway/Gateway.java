@@ -28,6 +28,7 @@ public final class Gateway {
   }
 
   public static Gateway start(SluiceConfig config) throws Exception {
+    HeapTuning.apply();
     int cores = Runtime.getRuntime().availableProcessors();
     // One event loop per core: shard i and front instance i then share loop i, so a key whose shard
     // is on the connection's own loop is served without a thread hop.

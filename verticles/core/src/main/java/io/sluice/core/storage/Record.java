@@ -10,8 +10,8 @@ public final class Record {
   public static final byte COUNTER = 0x00;
   public static final byte BUFFER = 0x01;
 
+  // No cached hash: 8 bytes per record (with alignment) matter more than re-hashing on a resize.
   final byte[] key;
-  final int hash;
   Record next;
 
   byte kind;
@@ -20,19 +20,25 @@ public final class Record {
   long counter;
   byte[] buffer;
 
-  // Access metrics in one-minute tumbling windows, rolled lazily when the record is touched
-  // so that no timer ever walks every record.
+  // Access metrics in one-minute tumbling windows, rolled lazily when the record is touched so no
+  // timer ever walks every record. Only the current window lives here; the figures of closed
+  // windows live in a History made the first time a window closes with activity, because most
+  // rate-limit counters live and die within one minute and never need it.
   private int window;
   private int reads;
   private int writes;
-  private int readsPerMinute;
-  private int writesPerMinute;
-  private long totalReads;
-  private long totalWrites;
+  private History history;
 
-  Record(byte[] key, int hash, int window) {
+  /** Figures as of the last closed window: per-minute counts of that window, and totals before now. */
+  private static final class History {
+    int readsPerMinute;
+    int writesPerMinute;
+    long totalReads;
+    long totalWrites;
+  }
+
+  Record(byte[] key, int window) {
     this.key = key;
-    this.hash = hash;
     this.window = window;
   }
 
@@ -91,22 +97,22 @@ public final class Record {
   /** Per-minute and total figures as of the last completed window (the current one is not included). */
   public long readsPerMinute(int currentWindow) {
     roll(currentWindow);
-    return readsPerMinute;
+    return history == null ? 0 : history.readsPerMinute;
   }
 
   public long writesPerMinute(int currentWindow) {
     roll(currentWindow);
-    return writesPerMinute;
+    return history == null ? 0 : history.writesPerMinute;
   }
 
   public long totalReads(int currentWindow) {
     roll(currentWindow);
-    return totalReads;
+    return history == null ? 0 : history.totalReads;
   }
 
   public long totalWrites(int currentWindow) {
     roll(currentWindow);
-    return totalWrites;
+    return history == null ? 0 : history.totalWrites;
   }
 
   private void roll(int currentWindow) {
@@ -114,10 +120,15 @@ public final class Record {
       return;
     }
     boolean previousWindow = window == currentWindow - 1;
-    totalReads += reads;
-    totalWrites += writes;
-    readsPerMinute = previousWindow ? reads : 0;
-    writesPerMinute = previousWindow ? writes : 0;
+    if (history == null && (reads != 0 || writes != 0)) {
+      history = new History();
+    }
+    if (history != null) {
+      history.totalReads += reads;
+      history.totalWrites += writes;
+      history.readsPerMinute = previousWindow ? reads : 0;
+      history.writesPerMinute = previousWindow ? writes : 0;
+    }
     reads = 0;
     writes = 0;
     window = currentWindow;

@@ -59,16 +59,16 @@ public final class Store {
    * already be expired is not stored at all: it could never be seen.
    */
   public Record createCounter(byte[] key, int hash, long value, int ttlType, long expiresAtNanos, long nowNanos) {
-    Record record = newRecord(key, hash, Record.COUNTER, ttlType, expiresAtNanos, nowNanos);
+    Record record = newRecord(key, Record.COUNTER, ttlType, expiresAtNanos, nowNanos);
     record.counter = value;
-    return store(record, nowNanos);
+    return store(record, hash, nowNanos);
   }
 
   /** Stores a new buffer for a key that {@link #find} just reported absent. */
   public Record createBuffer(byte[] key, int hash, byte[] value, int ttlType, long expiresAtNanos, long nowNanos) {
-    Record record = newRecord(key, hash, Record.BUFFER, ttlType, expiresAtNanos, nowNanos);
+    Record record = newRecord(key, Record.BUFFER, ttlType, expiresAtNanos, nowNanos);
     record.buffer = value;
-    return store(record, nowNanos);
+    return store(record, hash, nowNanos);
   }
 
   /** Overwrites a live buffer's value, TTL unit and expiry. */
@@ -134,17 +134,17 @@ public final class Store {
     return expiredReclaimed;
   }
 
-  private Record newRecord(byte[] key, int hash, byte kind, int ttlType, long expiresAtNanos, long nowNanos) {
-    Record record = new Record(key, hash, window(nowNanos));
+  private Record newRecord(byte[] key, byte kind, int ttlType, long expiresAtNanos, long nowNanos) {
+    Record record = new Record(key, window(nowNanos));
     record.kind = kind;
     record.ttlType = (byte) ttlType;
     record.expiresAtNanos = expiresAtNanos;
     return record;
   }
 
-  private Record store(Record record, long nowNanos) {
+  private Record store(Record record, int hash, long nowNanos) {
     if (record.isLiveAt(nowNanos)) {
-      table.add(record);
+      table.add(record, hash);
       if (record.kind == Record.COUNTER) {
         counters++;
       } else {
