@@ -48,10 +48,11 @@ public final class Bench {
   private static int measure(Vertx vertx, BenchOptions options) throws Exception {
     var client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
     List<BenchConnection> connections = new ArrayList<>();
+    byte[][] keys = Workload.sharedKeys(options.keys());
     for (int i = 0; i < options.connections(); i++) {
       int index = i;
       connections.add(await(client.connect(options.port(), options.host())
-          .map(socket -> new BenchConnection(socket, new Workload(options, index), options))));
+          .map(socket -> new BenchConnection(socket, new Workload(options, index, keys), options))));
     }
     long prefillStart = System.nanoTime();
     await(runOnEach(connections, BenchConnection::prefill));

@@ -22,16 +22,25 @@ final class Workload {
   private static final long TTL_SECONDS = 3600;
 
   private final BenchOptions options;
-  private final int connection;
   private final BenchOptions.Operation[] table;
   private final SplittableRandom random;
   private final byte[] value;
-  private long inserted;
+  private final byte[][] sharedKeys;
+  /** The next new key for INSERT: "n", two connection digits, 13 sequence digits, counted up in place. */
+  private final byte[] nextNewKey;
   private int prefillNext;
 
-  Workload(BenchOptions options, int connection) {
+  /** The shared key space, made once for all connections. */
+  static byte[][] sharedKeys(int count) {
+    byte[][] keys = new byte[count][];
+    for (int i = 0; i < count; i++) {
+      keys[i] = String.format("k%015d", i).getBytes(StandardCharsets.US_ASCII);
+    }
+    return keys;
+  }
+
+  Workload(BenchOptions options, int connection, byte[][] sharedKeys) {
     this.options = options;
-    this.connection = connection;
     this.random = new SplittableRandom(0x5eed + connection);
     this.value = new byte[options.valueBytes()];
     java.util.Arrays.fill(value, (byte) 'v');
@@ -44,10 +53,22 @@ final class Workload {
       }
     }
     this.prefillNext = connection;
+    this.sharedKeys = sharedKeys;
+    this.nextNewKey = String.format("n%02d%013d", connection % 100, 0).getBytes(StandardCharsets.US_ASCII);
   }
 
-  static byte[] sharedKey(int index) {
-    return String.format("k%015d", index).getBytes(StandardCharsets.US_ASCII);
+  /** Key formatting stays out of the measured loop: a key is 16 bytes made once. */
+  private byte[] newKey() {
+    byte[] key = nextNewKey.clone();
+    for (int i = nextNewKey.length - 1; i >= 3; i--) {
+      if (nextNewKey[i] == '9') {
+        nextNewKey[i] = '0';
+      } else {
+        nextNewKey[i]++;
+        break;
+      }
+    }
+    return key;
   }
 
   /** Prefill: this connection inserts every key whose index falls to it (a full quota each). */
@@ -56,7 +77,7 @@ final class Workload {
   }
 
   Expect writePrefill(ByteBuf out) {
-    byte[] key = sharedKey(prefillNext);
+    byte[] key = sharedKeys[prefillNext];
     prefillNext += options.connections();
     encode(out, new Request.Insert(options.valueSize().max(), TtlUnit.SECONDS.code(), TTL_SECONDS, key));
     return Expect.STATUS;
@@ -64,11 +85,10 @@ final class Workload {
 
   Expect writeNext(ByteBuf out) {
     BenchOptions.Operation operation = table[random.nextInt(table.length)];
-    byte[] key = sharedKey(random.nextInt(options.keys()));
+    byte[] key = sharedKeys[random.nextInt(sharedKeys.length)];
     switch (operation) {
       case INSERT:
-        byte[] fresh = String.format("n%02d%013d", connection % 100, inserted++).getBytes(StandardCharsets.US_ASCII);
-        encode(out, new Request.Insert(1, TtlUnit.SECONDS.code(), TTL_SECONDS, fresh));
+        encode(out, new Request.Insert(1, TtlUnit.SECONDS.code(), TTL_SECONDS, newKey()));
         return Expect.STATUS;
       case QUERY:
         encode(out, new Request.Query(key));
