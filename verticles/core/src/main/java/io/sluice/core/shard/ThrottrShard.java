@@ -31,12 +31,15 @@ public final class ThrottrShard {
     return store;
   }
 
-  /** Runs every request of the batch in order, at one instant of the clock. */
+  /**
+   * Runs every request of the batch in order. The clock is read per request, as time passes between
+   * pipelined requests: a QUERY right after an INSERT of 60 s reads 59, as clients expect.
+   */
   public void execute(ShardBatch batch) {
-    long now = store.now();
-    int window = store.window(now);
     ByteBuf out = batch.startReplies();
     for (int i = 0; i < batch.size(); i++) {
+      long now = store.now();
+      int window = store.window(now);
       Request request = batch.request(i);
       switch (request.type()) {
         case INSERT: handleInsert((Request.Insert) request, out, now, window); break;

@@ -1,0 +1,60 @@
+package io.sluice.throttr.codec.response;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.throttr.codec.FrameLength;
+import io.sluice.throttr.codec.Request;
+import io.sluice.throttr.codec.RequestDecoder;
+import io.sluice.throttr.codec.RequestType;
+import io.sluice.throttr.codec.ValueSize;
+
+/**
+ * What the reply to one sent request looks like. The reply carries no type of its own, so its
+ * length can only be worked out from the request it answers.
+ *
+ * @param type       the request type, or {@code null} for "no request ran": the reply is a status
+ *                   byte alone (the inner reply of an EVENT whose payload holds no known request)
+ * @param eventInner for EVENT, what the inner reply looks like; otherwise {@code null}
+ */
+record ExpectedReply(RequestType type, ExpectedReply eventInner) {
+
+  static final ExpectedReply STATUS_ONLY = new ExpectedReply(null, null);
+
+  static ExpectedReply forType(RequestType type) {
+    if (type == RequestType.EVENT) {
+      throw new IllegalArgumentException(
+          "the reply to an EVENT depends on the request in its payload: use expectEvent(innerType) or expect(request)");
+    }
+    return new ExpectedReply(type, null);
+  }
+
+  static ExpectedReply forEvent(RequestType innerType) {
+    return new ExpectedReply(RequestType.EVENT, innerType == null ? STATUS_ONLY : forType(innerType));
+  }
+
+  /**
+   * The payload decides the inner reply, not {@link Request.Event#inner()}: the server parses the
+   * payload itself, so a caller that left {@code inner} unset still gets the reply it will send.
+   * The rule is the one {@link RequestDecoder} applies: a whole frame of a known type at the start
+   * of the payload runs, anything else answers a bare {@code 00}.
+   */
+  static ExpectedReply forRequest(Request request, ValueSize size) {
+    if (!(request instanceof Request.Event)) {
+      return forType(request.type());
+    }
+    return new ExpectedReply(RequestType.EVENT, forPayload(((Request.Event) request).payload(), size));
+  }
+
+  private static ExpectedReply forPayload(byte[] payload, ValueSize size) {
+    ByteBuf buf = Unpooled.wrappedBuffer(payload);
+    long innerLength = FrameLength.of(buf, 0, payload.length, size);
+    if (innerLength < 0 || innerLength > payload.length) {
+      return STATUS_ONLY;
+    }
+    RequestType innerType = RequestType.ofCode(buf.getUnsignedByte(0));
+    if (innerType != RequestType.EVENT) {
+      return forType(innerType);
+    }
+    return forRequest(RequestDecoder.parse(buf, 0, (int) innerLength, size), size);
+  }
+}
