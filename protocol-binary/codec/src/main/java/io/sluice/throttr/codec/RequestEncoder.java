@@ -27,7 +27,7 @@ public final class RequestEncoder {
       out.writeByte(set.ttlType());
       size.write(out, set.ttl());
       out.writeByte(set.key().length);
-      size.write(out, set.value().length);
+      writeLength(out, size, set.value().length);
       out.writeBytes(set.key());
       out.writeBytes(set.value());
     } else if (request instanceof Request.Publish) {
@@ -37,7 +37,11 @@ public final class RequestEncoder {
       Request.Event event = (Request.Event) request;
       channelAndPayload(out, size, event.channel(), event.payload());
     } else if (request instanceof Request.Connection) {
-      out.writeBytes(((Request.Connection) request).id());
+      byte[] id = ((Request.Connection) request).id();
+      if (id.length != 16) {
+        throw new IllegalArgumentException("a connection ID is 16 bytes, not " + id.length);
+      }
+      out.writeBytes(id);
     } else if (request instanceof Request.KeyRequest) {
       shortField(out, ((Request.KeyRequest) request).key());
     } else if (request instanceof Request.Subscribe) {
@@ -51,10 +55,21 @@ public final class RequestEncoder {
 
   /** Writes {@code 19 | C | P:vN | channel | payload}: the PUBLISH/EVENT body and the pushed message. */
   public static void channelAndPayload(ByteBuf out, ValueSize size, byte[] channel, byte[] payload) {
+    if (channel.length > 255) {
+      throw new IllegalArgumentException("channels are at most 255 bytes, not " + channel.length);
+    }
     out.writeByte(channel.length);
-    size.write(out, payload.length);
+    writeLength(out, size, payload.length);
     out.writeBytes(channel);
     out.writeBytes(payload);
+  }
+
+  /** A length that does not fit N bytes would be cut and put the stream out of step: refuse it. */
+  private static void writeLength(ByteBuf out, ValueSize size, int length) {
+    if (Long.compareUnsigned(length, size.max()) > 0) {
+      throw new IllegalArgumentException("a length of " + length + " does not fit " + size.label());
+    }
+    size.write(out, length);
   }
 
   private static void shortField(ByteBuf out, byte[] bytes) {
