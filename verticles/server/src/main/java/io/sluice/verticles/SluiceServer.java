@@ -5,7 +5,8 @@ import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ThrottrShard;
 import io.sluice.core.storage.Store;
 import io.sluice.core.time.Clock;
-import io.sluice.verticles.shard.LocalObjectCodec;
+import io.sluice.verticles.channel.ChannelMessage;
+import io.sluice.verticles.bus.LocalObjectCodec;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardVerticle;
 import io.sluice.verticles.tcp.ThrottrTcpVerticle;
@@ -49,6 +50,7 @@ public final class SluiceServer {
 
   private Future<Void> deploy(ServerSettings settings) {
     vertx.eventBus().registerDefaultCodec(ShardBatch.class, new LocalObjectCodec<>(ShardBatch.class));
+    vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
     ShardDirectory directory = new ShardDirectory(settings.shards());
     List<Future<String>> shards = new ArrayList<>();
     for (int i = 0; i < settings.shards(); i++) {
@@ -96,6 +98,9 @@ public final class SluiceServer {
     for (String id : reversed) {
       chain = chain.compose(v -> vertx.undeploy(id));
     }
-    return chain.onComplete(v -> vertx.eventBus().unregisterDefaultCodec(ShardBatch.class));
+    return chain.onComplete(v -> {
+      vertx.eventBus().unregisterDefaultCodec(ShardBatch.class);
+      vertx.eventBus().unregisterDefaultCodec(ChannelMessage.class);
+    });
   }
 }

@@ -28,6 +28,7 @@ public final class ConnectionStats {
   private volatile long writeBytes;
   private volatile long publishedBytes;
   private volatile long receivedBytes;
+  private volatile long droppedPushes;
 
   public ConnectionStats(byte[] id, Protocol protocol, String ip, int port, long connectedAtNanos) {
     this.id = id.clone();
@@ -91,6 +92,14 @@ public final class ConnectionStats {
 
   public void addReceivedBytes(long bytes) {
     receivedBytes += bytes;
+  }
+
+  public void countDroppedPush() {
+    droppedPushes++;
+  }
+
+  public long droppedPushes() {
+    return droppedPushes;
   }
 
   public long readBytes() {

@@ -1,5 +1,6 @@
 package io.sluice.core.instance;
 
+import io.sluice.core.channel.ChannelDirectory;
 import io.sluice.core.time.Clock;
 import io.sluice.core.time.MinuteWindow;
 import io.sluice.throttr.codec.ValueSize;
@@ -12,7 +13,8 @@ public record Instance(
     Clock clock,
     long startedAtNanos,
     RequestCounters counters,
-    ConnectionRegistry connections) {
+    ConnectionRegistry connections,
+    ChannelDirectory channels) {
 
   /** The one-minute metrics window (counted from start) the clock is in now. */
   public int currentWindow() {
@@ -21,6 +23,6 @@ public record Instance(
 
   public static Instance start(String version, ValueSize valueSize, int shards, Clock clock) {
     return new Instance(version, valueSize, shards, clock, clock.epochNanos(), new RequestCounters(),
-        new ConnectionRegistry());
+        new ConnectionRegistry(), new ChannelDirectory());
   }
 }

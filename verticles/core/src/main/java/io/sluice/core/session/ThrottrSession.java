@@ -2,6 +2,7 @@ package io.sluice.core.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.sluice.core.channel.Channels;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
 import io.sluice.core.shard.ShardBatch;
@@ -31,6 +32,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
 
   private final Instance instance;
   private final ConnectionStats connection;
+  private final Channels channels;
   private final Transport transport;
   private final int maxPendingRequests;
   private final ArrayDeque<PendingRead> pending = new ArrayDeque<>();
@@ -39,9 +41,11 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   private boolean writable = true;
   private boolean reading = true;
 
-  public ThrottrSession(Instance instance, ConnectionStats connection, Transport transport, int maxPendingRequests) {
+  public ThrottrSession(Instance instance, ConnectionStats connection, Channels channels, Transport transport,
+                        int maxPendingRequests) {
     this.instance = instance;
     this.connection = connection;
+    this.channels = channels;
     this.transport = transport;
     this.maxPendingRequests = maxPendingRequests;
   }
@@ -216,10 +220,39 @@ public final class ThrottrSession implements RequestDecoder.Handler {
         Listing.write(out, items, Listing.CONNECTIONS);
         break;
       }
+      case SUBSCRIBE:
+        channels.subscribe(((Request.Subscribe) request).channel());
+        Responses.status(out, true);
+        break;
+      case UNSUBSCRIBE:
+        Responses.status(out, channels.unsubscribe(((Request.Unsubscribe) request).channel()));
+        break;
+      case PUBLISH:
+        answerPublish((Request.Publish) request, out);
+        break;
+      case CHANNEL:
+        Responses.channel(out, channels.subscribers(((Request.Channel) request).channel()));
+        break;
+      case CHANNELS:
+        Listing.write(out, channels.channels(), Listing.CHANNELS);
+        break;
       default:
-        // Channel commands arrive with the channels fabric; until then they are refused.
-        Responses.status(out, false);
+        throw new IllegalArgumentException(request.type() + " is not answered locally");
     }
+  }
+
+  /** The publisher's own pushes come before its status byte: the Java SDK depends on that order. */
+  private void answerPublish(Request.Publish publish, ByteBuf out) {
+    int own = channels.publish(publish.channel(), publish.payload());
+    if (own < 0) {
+      Responses.status(out, false);
+      return;
+    }
+    for (int i = 0; i < own; i++) {
+      Responses.push(out, instance.valueSize(), publish.channel(), publish.payload());
+    }
+    connection.addPublishedBytes((long) own * publish.payload().length);
+    Responses.status(out, true);
   }
 
   private InfoSnapshot info(List<Object> summaries) {
@@ -248,8 +281,8 @@ public final class ThrottrSession implements RequestDecoder.Handler {
         buffers,
         counters * instance.valueSize().bytes(),
         bufferBytes,
-        0,
-        0,
+        instance.channels().totalSubscriptions(),
+        instance.channels().totalChannels(),
         instance.startedAtNanos(),
         instance.connections().size(),
         instance.version());

@@ -1,12 +1,16 @@
 package io.sluice.verticles.tcp;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
 import io.sluice.core.session.ThrottrSession;
 import io.sluice.core.session.Transport;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.throttr.codec.RequestDecoder;
+import io.sluice.throttr.codec.Responses;
+import io.sluice.verticles.channel.EventBusChannels;
+import io.sluice.verticles.channel.PushSink;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBus;
@@ -16,7 +20,7 @@ import io.vertx.core.net.NetSocket;
 import java.util.function.Consumer;
 
 /** Adapts one accepted socket to a {@link ThrottrSession}: bytes in, batches to shards, replies out. */
-final class TcpConnection implements Transport {
+final class TcpConnection implements Transport, PushSink {
 
   private static final System.Logger LOG = System.getLogger(TcpConnection.class.getName());
 
@@ -27,6 +31,7 @@ final class TcpConnection implements Transport {
   private final ConnectionStats stats;
   private final ThrottrSession session;
   private final RequestDecoder decoder;
+  private final EventBusChannels channels;
   private boolean closed;
 
   TcpConnection(NetSocket socket, Instance instance, ShardDirectory shards, EventBus eventBus, TcpSettings settings) {
@@ -36,17 +41,20 @@ final class TcpConnection implements Transport {
     this.eventBus = eventBus;
     this.stats = new ConnectionStats(ConnectionStats.randomId(), ConnectionStats.Protocol.TCP,
         socket.remoteAddress().hostAddress(), socket.remoteAddress().port(), instance.clock().epochNanos());
-    this.session = new ThrottrSession(instance, stats, this, settings.maxPendingRequests());
+    this.channels = new EventBusChannels(eventBus, instance.channels(), stats, this, instance.clock());
+    this.session = new ThrottrSession(instance, stats, channels, this, settings.maxPendingRequests());
     this.decoder = new RequestDecoder(instance.valueSize(), settings.maxFrame(), session);
     socket.setWriteQueueMaxSize(settings.maxPendingBytes());
   }
 
   void start() {
     instance.connections().add(stats);
+    channels.joinAutomaticChannels();
     socket.handler(this::onRead);
     socket.drainHandler(v -> session.setWritable(true));
     socket.closeHandler(v -> {
       closed = true;
+      channels.leaveAll();
       instance.connections().remove(stats);
     });
     socket.exceptionHandler(this::onException);
@@ -79,14 +87,34 @@ final class TcpConnection implements Transport {
     if (closed) {
       return;
     }
-    int length = replies.readableBytes();
-    socket.write(BufferInternal.buffer(replies)).onSuccess(v -> {
-      stats.addWriteBytes(length);
-      instance.counters().countBytes(0, length);
-    });
+    send(replies);
     if (socket.writeQueueFull()) {
       session.setWritable(false);
     }
+  }
+
+  /**
+   * Slow-consumer policy: a push finds the connection's outbound queue full (the client is not
+   * reading) → it is dropped and counted, never queued without limit. Replies are never dropped;
+   * for them the server stops reading from the client instead.
+   */
+  @Override
+  public boolean push(byte[] channel, byte[] payload) {
+    if (closed || socket.writeQueueFull()) {
+      return false;
+    }
+    ByteBuf frame = Unpooled.buffer(2 + instance.valueSize().bytes() + channel.length + payload.length);
+    Responses.push(frame, instance.valueSize(), channel, payload);
+    send(frame);
+    return true;
+  }
+
+  private void send(ByteBuf bytes) {
+    int length = bytes.readableBytes();
+    socket.write(BufferInternal.buffer(bytes)).onSuccess(v -> {
+      stats.addWriteBytes(length);
+      instance.counters().countBytes(0, length);
+    });
   }
 
   @Override

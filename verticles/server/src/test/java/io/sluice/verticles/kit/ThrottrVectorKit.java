@@ -359,6 +359,82 @@ public abstract class ThrottrVectorKit {
     assertThat(java.util.Arrays.copyOfRange(one, 1, 17)).isEqualTo(id);
   }
 
+  private byte[] whoami(Conversation on) {
+    await(on.send(Hex.bytes("18")));
+    return java.util.Arrays.copyOfRange(await(on.receive(17)), 1, 17);
+  }
+
+  /** Rows 37–38: SUBSCRIBE is a multiset; the publisher's own pushes come before its status byte. */
+  @Test
+  void publisherReceivesItsOwnPushesBeforeItsStatus() {
+    serve(ValueSize.UINT16);
+    Conversation b = open(sut);
+    expect("11 04 6e 65 77 73", "01");
+    expect("11 04 6e 65 77 73", "01");
+    expect(b, "11 04 6e 65 77 73", "01");
+    expect("13 04 02 00 6e 65 77 73 42 43",
+        "19 04 02 00 6e 65 77 73 42 43 19 04 02 00 6e 65 77 73 42 43 01");
+    assertThat(Hex.of(await(b.receive(10)))).isEqualTo("19 04 02 00 6e 65 77 73 42 43");
+    expect("13 06 01 00 6e 6f 62 6f 64 79 01", "00");
+    assertInStep();
+  }
+
+  /** Rows 40–41: every connection is in "*" and in its own ID channel. */
+  @Test
+  void broadcastAndDirectMessages() {
+    serve(ValueSize.UINT16);
+    Conversation b = open(sut);
+    String bId = java.util.HexFormat.of().formatHex(whoami(b));
+    expect("13 01 03 00 2a 61 6c 6c", "19 01 03 00 2a 61 6c 6c 01");
+    assertThat(Hex.of(await(b.receive(8)))).isEqualTo("19 01 03 00 2a 61 6c 6c");
+    String idHex = Hex.of(bId.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    expect("13 20 02 00 " + idHex + " 68 69", "01");
+    assertThat(Hex.of(await(b.receive(2 + 2 + 32 + 2)))).isEqualTo("19 20 02 00 " + idHex + " 68 69");
+    assertInStep();
+  }
+
+  /** Rows 42–43 and 47: UNSUBSCRIBE answers 00 when this connection holds no record; CHANNEL lists records. */
+  @Test
+  void unsubscribeAndChannelSubscribers() {
+    serve(ValueSize.UINT16);
+    Conversation b = open(sut);
+    byte[] bId = whoami(b);
+    expect("11 04 6e 65 77 73", "01");
+    expect(b, "11 04 6e 65 77 73", "01");
+    long subscribedAt = sut.clock().epochNanos();
+    expect("13 04 02 00 6e 65 77 73 42 43", "19 04 02 00 6e 65 77 73 42 43 01");
+    await(b.receive(10));
+    expect("12 04 6e 65 77 73", "01");
+    expect("12 04 6e 65 77 73", "00");
+    expect(b, "12 02 6e 6f", "00");
+    expect("17 04 6e 65 77 73",
+        "01 01 00×7 " + Hex.of(bId) + " " + Hex.of(le(subscribedAt)) + " 02 00×7 00×8");
+    expect("17 04 6e 6f 70 65", "00");
+  }
+
+  /** Row 48: a fresh connection sees "*" and its own ID channel, in byte order. */
+  @Test
+  void channelsOfAFreshConnection() {
+    serve(ValueSize.UINT16);
+    String idHex = Hex.of(java.util.HexFormat.of().formatHex(whoami(conversation))
+        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    expect("16", "01 01 00×7 01 00×7 02 00×7 01 00×16 01 00×7 20 00×16 01 00×7 2a " + idHex);
+    await(conversation.send(Hex.bytes("08")));
+    ByteBuffer info = ByteBuffer.wrap(await(conversation.receive(433))).order(ByteOrder.LITTLE_ENDIAN);
+    assertThat(info.getLong(385)).as("subscriptions").isEqualTo(2);
+    assertThat(info.getLong(393)).as("channels").isEqualTo(2);
+  }
+
+  /** Rows U8-5 and U32-5: the N-byte payload length of a push. */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+      "UINT8, 13 01 02 2a 68 69, 19 01 02 2a 68 69 01",
+      "UINT32, 13 01 02 00 00 00 2a 68 69, 19 01 02 00 00 00 2a 68 69 01"})
+  void pushLayoutFollowsTheValueSize(ValueSize size, String publish, String reply) {
+    serve(size);
+    expect(publish, reply);
+  }
+
   /** The client's local port, as the server sees it; fronts without one (WebSocket) skip that check. */
   protected abstract int localPort(Conversation conversation);
 

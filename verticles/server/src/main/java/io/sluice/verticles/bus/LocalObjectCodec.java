@@ -1,4 +1,4 @@
-package io.sluice.verticles.shard;
+package io.sluice.verticles.bus;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.MessageCodec;

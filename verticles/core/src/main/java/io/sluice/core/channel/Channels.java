@@ -1,0 +1,27 @@
+package io.sluice.core.channel;
+
+import io.sluice.throttr.codec.Listing;
+import io.sluice.throttr.codec.SubscriberItem;
+
+import java.util.List;
+
+/** The channel operations one connection can perform; a front implements them over its messaging. */
+public interface Channels {
+
+  /** Adds one subscription record (subscribing twice gives two, and two pushes per message). */
+  void subscribe(byte[] channel);
+
+  /** Removes all of this connection's records for the channel; false when it had none. */
+  boolean unsubscribe(byte[] channel);
+
+  /**
+   * Sends a message to every subscription record of the channel. Returns how many of those records
+   * are this connection's own (the caller pushes those itself, before its status byte, as Throttr
+   * clients expect), or -1 when the channel has no subscriber at all.
+   */
+  int publish(byte[] channel, byte[] payload);
+
+  List<SubscriberItem> subscribers(byte[] channel);
+
+  List<Listing.ChannelItem> channels();
+}
