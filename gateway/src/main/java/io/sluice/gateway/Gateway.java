@@ -4,6 +4,7 @@ import io.sluice.core.time.Clock;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.verticles.ServerSettings;
 import io.sluice.verticles.SluiceServer;
+import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -35,13 +36,15 @@ public final class Gateway {
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(cores).setPreferNativeTransport(true));
     ServerSettings settings = new ServerSettings(config.bind(), config.tcpPort(), config.valueSize(), config.shards(),
         cores, config.sweepIntervalMillis(),
-        new TcpSettings(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS));
+        new TcpSettings(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS),
+        new HttpSettings(config.httpPort(), config.allowedOrigins(), config.authToken()));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, String.format(
-          "Sluice %s serving Throttr on %s:%d (value size %s, %d shards, max frame %d bytes)",
-          Version.current(), config.bind(), server.tcpPort(), config.valueSize().label(), config.shards(), config.maxFrame()));
+          "Sluice %s serving Throttr on %s:%d, HTTP and WebSocket (/ws) on %s:%d (value size %s, %d shards, max frame %d bytes)",
+          Version.current(), config.bind(), server.tcpPort(), config.bind(), server.httpPort(),
+          config.valueSize().label(), config.shards(), config.maxFrame()));
       return new Gateway(vertx, server);
     } catch (Exception e) {
       vertx.close();

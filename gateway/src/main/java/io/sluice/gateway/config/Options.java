@@ -50,7 +50,7 @@ public final class Options {
   public static final Option<Integer> HTTP_PORT = Option.valued("http-port", "PORT", ValueType.port())
       .yaml("http.port").environment()
       .defaultValue(8080)
-      .describedAs("Port of the HTTP listener (WebSocket bridge, dashboard, check API, metrics); 0 picks a free port. (Reserved: not served yet.)");
+      .describedAs("Port of the HTTP listener (WebSocket bridge at /ws; later the dashboard, check API and metrics); 0 picks a free port.");
 
   public static final Option<ValueSize> VALUE_SIZE = Option.valued("value-size", "SIZE", ValueType.valueSize())
       .yaml("value-size").environment()
@@ -80,7 +80,12 @@ public final class Options {
   public static final Option<String> AUTH_TOKEN = Option.valued("auth-token", "TOKEN", ValueType.secretToken())
       .yaml("auth-token").environment()
       .secret()
-      .describedAs("Token HTTP and WebSocket clients must present; unset means no authentication. Prefer the variable or file: flags show in process lists. (Reserved: used once the HTTP fronts are served.)");
+      .describedAs("Token HTTP and WebSocket clients must present (Authorization: Bearer, or a first {\"op\":\"auth\"} message); unset means none. Prefer the variable or file: flags show in process lists.");
+
+  public static final Option<java.util.List<String>> ALLOWED_ORIGINS = Option.valued("allowed-origins", "ORIGINS", ValueType.origins())
+      .yaml("http.allowed-origins").environment()
+      .defaultValue(java.util.List::<String>of, "same origin only")
+      .describedAs("Browser origins allowed to open the WebSocket bridge besides the page's own; * allows any.");
 
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
@@ -95,7 +100,7 @@ public final class Options {
 
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
-      BIND, TCP_PORT, UDP_PORT, HTTP_PORT, VALUE_SIZE, SHARDS, MAX_FRAME, MAX_PENDING_BYTES,
+      BIND, TCP_PORT, UDP_PORT, HTTP_PORT, ALLOWED_ORIGINS, VALUE_SIZE, SHARDS, MAX_FRAME, MAX_PENDING_BYTES,
       SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

@@ -65,6 +65,10 @@ public final class SluiceConfig {
   }
 
   /** Empty when no token is configured, i.e. clients need not authenticate. */
+  public java.util.List<String> allowedOrigins() {
+    return value(Options.ALLOWED_ORIGINS);
+  }
+
   public Optional<String> authToken() {
     return Optional.ofNullable(value(Options.AUTH_TOKEN));
   }

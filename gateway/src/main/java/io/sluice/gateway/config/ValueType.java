@@ -100,6 +100,38 @@ public final class ValueType<T> {
     return new ValueType<>("non-empty visible ASCII, no spaces", ValueType::parseToken, token -> Option.MASK);
   }
 
+  /**
+   * Browser origins allowed to open the WebSocket bridge: comma-separated
+   * {@code scheme://host[:port]} entries, or {@code *} for any origin.
+   */
+  public static ValueType<java.util.List<String>> origins() {
+    return new ValueType<>("comma-separated scheme://host[:port], or *", ValueType::parseOrigins,
+        origins -> String.join(",", origins));
+  }
+
+  private static java.util.List<String> parseOrigins(String text) {
+    java.util.List<String> origins = new java.util.ArrayList<>();
+    for (String part : text.split(",")) {
+      String origin = part.trim();
+      if (origin.isEmpty()) {
+        continue;
+      }
+      if (!origin.equals("*")) {
+        java.net.URI uri;
+        try {
+          uri = java.net.URI.create(origin);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("expected scheme://host[:port] entries");
+        }
+        if (uri.getScheme() == null || uri.getHost() == null || (uri.getPath() != null && !uri.getPath().isEmpty())) {
+          throw new IllegalArgumentException("expected scheme://host[:port] entries");
+        }
+      }
+      origins.add(origin);
+    }
+    return java.util.List.copyOf(origins);
+  }
+
   /** {@code true} or {@code false}, any case. */
   public static ValueType<Boolean> bool() {
     return new ValueType<>("true|false", ValueType::parseBoolean, String::valueOf);

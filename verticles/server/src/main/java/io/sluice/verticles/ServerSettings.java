@@ -1,6 +1,7 @@
 package io.sluice.verticles;
 
 import io.sluice.throttr.codec.ValueSize;
+import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.tcp.TcpSettings;
 
 /**
@@ -16,5 +17,6 @@ public record ServerSettings(
     int shards,
     int frontInstances,
     long sweepIntervalMillis,
-    TcpSettings tcp) {
+    TcpSettings tcp,
+    HttpSettings http) {
 }

@@ -10,11 +10,17 @@ import io.sluice.verticles.bus.LocalObjectCodec;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardVerticle;
 import io.sluice.verticles.tcp.ThrottrTcpVerticle;
+import io.sluice.verticles.http.HttpFrontVerticle;
+import io.sluice.verticles.websocket.WebSocketBridge;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Deploys one Sluice instance on a Vert.x: the storage shard verticles first (each on its own event
@@ -27,6 +33,7 @@ public final class SluiceServer {
   private final List<String> deployments = new ArrayList<>();
   private long metricsTimer = -1;
   private int tcpPort;
+  private int httpPort;
 
   private SluiceServer(Vertx vertx, Instance instance) {
     this.vertx = vertx;
@@ -41,6 +48,11 @@ public final class SluiceServer {
 
   public Instance instance() {
     return instance;
+  }
+
+  /** The HTTP port actually bound (WebSocket bridge at /ws). */
+  public int httpPort() {
+    return httpPort;
   }
 
   /** The Throttr TCP port actually bound. */
@@ -58,7 +70,9 @@ public final class SluiceServer {
       shards.add(track(vertx.deployVerticle(new ShardVerticle(i, shard, directory, settings.sweepIntervalMillis()))));
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
-    return Future.all(shards).compose(v -> deployTcp(settings, directory));
+    return Future.all(shards)
+        .compose(v -> deployTcp(settings, directory))
+        .compose(v -> deployHttp(settings, directory));
   }
 
   /**
@@ -82,6 +96,25 @@ public final class SluiceServer {
         }
       }
       return Future.succeededFuture();
+    });
+  }
+
+  /** The HTTP front, with the WebSocket bridge mounted at /ws; instances share the port as TCP's do. */
+  private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
+    WebSocketBridge bridge = new WebSocketBridge(instance, directory, settings.http(), settings.tcp());
+    Map<String, Supplier<Handler<RoutingContext>>> mounts = Map.of("/ws", bridge::handler);
+    // -2, not -1: Vert.x shares one random port among servers given the same negative value.
+    int port = settings.http().port() == 0 ? -2 : settings.http().port();
+    List<HttpFrontVerticle> fronts = new ArrayList<>();
+    List<Future<String>> deployed = new ArrayList<>();
+    for (int i = 0; i < settings.frontInstances(); i++) {
+      HttpFrontVerticle front = new HttpFrontVerticle(settings.bind(), port, settings.tcp().maxFrame(), mounts);
+      fronts.add(front);
+      deployed.add(track(vertx.deployVerticle(front)));
+    }
+    return Future.all(deployed).map(v -> {
+      httpPort = fronts.get(0).actualPort();
+      return null;
     });
   }
 

@@ -35,14 +35,21 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   private final Channels channels;
   private final Transport transport;
   private final int maxPendingRequests;
+  private final boolean writePerRead;
   private final ArrayDeque<PendingRead> pending = new ArrayDeque<>();
   private PendingRead current;
   private int pendingRequests;
   private boolean writable = true;
   private boolean reading = true;
 
+  /**
+   * @param writePerRead true to write each read's replies on their own (a WebSocket answers one
+   *                     message with one message); false to join the replies of every read ready
+   *                     at once into one write (a TCP stream has no message boundaries)
+   */
   public ThrottrSession(Instance instance, ConnectionStats connection, Channels channels, Transport transport,
-                        int maxPendingRequests) {
+                        int maxPendingRequests, boolean writePerRead) {
+    this.writePerRead = writePerRead;
     this.instance = instance;
     this.connection = connection;
     this.channels = channels;
@@ -128,8 +135,11 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     }
   }
 
-  /** Writes, in one write, the replies of every read at the head of the queue whose shards are done. */
+  /** Writes the replies of every read at the head of the queue whose shards are done, in order. */
   private void flush() {
+    if (pending.isEmpty() || !pending.peek().isComplete()) {
+      return;
+    }
     ByteBuf out = null;
     while (!pending.isEmpty() && pending.peek().isComplete()) {
       PendingRead read = pending.poll();
@@ -138,11 +148,15 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       }
       answer(read, out);
       pendingRequests -= read.size();
+      if (writePerRead) {
+        transport.write(out);
+        out = null;
+      }
     }
     if (out != null) {
       transport.write(out);
-      updateReading();
     }
+    updateReading();
   }
 
   private void answer(PendingRead read, ByteBuf out) {

@@ -42,7 +42,7 @@ final class TcpConnection implements Transport, PushSink {
     this.stats = new ConnectionStats(ConnectionStats.randomId(), ConnectionStats.Protocol.TCP,
         socket.remoteAddress().hostAddress(), socket.remoteAddress().port(), instance.clock().epochNanos());
     this.channels = new EventBusChannels(eventBus, instance.channels(), stats, this, instance.clock());
-    this.session = new ThrottrSession(instance, stats, channels, this, settings.maxPendingRequests());
+    this.session = new ThrottrSession(instance, stats, channels, this, settings.maxPendingRequests(), false);
     this.decoder = new RequestDecoder(instance.valueSize(), settings.maxFrame(), session);
     socket.setWriteQueueMaxSize(settings.maxPendingBytes());
   }

@@ -4,7 +4,11 @@ import io.sluice.core.time.ManualClock;
 import io.sluice.throttr.codec.ValueSize;
 import io.sluice.verticles.ServerSettings;
 import io.sluice.verticles.SluiceServer;
+import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.tcp.TcpSettings;
+
+import java.util.List;
+import java.util.Optional;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
@@ -30,12 +34,17 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp) {
     this.vertx = vertx;
-    ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp);
+    ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp,
+        new HttpSettings(0, List.of(), Optional.empty()));
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock));
   }
 
   public SluiceServer server() {
     return server;
+  }
+
+  public int httpPort() {
+    return server.httpPort();
   }
 
   public int tcpPort() {

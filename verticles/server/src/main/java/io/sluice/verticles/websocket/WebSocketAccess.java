@@ -1,0 +1,63 @@
+package io.sluice.verticles.websocket;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Who may open the bridge. Browsers send {@code Origin}: it must be the page's own origin (same
+ * host and port as the request) or one of the configured origins, so another site's page cannot
+ * drive a user's browser into Sluice. Clients that send no {@code Origin} (services) pass. With a
+ * token configured, the client presents it as {@code Authorization: Bearer …} or in its first
+ * message (browsers cannot set WebSocket headers).
+ */
+final class WebSocketAccess {
+
+  private final List<String> allowedOrigins;
+  private final Optional<String> token;
+
+  WebSocketAccess(List<String> allowedOrigins, Optional<String> token) {
+    this.allowedOrigins = allowedOrigins;
+    this.token = token;
+  }
+
+  /** Null when the origin may connect, else the reason it may not. */
+  String refusal(HttpServerRequest request) {
+    String origin = request.getHeader(HttpHeaders.ORIGIN);
+    if (origin == null || allowedOrigins.contains("*") || allowedOrigins.contains(origin)) {
+      return null;
+    }
+    String host = request.getHeader(HttpHeaders.HOST);
+    try {
+      URI uri = URI.create(origin);
+      String originHost = uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort();
+      if (host != null && originHost != null && originHost.equalsIgnoreCase(host)) {
+        return null;
+      }
+    } catch (IllegalArgumentException e) {
+      return "malformed Origin '" + origin + "'";
+    }
+    return "origin '" + origin + "' is not allowed";
+  }
+
+  boolean tokenRequired() {
+    return token.isPresent();
+  }
+
+  /** Whether the request already carries the token in its Authorization header. */
+  boolean authorizedByHeader(HttpServerRequest request) {
+    String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+    return header != null && header.startsWith("Bearer ") && matches(header.substring(7).trim());
+  }
+
+  /** Compares in constant time, so response timing does not reveal the token. */
+  boolean matches(String presented) {
+    return token.isPresent() && MessageDigest.isEqual(
+        token.get().getBytes(StandardCharsets.UTF_8), presented.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,52 @@
+package io.sluice.verticles.websocket;
+
+import io.sluice.core.instance.Instance;
+import io.sluice.verticles.http.HttpSettings;
+import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.tcp.TcpSettings;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The WebSocket bridge: browsers and services subscribe and publish on the same channels as Throttr
+ * TCP clients, and may send any Throttr request in a binary message. The HTTP front mounts
+ * {@link #handler()} at {@code /ws}; everything about the bridge lives in this package.
+ */
+public final class WebSocketBridge {
+
+  private static final System.Logger LOG = System.getLogger(WebSocketBridge.class.getName());
+
+  private final Instance instance;
+  private final ShardDirectory shards;
+  private final WebSocketAccess access;
+  private final TcpSettings limits;
+
+  /** @param limits frame size and per-connection bounds, the same as for TCP clients */
+  public WebSocketBridge(Instance instance, ShardDirectory shards, HttpSettings http, TcpSettings limits) {
+    this.instance = instance;
+    this.shards = shards;
+    this.access = new WebSocketAccess(http.allowedOrigins(), http.authToken());
+    this.limits = limits;
+  }
+
+  /** Checks origin and token, then upgrades the request and serves the connection on this event loop. */
+  public Handler<RoutingContext> handler() {
+    return context -> {
+      var request = context.request();
+      String refusal = access.refusal(request);
+      if (refusal != null) {
+        LOG.log(System.Logger.Level.WARNING, "refusing WebSocket from " + request.remoteAddress() + ": " + refusal);
+        context.response().setStatusCode(403).end(refusal);
+        return;
+      }
+      if (!request.canUpgradeToWebSocket()) {
+        context.response().setStatusCode(426).putHeader("Upgrade", "websocket").end("WebSocket upgrade required");
+        return;
+      }
+      boolean authenticated = !access.tokenRequired() || access.authorizedByHeader(request);
+      request.toWebSocket().onSuccess(socket -> new WebSocketConnection(socket, instance, shards,
+          context.vertx().eventBus(), access, authenticated, limits.maxFrame(), limits.maxPendingBytes(),
+          limits.maxPendingRequests()).start());
+    };
+  }
+}
