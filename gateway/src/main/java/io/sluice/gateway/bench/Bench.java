@@ -21,6 +21,18 @@ public final class Bench {
   }
 
   public static int run(List<String> args) {
+    if (!args.isEmpty() && args.get(0).equals("fanout")) {
+      try {
+        return FanoutBench.run(args.subList(1, args.size()));
+      } catch (IllegalArgumentException e) {
+        System.err.println("bench fanout: " + e.getMessage());
+        System.err.println(FanoutBench.HELP);
+        return 2;
+      } catch (Exception e) {
+        System.err.println("bench fanout: " + e.getMessage());
+        return 1;
+      }
+    }
     BenchOptions options;
     try {
       options = BenchOptions.parse(args);

@@ -37,52 +37,28 @@ record BenchOptions(
       "  --duration SECONDS   measured time (10)",
       "  --warmup SECONDS     unmeasured time before it (2)",
       "  --value-size SIZE    uint8|uint16|uint32|uint64, as the server (uint16)",
-      "  --value-bytes N      SET value length (16)");
+      "  --value-bytes N      SET value length (16)",
+      "Fan-out of one publisher to many WebSocket subscribers: java -jar sluice.jar bench fanout --help");
 
   enum Operation { INSERT, QUERY, UPDATE, SET, GET }
 
   static BenchOptions parse(List<String> args) {
-    Map<String, String> values = new LinkedHashMap<>();
-    for (int i = 0; i < args.size(); i++) {
-      String arg = args.get(i);
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument '" + arg + "'");
-      }
-      String name = arg.substring(2);
-      String value;
-      int equals = name.indexOf('=');
-      if (equals >= 0) {
-        value = name.substring(equals + 1);
-        name = name.substring(0, equals);
-      } else if (name.equals("help")) {
-        value = "true";
-      } else if (i + 1 < args.size()) {
-        value = args.get(++i);
-      } else {
-        throw new IllegalArgumentException("--" + name + " needs a value");
-      }
-      values.put(name, value);
-    }
-    if (values.containsKey("help")) {
+    Map<String, String> values = Arguments.parse(args, List.of("host", "port", "connections", "pipeline", "keys",
+        "mix", "duration", "warmup", "value-size", "value-bytes"));
+    if (values == null) {
       return null;
     }
-    BenchOptions options = new BenchOptions(
+    return new BenchOptions(
         values.getOrDefault("host", "127.0.0.1"),
-        positive(values, "port", 9000),
-        positive(values, "connections", 4),
-        positive(values, "pipeline", 64),
-        positive(values, "keys", 10_000),
+        Arguments.positive(values, "port", 9000),
+        Arguments.positive(values, "connections", 4),
+        Arguments.positive(values, "pipeline", 64),
+        Arguments.positive(values, "keys", 10_000),
         mix(values.getOrDefault("mix", "update")),
-        Duration.ofSeconds(positive(values, "duration", 10)),
-        Duration.ofSeconds(nonNegative(values, "warmup", 2)),
+        Duration.ofSeconds(Arguments.positive(values, "duration", 10)),
+        Duration.ofSeconds(Arguments.nonNegative(values, "warmup", 2)),
         ValueSize.parse(values.getOrDefault("value-size", "uint16")),
-        nonNegative(values, "value-bytes", 16));
-    values.keySet().removeAll(List.of("host", "port", "connections", "pipeline", "keys", "mix", "duration",
-        "warmup", "value-size", "value-bytes"));
-    if (!values.isEmpty()) {
-      throw new IllegalArgumentException("unknown option --" + values.keySet().iterator().next());
-    }
-    return options;
+        Arguments.nonNegative(values, "value-bytes", 16));
   }
 
   private static Map<Operation, Integer> mix(String spec) {
@@ -102,29 +78,5 @@ record BenchOptions(
       mix.put(operation, weight);
     }
     return mix;
-  }
-
-  private static int positive(Map<String, String> values, String name, int fallback) {
-    int value = nonNegative(values, name, fallback);
-    if (value < 1) {
-      throw new IllegalArgumentException("--" + name + " must be at least 1");
-    }
-    return value;
-  }
-
-  private static int nonNegative(Map<String, String> values, String name, int fallback) {
-    String text = values.get(name);
-    if (text == null) {
-      return fallback;
-    }
-    try {
-      int value = Integer.parseInt(text.trim());
-      if (value < 0) {
-        throw new IllegalArgumentException("--" + name + " must not be negative");
-      }
-      return value;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + name + " takes a whole number, not '" + text + "'");
-    }
   }
 }

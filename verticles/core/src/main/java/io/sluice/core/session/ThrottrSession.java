@@ -62,8 +62,9 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     connection.countRequest(request.type().code());
     instance.counters().count(request.type().code());
     Request target = request;
-    if (request instanceof Request.Event) {
-      Request.Event event = (Request.Event) request;
+    while (target instanceof Request.Event) {
+      // An EVENT may carry another EVENT: each level counts its inner type and answers 01.
+      Request.Event event = (Request.Event) target;
       target = event.inner();
       if (event.payload().length > 0) {
         instance.counters().count(event.payload()[0] & 0xff);
@@ -165,13 +166,13 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     int[] nextByte = new int[shards];
     for (int i = 0; i < read.size(); i++) {
       Request target = read.request(i);
-      if (target instanceof Request.Event) {
+      while (target instanceof Request.Event) {
         out.writeByte(Responses.SUCCESS);
         target = ((Request.Event) target).inner();
-        if (target == null) {
-          Responses.status(out, false);
-          continue;
-        }
+      }
+      if (target == null) {
+        Responses.status(out, false);
+        continue;
       }
       int route = read.route(i);
       if (route >= 0) {
