@@ -9,22 +9,20 @@ import io.sluice.core.time.Clock;
 import io.sluice.throttr.codec.Listing;
 import io.sluice.throttr.codec.SubscriberItem;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.eventbus.MessageConsumer;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One connection's channels, as event-bus consumers: each subscription record is one consumer on
- * the channel's address (so a double subscription gets every message twice), registered on the
- * connection's own event loop. A publish is one event-bus publish that reaches every front — TCP
- * instances on all loops, the WebSocket bridge, and later other cluster nodes. The
- * {@link ChannelDirectory} keeps the books for PUBLISH's answer, CHANNEL, CHANNELS and INFO.
+ * One connection's channels. A publish is one event-bus publish on the channel's address, which
+ * reaches every front — TCP instances on all loops, the WebSocket bridge, later other cluster
+ * nodes — where the {@link ChannelHub} of each event loop hands it to its local subscription
+ * records (a double subscription is two records, so two pushes). The {@link ChannelDirectory}
+ * keeps the books for PUBLISH's answer, CHANNEL, CHANNELS and INFO.
  */
-public final class EventBusChannels implements Channels {
+public final class EventBusChannels implements Channels, ChannelHub.Member {
 
   private final EventBus eventBus;
   private final ChannelDirectory directory;
@@ -32,12 +30,13 @@ public final class EventBusChannels implements Channels {
   private final byte[] connectionId;
   private final PushSink sink;
   private final Clock clock;
-  private final Map<ChannelName, List<MessageConsumer<ChannelMessage>>> consumers = new HashMap<>();
+  private final ChannelHub hub;
   private final Map<ChannelName, List<Subscription>> records = new HashMap<>();
 
-  public EventBusChannels(EventBus eventBus, ChannelDirectory directory, ConnectionStats connection, PushSink sink,
-                          Clock clock) {
+  public EventBusChannels(EventBus eventBus, ChannelHub hub, ChannelDirectory directory, ConnectionStats connection,
+                          PushSink sink, Clock clock) {
     this.eventBus = eventBus;
+    this.hub = hub;
     this.directory = directory;
     this.connection = connection;
     this.connectionId = connection.id();
@@ -55,21 +54,17 @@ public final class EventBusChannels implements Channels {
   public void subscribe(byte[] channel) {
     ChannelName name = new ChannelName(channel);
     Subscription subscription = directory.subscribe(name, connectionId, clock.epochNanos());
-    MessageConsumer<ChannelMessage> consumer = eventBus.consumer(name.address(),
-        message -> deliver(subscription, message.body()));
-    consumers.computeIfAbsent(name, n -> new ArrayList<>()).add(consumer);
+    hub.add(name, this, subscription);
     records.computeIfAbsent(name, n -> new ArrayList<>()).add(subscription);
   }
 
   @Override
   public boolean unsubscribe(byte[] channel) {
     ChannelName name = new ChannelName(channel);
-    List<MessageConsumer<ChannelMessage>> mine = consumers.remove(name);
-    if (mine == null) {
+    if (records.remove(name) == null) {
       return false;
     }
-    records.remove(name);
-    mine.forEach(MessageConsumer::unregister);
+    hub.removeAll(name, this);
     directory.unsubscribe(name, connectionId);
     return true;
   }
@@ -101,16 +96,21 @@ public final class EventBusChannels implements Channels {
 
   /** Drops every subscription of a closed connection. */
   public void leaveAll() {
-    consumers.values().forEach(list -> list.forEach(MessageConsumer::unregister));
-    consumers.keySet().forEach(name -> directory.unsubscribe(name, connectionId));
-    consumers.clear();
+    records.keySet().forEach(name -> {
+      hub.removeAll(name, this);
+      directory.unsubscribe(name, connectionId);
+    });
     records.clear();
   }
 
-  private void deliver(Subscription subscription, ChannelMessage message) {
-    if (Arrays.equals(message.publisherId(), connectionId)) {
-      return;
-    }
+  @Override
+  public byte[] connectionId() {
+    return connectionId;
+  }
+
+  /** Called by the hub for messages of other publishers (this connection pushed its own already). */
+  @Override
+  public void deliver(Subscription subscription, ChannelMessage message) {
     subscription.countDelivery(message.payload().length);
     if (sink.push(message.channel(), message.payload())) {
       connection.addReceivedBytes(message.payload().length);

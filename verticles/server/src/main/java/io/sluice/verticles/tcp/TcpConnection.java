@@ -9,6 +9,7 @@ import io.sluice.core.session.Transport;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.throttr.codec.RequestDecoder;
 import io.sluice.throttr.codec.Responses;
+import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.channel.EventBusChannels;
 import io.sluice.verticles.channel.PushSink;
 import io.sluice.verticles.shard.ShardDirectory;
@@ -34,14 +35,15 @@ final class TcpConnection implements Transport, PushSink {
   private final EventBusChannels channels;
   private boolean closed;
 
-  TcpConnection(NetSocket socket, Instance instance, ShardDirectory shards, EventBus eventBus, TcpSettings settings) {
+  TcpConnection(NetSocket socket, Instance instance, ShardDirectory shards, EventBus eventBus, ChannelHub hub,
+                TcpSettings settings) {
     this.socket = socket;
     this.instance = instance;
     this.shards = shards;
     this.eventBus = eventBus;
     this.stats = new ConnectionStats(ConnectionStats.randomId(), ConnectionStats.Protocol.TCP,
         socket.remoteAddress().hostAddress(), socket.remoteAddress().port(), instance.clock().epochNanos());
-    this.channels = new EventBusChannels(eventBus, instance.channels(), stats, this, instance.clock());
+    this.channels = new EventBusChannels(eventBus, hub, instance.channels(), stats, this, instance.clock());
     this.session = new ThrottrSession(instance, stats, channels, this, settings.maxPendingRequests(), false);
     this.decoder = new RequestDecoder(instance.valueSize(), settings.maxFrame(), session);
     socket.setWriteQueueMaxSize(settings.maxPendingBytes());

@@ -1,6 +1,7 @@
 package io.sluice.verticles.tcp;
 
 import io.sluice.core.instance.Instance;
+import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -30,8 +31,9 @@ public final class ThrottrTcpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    ChannelHub hub = new ChannelHub(vertx.eventBus());
     server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true))
-        .connectHandler(socket -> new TcpConnection(socket, instance, shards, vertx.eventBus(), settings).start());
+        .connectHandler(socket -> new TcpConnection(socket, instance, shards, vertx.eventBus(), hub, settings).start());
     return server.listen(port, host);
   }
 

@@ -1,6 +1,7 @@
 package io.sluice.verticles.websocket;
 
 import io.sluice.core.instance.Instance;
+import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.tcp.TcpSettings;
@@ -29,8 +30,12 @@ public final class WebSocketBridge {
     this.limits = limits;
   }
 
-  /** Checks origin and token, then upgrades the request and serves the connection on this event loop. */
+  /**
+   * Checks origin and token, then upgrades the request and serves the connection on this event
+   * loop. Called once per HTTP front instance, on its event loop: each gets its own channel hub.
+   */
   public Handler<RoutingContext> handler() {
+    ChannelHub hub = new ChannelHub(io.vertx.core.Vertx.currentContext().owner().eventBus());
     return context -> {
       var request = context.request();
       String refusal = access.refusal(request);
@@ -45,7 +50,7 @@ public final class WebSocketBridge {
       }
       boolean authenticated = !access.tokenRequired() || access.authorizedByHeader(request);
       request.toWebSocket().onSuccess(socket -> new WebSocketConnection(socket, instance, shards,
-          context.vertx().eventBus(), access, authenticated, limits.maxFrame(), limits.maxPendingBytes(),
+          context.vertx().eventBus(), hub, access, authenticated, limits.maxFrame(), limits.maxPendingBytes(),
           limits.maxPendingRequests()).start());
     };
   }

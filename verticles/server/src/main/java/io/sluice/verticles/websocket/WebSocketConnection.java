@@ -9,6 +9,7 @@ import io.sluice.core.session.Transport;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.throttr.codec.RequestDecoder;
 import io.sluice.throttr.codec.Responses;
+import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.channel.EventBusChannels;
 import io.sluice.verticles.channel.PushSink;
 import io.sluice.verticles.shard.ShardDirectory;
@@ -46,7 +47,7 @@ final class WebSocketConnection implements Transport, PushSink {
   private boolean closed;
 
   WebSocketConnection(ServerWebSocket socket, Instance instance, ShardDirectory shards, EventBus eventBus,
-                      WebSocketAccess access, boolean authenticated, int maxFrame, int maxPendingBytes,
+                      ChannelHub hub, WebSocketAccess access, boolean authenticated, int maxFrame, int maxPendingBytes,
                       int maxPendingRequests) {
     this.socket = socket;
     this.instance = instance;
@@ -56,7 +57,7 @@ final class WebSocketConnection implements Transport, PushSink {
     this.authenticated = authenticated;
     this.stats = new ConnectionStats(ConnectionStats.randomId(), ConnectionStats.Protocol.WEBSOCKET,
         socket.remoteAddress().hostAddress(), socket.remoteAddress().port(), instance.clock().epochNanos());
-    this.channels = new EventBusChannels(eventBus, instance.channels(), stats, this, instance.clock());
+    this.channels = new EventBusChannels(eventBus, hub, instance.channels(), stats, this, instance.clock());
     this.session = new ThrottrSession(instance, stats, channels, this, maxPendingRequests, true);
     this.decoder = new RequestDecoder(instance.valueSize(), maxFrame, session);
     socket.setWriteQueueMaxSize(maxPendingBytes);
@@ -166,7 +167,7 @@ final class WebSocketConnection implements Transport, PushSink {
 
   @Override
   public void write(ByteBuf replies) {
-    if (closed) {
+    if (closed || isClosing()) {
       return;
     }
     int length = replies.readableBytes();
@@ -179,7 +180,7 @@ final class WebSocketConnection implements Transport, PushSink {
   /** Same slow-consumer policy as TCP: when the client is not reading, pushes are dropped and counted. */
   @Override
   public boolean push(byte[] channel, byte[] payload) {
-    if (closed || socket.writeQueueFull()) {
+    if (closed || isClosing() || socket.writeQueueFull()) {
       return false;
     }
     if (binaryClient) {
@@ -193,8 +194,13 @@ final class WebSocketConnection implements Transport, PushSink {
     return true;
   }
 
+  /** The peer may have closed before our close handler ran; writing then would throw. */
+  private boolean isClosing() {
+    return socket.isClosed();
+  }
+
   private void sendText(String text) {
-    if (!closed) {
+    if (!closed && !isClosing()) {
       socket.writeTextMessage(text).onSuccess(v -> countWritten(text.length()));
     }
   }
