@@ -1,13 +1,13 @@
 package io.sluice.verticles;
 
 import io.sluice.core.instance.Instance;
-import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ThrottrShard;
 import io.sluice.core.storage.Store;
 import io.sluice.core.time.Clock;
 import io.sluice.verticles.channel.ChannelMessage;
 import io.sluice.verticles.bus.LocalObjectCodec;
 import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.shard.ShardParcel;
 import io.sluice.verticles.shard.ShardVerticle;
 import io.sluice.verticles.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.http.HttpFrontVerticle;
@@ -61,7 +61,7 @@ public final class SluiceServer {
   }
 
   private Future<Void> deploy(ServerSettings settings) {
-    vertx.eventBus().registerDefaultCodec(ShardBatch.class, new LocalObjectCodec<>(ShardBatch.class));
+    vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
     ShardDirectory directory = new ShardDirectory(settings.shards());
     List<Future<String>> shards = new ArrayList<>();
@@ -132,7 +132,7 @@ public final class SluiceServer {
       chain = chain.compose(v -> vertx.undeploy(id));
     }
     return chain.onComplete(v -> {
-      vertx.eventBus().unregisterDefaultCodec(ShardBatch.class);
+      vertx.eventBus().unregisterDefaultCodec(ShardParcel.class);
       vertx.eventBus().unregisterDefaultCodec(ChannelMessage.class);
     });
   }

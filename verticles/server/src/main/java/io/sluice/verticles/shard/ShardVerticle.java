@@ -5,6 +5,7 @@ import io.sluice.core.shard.ThrottrShard;
 import io.sluice.core.storage.ExpirySweep;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
 
 /**
@@ -18,7 +19,7 @@ public final class ShardVerticle extends VerticleBase {
   private final ThrottrShard shard;
   private final ShardDirectory directory;
   private final long sweepIntervalMillis;
-  private MessageConsumer<ShardBatch> consumer;
+  private MessageConsumer<ShardParcel> consumer;
   private long sweepTimer = -1;
 
   public ShardVerticle(int index, ThrottrShard shard, ShardDirectory directory, long sweepIntervalMillis) {
@@ -32,10 +33,13 @@ public final class ShardVerticle extends VerticleBase {
   public Future<?> start() {
     ExpirySweep sweep = new ExpirySweep(shard.store());
     sweepTimer = vertx.setPeriodic(sweepIntervalMillis, id -> sweep.run());
+    DeliveryOptions local = new DeliveryOptions().setLocalOnly(true);
     consumer = vertx.eventBus().consumer(ShardAddress.of(index), message -> {
-      ShardBatch batch = message.body();
-      shard.execute(batch);
-      message.reply(batch, new io.vertx.core.eventbus.DeliveryOptions().setLocalOnly(true));
+      ShardParcel parcel = message.body();
+      for (ShardBatch batch : parcel.batches()) {
+        shard.execute(batch);
+      }
+      message.reply(parcel, local);
     });
     return consumer.completion().onSuccess(v -> directory.register(index, shard));
   }

@@ -12,7 +12,7 @@ import io.sluice.throttr.codec.Responses;
 import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.channel.EventBusChannels;
 import io.sluice.verticles.channel.PushSink;
-import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.shard.ShardOutbox;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.internal.buffer.BufferInternal;
@@ -27,7 +27,7 @@ final class TcpConnection implements Transport, PushSink {
 
   private final NetSocket socket;
   private final Instance instance;
-  private final ShardDirectory shards;
+  private final ShardOutbox shards;
   private final EventBus eventBus;
   private final ConnectionStats stats;
   private final ThrottrSession session;
@@ -35,7 +35,7 @@ final class TcpConnection implements Transport, PushSink {
   private final EventBusChannels channels;
   private boolean closed;
 
-  TcpConnection(NetSocket socket, Instance instance, ShardDirectory shards, EventBus eventBus, ChannelHub hub,
+  TcpConnection(NetSocket socket, Instance instance, ShardOutbox shards, EventBus eventBus, ChannelHub hub,
                 TcpSettings settings) {
     this.socket = socket;
     this.instance = instance;
@@ -81,7 +81,7 @@ final class TcpConnection implements Transport, PushSink {
 
   @Override
   public void dispatch(ShardBatch batch, Consumer<ShardBatch> done) {
-    shards.dispatch(eventBus, batch, done, error -> close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
+    shards.dispatch(batch, done, error -> close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
   }
 
   @Override

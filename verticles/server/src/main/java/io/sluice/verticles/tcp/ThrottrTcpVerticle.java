@@ -3,6 +3,7 @@ package io.sluice.verticles.tcp;
 import io.sluice.core.instance.Instance;
 import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.shard.ShardOutbox;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.net.NetServer;
@@ -32,8 +33,9 @@ public final class ThrottrTcpVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     ChannelHub hub = new ChannelHub(vertx.eventBus());
+    ShardOutbox outbox = new ShardOutbox(context, vertx.eventBus(), shards);
     server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true))
-        .connectHandler(socket -> new TcpConnection(socket, instance, shards, vertx.eventBus(), hub, settings).start());
+        .connectHandler(socket -> new TcpConnection(socket, instance, outbox, vertx.eventBus(), hub, settings).start());
     return server.listen(port, host);
   }
 

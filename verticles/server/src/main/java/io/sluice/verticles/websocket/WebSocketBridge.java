@@ -4,6 +4,7 @@ import io.sluice.core.instance.Instance;
 import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.shard.ShardOutbox;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
@@ -35,7 +36,9 @@ public final class WebSocketBridge {
    * loop. Called once per HTTP front instance, on its event loop: each gets its own channel hub.
    */
   public Handler<RoutingContext> handler() {
-    ChannelHub hub = new ChannelHub(io.vertx.core.Vertx.currentContext().owner().eventBus());
+    io.vertx.core.Context loop = io.vertx.core.Vertx.currentContext();
+    ChannelHub hub = new ChannelHub(loop.owner().eventBus());
+    ShardOutbox outbox = new ShardOutbox(loop, loop.owner().eventBus(), shards);
     return context -> {
       var request = context.request();
       String refusal = access.refusal(request);
@@ -49,7 +52,7 @@ public final class WebSocketBridge {
         return;
       }
       boolean authenticated = !access.tokenRequired() || access.authorizedByHeader(request);
-      request.toWebSocket().onSuccess(socket -> new WebSocketConnection(socket, instance, shards,
+      request.toWebSocket().onSuccess(socket -> new WebSocketConnection(socket, instance, outbox,
           context.vertx().eventBus(), hub, access, authenticated, limits.maxFrame(), limits.maxPendingBytes(),
           limits.maxPendingRequests()).start());
     };

@@ -12,7 +12,7 @@ import io.sluice.throttr.codec.Responses;
 import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.channel.EventBusChannels;
 import io.sluice.verticles.channel.PushSink;
-import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.shard.ShardOutbox;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.internal.buffer.BufferInternal;
@@ -35,7 +35,7 @@ final class WebSocketConnection implements Transport, PushSink {
 
   private final ServerWebSocket socket;
   private final Instance instance;
-  private final ShardDirectory shards;
+  private final ShardOutbox shards;
   private final EventBus eventBus;
   private final WebSocketAccess access;
   private final ConnectionStats stats;
@@ -46,7 +46,7 @@ final class WebSocketConnection implements Transport, PushSink {
   private boolean binaryClient;
   private boolean closed;
 
-  WebSocketConnection(ServerWebSocket socket, Instance instance, ShardDirectory shards, EventBus eventBus,
+  WebSocketConnection(ServerWebSocket socket, Instance instance, ShardOutbox shards, EventBus eventBus,
                       ChannelHub hub, WebSocketAccess access, boolean authenticated, int maxFrame, int maxPendingBytes,
                       int maxPendingRequests) {
     this.socket = socket;
@@ -162,7 +162,7 @@ final class WebSocketConnection implements Transport, PushSink {
 
   @Override
   public void dispatch(ShardBatch batch, Consumer<ShardBatch> done) {
-    shards.dispatch(eventBus, batch, done, error -> close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
+    shards.dispatch(batch, done, error -> close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
   }
 
   @Override
