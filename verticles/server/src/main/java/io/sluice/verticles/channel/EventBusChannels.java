@@ -112,7 +112,7 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
   @Override
   public void deliver(Subscription subscription, ChannelMessage message) {
     subscription.countDelivery(message.payload().length);
-    if (sink.push(message.channel(), message.payload())) {
+    if (sink.push(message)) {
       connection.addReceivedBytes(message.payload().length);
     } else {
       connection.countDroppedPush();

@@ -8,5 +8,5 @@ public interface PushSink {
    *
    * @return false when the message was dropped
    */
-  boolean push(byte[] channel, byte[] payload);
+  boolean push(ChannelMessage message);
 }

@@ -1,15 +1,14 @@
 package io.sluice.verticles.tcp;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
 import io.sluice.core.session.ThrottrSession;
 import io.sluice.core.session.Transport;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.throttr.codec.RequestDecoder;
-import io.sluice.throttr.codec.Responses;
 import io.sluice.verticles.channel.ChannelHub;
+import io.sluice.verticles.channel.ChannelMessage;
 import io.sluice.verticles.channel.EventBusChannels;
 import io.sluice.verticles.channel.PushSink;
 import io.sluice.verticles.shard.ShardOutbox;
@@ -101,13 +100,11 @@ final class TcpConnection implements Transport, PushSink {
    * for them the server stops reading from the client instead.
    */
   @Override
-  public boolean push(byte[] channel, byte[] payload) {
+  public boolean push(ChannelMessage message) {
     if (closed || socket.writeQueueFull()) {
       return false;
     }
-    ByteBuf frame = Unpooled.buffer(2 + instance.valueSize().bytes() + channel.length + payload.length);
-    Responses.push(frame, instance.valueSize(), channel, payload);
-    send(frame);
+    send(message.pushFrame(instance.valueSize()));
     return true;
   }
 

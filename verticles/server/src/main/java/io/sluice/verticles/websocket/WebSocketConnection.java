@@ -1,15 +1,14 @@
 package io.sluice.verticles.websocket;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
 import io.sluice.core.session.ThrottrSession;
 import io.sluice.core.session.Transport;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.throttr.codec.RequestDecoder;
-import io.sluice.throttr.codec.Responses;
 import io.sluice.verticles.channel.ChannelHub;
+import io.sluice.verticles.channel.ChannelMessage;
 import io.sluice.verticles.channel.EventBusChannels;
 import io.sluice.verticles.channel.PushSink;
 import io.sluice.verticles.shard.ShardOutbox;
@@ -140,8 +139,9 @@ final class WebSocketConnection implements Transport, PushSink {
     byte[] name = channel.getBytes(StandardCharsets.UTF_8);
     byte[] payload = JsonFrames.data(command);
     int own = channels.publish(name, payload);
+    ChannelMessage message = new ChannelMessage(name, payload, stats.id());
     for (int i = 0; i < own; i++) {
-      push(name, payload);
+      push(message);
     }
     if (own > 0) {
       stats.addPublishedBytes((long) own * payload.length);
@@ -179,17 +179,16 @@ final class WebSocketConnection implements Transport, PushSink {
 
   /** Same slow-consumer policy as TCP: when the client is not reading, pushes are dropped and counted. */
   @Override
-  public boolean push(byte[] channel, byte[] payload) {
+  public boolean push(ChannelMessage message) {
     if (closed || isClosing() || socket.writeQueueFull()) {
       return false;
     }
     if (binaryClient) {
-      ByteBuf frame = Unpooled.buffer(2 + instance.valueSize().bytes() + channel.length + payload.length);
-      Responses.push(frame, instance.valueSize(), channel, payload);
+      ByteBuf frame = message.pushFrame(instance.valueSize());
       int length = frame.readableBytes();
       socket.writeBinaryMessage(BufferInternal.buffer(frame)).onSuccess(v -> countWritten(length));
     } else {
-      sendText(JsonFrames.message(channel, payload));
+      sendText(message.text(m -> JsonFrames.message(m.channel(), m.payload())));
     }
     return true;
   }
