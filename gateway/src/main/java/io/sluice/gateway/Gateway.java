@@ -6,8 +6,12 @@ import io.sluice.verticles.ServerSettings;
 import io.sluice.verticles.SluiceServer;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.tcp.TcpSettings;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -33,18 +37,24 @@ public final class Gateway {
     int cores = Runtime.getRuntime().availableProcessors();
     // One event loop per core: shard i and front instance i then share loop i, so a key whose shard
     // is on the connection's own loop is served without a thread hop.
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(cores).setPreferNativeTransport(true));
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Vertx vertx = Vertx.builder()
+        .with(new VertxOptions().setEventLoopPoolSize(cores).setPreferNativeTransport(true)
+            .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+        .withMetrics(new MicrometerMetricsFactory(metrics))
+        .build();
     ServerSettings settings = new ServerSettings(config.bind(), config.tcpPort(), config.valueSize(), config.shards(),
         cores, config.sweepIntervalMillis(),
         new TcpSettings(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS),
         new HttpSettings(config.httpPort(), config.allowedOrigins(), config.authToken()));
     try {
-      SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM)
+      SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, String.format(
-          "Sluice %s serving Throttr on %s:%d, HTTP and WebSocket (/ws) on %s:%d (value size %s, %d shards, max frame %d bytes)",
+          "Sluice %s serving Throttr on %s:%d, HTTP (/ws, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
           Version.current(), config.bind(), server.tcpPort(), config.bind(), server.httpPort(),
-          config.valueSize().label(), config.shards(), config.maxFrame()));
+          config.valueSize().label(), config.shards(), config.maxFrame(),
+          vertx.isNativeTransportEnabled() ? "epoll" : "NIO"));
       return new Gateway(vertx, server);
     } catch (Exception e) {
       vertx.close();

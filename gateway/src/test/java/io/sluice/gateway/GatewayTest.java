@@ -33,7 +33,7 @@ class GatewayTest {
 
   @Test
   void startsFromFlagsAndEnvironmentAndServesThrottr() throws Exception {
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--value-size", "uint8"),
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--value-size", "uint8"),
         Map.of("SLUICE_SHARDS", "3"));
     SluiceConfig config = ((Invocation.Run) invocation).config();
     gateway = Gateway.start(config);

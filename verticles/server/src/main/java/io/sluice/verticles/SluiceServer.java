@@ -12,9 +12,12 @@ import io.sluice.verticles.shard.ShardVerticle;
 import io.sluice.verticles.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.http.HttpFrontVerticle;
 import io.sluice.verticles.websocket.WebSocketBridge;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.verticles.metrics.SluiceMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.micrometer.PrometheusScrapingHandler;
 import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
@@ -35,14 +38,22 @@ public final class SluiceServer {
   private int tcpPort;
   private int httpPort;
 
-  private SluiceServer(Vertx vertx, Instance instance) {
+  private final PrometheusMeterRegistry metrics;
+
+  private SluiceServer(Vertx vertx, Instance instance, PrometheusMeterRegistry metrics) {
     this.vertx = vertx;
     this.instance = instance;
+    this.metrics = metrics;
   }
 
-  public static Future<SluiceServer> start(Vertx vertx, ServerSettings settings, String version, Clock clock) {
+  /**
+   * @param metrics where Sluice's series go and what {@code /metrics} serves (Vert.x's own series
+   *                too, when that Vert.x was built with it); null for none
+   */
+  public static Future<SluiceServer> start(Vertx vertx, ServerSettings settings, String version, Clock clock,
+                                           PrometheusMeterRegistry metrics) {
     Instance instance = Instance.start(version, settings.valueSize(), settings.shards(), clock);
-    SluiceServer server = new SluiceServer(vertx, instance);
+    SluiceServer server = new SluiceServer(vertx, instance, metrics);
     return server.deploy(settings).map(server);
   }
 
@@ -65,9 +76,15 @@ public final class SluiceServer {
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
     ShardDirectory directory = new ShardDirectory(settings.shards());
     List<Future<String>> shards = new ArrayList<>();
+    List<Store> stores = new ArrayList<>();
     for (int i = 0; i < settings.shards(); i++) {
-      ThrottrShard shard = new ThrottrShard(new Store(instance.clock(), instance.startedAtNanos()), settings.valueSize());
+      Store store = new Store(instance.clock(), instance.startedAtNanos());
+      stores.add(store);
+      ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
       shards.add(track(vertx.deployVerticle(new ShardVerticle(i, shard, directory, settings.sweepIntervalMillis()))));
+    }
+    if (metrics != null) {
+      SluiceMetrics.bind(metrics, instance, stores);
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
     return Future.all(shards)
@@ -102,7 +119,11 @@ public final class SluiceServer {
   /** The HTTP front, with the WebSocket bridge mounted at /ws; instances share the port as TCP's do. */
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     WebSocketBridge bridge = new WebSocketBridge(instance, directory, settings.http(), settings.tcp());
-    Map<String, Supplier<Handler<RoutingContext>>> mounts = Map.of("/ws", bridge::handler);
+    Map<String, Supplier<Handler<RoutingContext>>> mounts = new java.util.LinkedHashMap<>();
+    mounts.put("/ws", bridge::handler);
+    if (metrics != null) {
+      mounts.put("/metrics", () -> PrometheusScrapingHandler.create(metrics));
+    }
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int port = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> fronts = new ArrayList<>();

@@ -57,6 +57,11 @@ public final class RequestCounters {
     lastWriteBytes = writeBytesWindow.sumThenReset();
   }
 
+  /** Requests of one type code served so far. */
+  public long total(int typeCode) {
+    return totals[typeCode].sum();
+  }
+
   public long[] totals() {
     long[] values = new long[totals.length];
     for (int i = 0; i < values.length; i++) {

@@ -1,5 +1,7 @@
 package io.sluice.verticles.kit;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.core.time.ManualClock;
 import io.sluice.throttr.codec.ValueSize;
 import io.sluice.verticles.ServerSettings;
@@ -22,6 +24,7 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   private final Vertx vertx;
   private final ManualClock clock = new ManualClock();
+  private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final SluiceServer server;
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize) {
@@ -36,7 +39,7 @@ public final class SluiceUnderTest implements AutoCloseable {
     this.vertx = vertx;
     ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp,
         new HttpSettings(0, List.of(), Optional.empty()));
-    this.server = await(SluiceServer.start(vertx, settings, VERSION, clock));
+    this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
   public SluiceServer server() {

@@ -1,0 +1,57 @@
+package io.sluice.verticles.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.instance.Instance;
+import io.sluice.core.storage.Store;
+import io.sluice.throttr.codec.RequestType;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Sluice's own series, next to Vert.x's, read straight from the figures the instance already keeps
+ * (no second set of counters on the hot path). Prometheus names: {@code sluice_requests_total},
+ * {@code sluice_keys}, {@code sluice_expired_records_reclaimed_total}, {@code sluice_connections},
+ * {@code sluice_channels}, {@code sluice_channel_subscriptions}, {@code sluice_pushes_dropped_total}.
+ * Store figures are read from another thread: a gauge a moment stale is fine.
+ */
+public final class SluiceMetrics {
+
+  private SluiceMetrics() {
+  }
+
+  public static void bind(MeterRegistry registry, Instance instance, List<Store> shards) {
+    for (RequestType type : RequestType.values()) {
+      FunctionCounter.builder("sluice.requests", instance.counters(), counters -> counters.total(type.code()))
+          .description("Throttr requests served, by command (EVENT's inner requests included)")
+          .tag("command", type.name().toLowerCase(Locale.ROOT))
+          .register(registry);
+    }
+    for (int i = 0; i < shards.size(); i++) {
+      Store store = shards.get(i);
+      String shard = Integer.toString(i);
+      Gauge.builder("sluice.keys", store, Store::size)
+          .description("Records held by a storage shard (expired ones not yet swept included)")
+          .tag("shard", shard)
+          .register(registry);
+      FunctionCounter.builder("sluice.expired.records.reclaimed", store, Store::expiredReclaimed)
+          .description("Expired records reclaimed, by lookups and by the background sweep")
+          .tag("shard", shard)
+          .register(registry);
+    }
+    Gauge.builder("sluice.connections", instance.connections(), registry1 -> registry1.size())
+        .description("Open client connections (TCP and WebSocket)")
+        .register(registry);
+    Gauge.builder("sluice.channels", instance.channels(), channels -> channels.totalChannels())
+        .description("Channels with at least one subscriber")
+        .register(registry);
+    Gauge.builder("sluice.channel.subscriptions", instance.channels(), channels -> channels.totalSubscriptions())
+        .description("Subscription records, the two automatic ones per connection included")
+        .register(registry);
+    FunctionCounter.builder("sluice.pushes.dropped", instance.channels(), channels -> channels.droppedPushes())
+        .description("Channel messages not pushed because the subscriber was not reading (slow-consumer policy)")
+        .register(registry);
+  }
+}
