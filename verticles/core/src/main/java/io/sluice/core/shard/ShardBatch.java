@@ -7,13 +7,14 @@ import io.sluice.throttr.codec.Request;
 /**
  * The requests of one connection read that belong to one shard, travelling to that shard as ONE
  * event-bus message and back with their results: reply bytes for key requests (in order, delimited
- * by {@link #replyEnd}) and collected items for the listings that every shard contributes to.
+ * by {@link #replyEnd}), collected items for the listings that every shard contributes to, and
+ * {@link ShardTask}s that carry their own results.
  * Owned by one thread at a time: the connection's until sent, the shard's until replied.
  */
 public final class ShardBatch {
 
   private final int shard;
-  private Request[] requests = new Request[8];
+  private Object[] entries = new Object[8];
   private int size;
   private ByteBuf replies;
   private int[] replyEnds;
@@ -28,18 +29,31 @@ public final class ShardBatch {
   }
 
   public void add(Request request) {
-    if (size == requests.length) {
-      requests = java.util.Arrays.copyOf(requests, size * 2);
+    addEntry(request);
+  }
+
+  public void add(ShardTask task) {
+    addEntry(task);
+  }
+
+  private void addEntry(Object entry) {
+    if (size == entries.length) {
+      entries = java.util.Arrays.copyOf(entries, size * 2);
     }
-    requests[size++] = request;
+    entries[size++] = entry;
   }
 
   public int size() {
     return size;
   }
 
+  /** A Throttr {@link Request} or a {@link ShardTask}. */
+  public Object entry(int index) {
+    return entries[index];
+  }
+
   public Request request(int index) {
-    return requests[index];
+    return (Request) entries[index];
   }
 
   /** The reply bytes of every key request, one after another. */

@@ -7,6 +7,7 @@ import io.sluice.core.storage.Store;
 import io.sluice.throttr.codec.Listing;
 import io.sluice.throttr.codec.Request;
 import io.sluice.throttr.codec.Responses;
+import io.sluice.throttr.codec.TtlUnit;
 import io.sluice.throttr.codec.ValueSize;
 
 import java.util.ArrayList;
@@ -40,7 +41,13 @@ public final class ThrottrShard {
     for (int i = 0; i < batch.size(); i++) {
       long now = store.now();
       int window = store.window(now);
-      Request request = batch.request(i);
+      Object entry = batch.entry(i);
+      if (entry instanceof ShardTask) {
+        runTask((ShardTask) entry, now, window);
+        batch.endReply(i);
+        continue;
+      }
+      Request request = (Request) entry;
       switch (request.type()) {
         case INSERT: handleInsert((Request.Insert) request, out, now, window); break;
         case QUERY: handleQuery((Request.Query) request, out, now, window); break;
@@ -56,6 +63,50 @@ public final class ThrottrShard {
       }
       batch.endReply(i);
     }
+  }
+
+  /**
+   * A task sees its key's buffer record; writing it counts as a write, like SET. The record shows
+   * its TTL in seconds to a Throttr GET; its expiry itself is exact to the nanosecond.
+   */
+  private void runTask(ShardTask task, long now, int window) {
+    byte[] key = task.key();
+    int hash = KeyHash.of(key);
+    Record found = store.find(key, hash, now);
+    if (found != null) {
+      found.countRead(window);
+    }
+    task.run(new KeyState() {
+      private Record record = found;
+
+      public byte[] value() {
+        return record == null || record.isCounter() ? null : record.buffer();
+      }
+
+      public boolean isCounter() {
+        return record != null && record.isCounter();
+      }
+
+      public void put(byte[] value, long ttlNanos) {
+        if (record != null && record.isCounter()) {
+          throw new IllegalStateException("the key holds a counter");
+        }
+        long expiresAt = Ttl.saturatingAdd(now, Math.max(0, ttlNanos));
+        if (record == null) {
+          record = store.createBuffer(key, hash, value, TtlUnit.SECONDS.code(), expiresAt, now);
+        } else {
+          store.overwriteBuffer(record, value, TtlUnit.SECONDS.code(), expiresAt);
+        }
+        record.countWrite(window);
+      }
+
+      public void remove() {
+        if (record != null) {
+          store.remove(record);
+          record = null;
+        }
+      }
+    }, now);
   }
 
   public ShardSummary summary() {
