@@ -8,7 +8,7 @@ keys=${1:-1000000}
 shift || true
 jar=gateway/target/sluice.jar
 port=${PORT:-9400}
-java -jar "$jar" --tcp-port "$port" "$@" >/tmp/sluice-memory.log 2>&1 &
+java -jar "$jar" --tcp-port "$port" --http-port 0 "$@" >/tmp/sluice-memory.log 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do grep -q "serving Throttr" /tmp/sluice-memory.log && break; sleep 0.1; done

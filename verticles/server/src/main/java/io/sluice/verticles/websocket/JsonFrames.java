@@ -45,7 +45,11 @@ final class JsonFrames {
     if (!(data instanceof String)) {
       throw new IllegalArgumentException("publish needs \"data\" as a string");
     }
-    String encoding = command.getString("encoding", "utf-8");
+    Object encodingValue = command.containsKey("encoding") ? command.getValue("encoding") : "utf-8";
+    if (!(encodingValue instanceof String)) {
+      throw new IllegalArgumentException("\"encoding\" must be a string (utf-8 or base64)");
+    }
+    String encoding = (String) encodingValue;
     if (encoding.equalsIgnoreCase(BASE64)) {
       try {
         return Base64.getDecoder().decode((String) data);

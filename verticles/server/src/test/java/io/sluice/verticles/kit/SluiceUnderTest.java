@@ -36,9 +36,18 @@ public final class SluiceUnderTest implements AutoCloseable {
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp) {
+    this(vertx, valueSize, tcp, new HttpSettings(0, List.of(), Optional.empty()));
+  }
+
+  /** Default TCP limits, the given HTTP front settings (origins, token); the HTTP port is always ephemeral. */
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, HttpSettings http) {
+    this(vertx, valueSize, new TcpSettings(8096, 1 << 20, 65_536), http);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http) {
     this.vertx = vertx;
     ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp,
-        new HttpSettings(0, List.of(), Optional.empty()));
+        new HttpSettings(0, http.allowedOrigins(), http.authToken()));
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
