@@ -64,7 +64,9 @@ final class WebSocketConnection implements Transport, PushSink {
 
   void start() {
     instance.connections().add(stats);
-    channels.joinAutomaticChannels();
+    if (authenticated) {
+      channels.joinAutomaticChannels();
+    }
     socket.binaryMessageHandler(this::onBinary);
     socket.textMessageHandler(this::onText);
     socket.drainHandler(v -> session.setWritable(true));
@@ -89,6 +91,14 @@ final class WebSocketConnection implements Transport, PushSink {
 
   private void onText(String text) {
     stats.addReadBytes(text.length());
+    answerText(text);
+    // Back-pressure as for binary messages: a client not reading its replies is not read from either.
+    if (!closed && socket.writeQueueFull()) {
+      session.setWritable(false);
+    }
+  }
+
+  private void answerText(String text) {
     JsonObject command;
     try {
       command = new JsonObject(text);
@@ -118,7 +128,11 @@ final class WebSocketConnection implements Transport, PushSink {
   private void handleAuth(JsonObject command, Object id) {
     boolean ok = !access.tokenRequired() || access.matches(command.getValue("token") instanceof String
         ? command.getString("token") : "");
-    authenticated = authenticated || ok;
+    if (ok && !authenticated) {
+      // Only now: a client that has not shown the token must not hear what * or its ID channel carry.
+      authenticated = true;
+      channels.joinAutomaticChannels();
+    }
     sendText(JsonFrames.ack("auth", null, ok, id));
   }
 
