@@ -6,6 +6,7 @@ import io.sluice.verticles.ServerSettings;
 import io.sluice.verticles.SluiceServer;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.udp.UdpSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -46,13 +47,14 @@ public final class Gateway {
     ServerSettings settings = new ServerSettings(config.bind(), config.tcpPort(), config.valueSize(), config.shards(),
         cores, config.sweepIntervalMillis(),
         new TcpSettings(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS),
-        new HttpSettings(config.httpPort(), config.allowedOrigins(), config.authToken()));
+        new HttpSettings(config.httpPort(), config.allowedOrigins(), config.authToken()),
+        new UdpSettings(config.udpPort(), UdpRules.load(config.rulesFile())));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, String.format(
-          "Sluice %s serving Throttr on %s:%d, HTTP (/ws, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
-          Version.current(), config.bind(), server.tcpPort(), config.bind(), server.httpPort(),
+          "Sluice %s serving Throttr on %s:%d, UDP on %s:%d, HTTP (/ws, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
+          Version.current(), config.bind(), server.tcpPort(), config.bind(), server.udpPort(), config.bind(), server.httpPort(),
           config.valueSize().label(), config.shards(), config.maxFrame(),
           vertx.isNativeTransportEnabled() ? "epoll" : "NIO"));
       return new Gateway(vertx, server);

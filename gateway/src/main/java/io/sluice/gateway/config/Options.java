@@ -45,7 +45,7 @@ public final class Options {
   public static final Option<Integer> UDP_PORT = Option.valued("udp-port", "PORT", ValueType.port())
       .yaml("udp.port").environment()
       .defaultValue(9001)
-      .describedAs("Port of the UDP text protocol listener; 0 picks a free port. (Reserved: the UDP front is not served yet.)");
+      .describedAs("Port of the UDP text rate-limit protocol (over_limit key -> ok N 1.4 22.0 20); 0 picks a free port.");
 
   public static final Option<Integer> HTTP_PORT = Option.valued("http-port", "PORT", ValueType.port())
       .yaml("http.port").environment()
@@ -82,6 +82,10 @@ public final class Options {
       .secret()
       .describedAs("Token HTTP and WebSocket clients must present (Authorization: Bearer, or a first {\"op\":\"auth\"} message); unset means none. Prefer the variable or file: flags show in process lists.");
 
+  public static final Option<Path> RULES = Option.valued("rules", "FILE", ValueType.path())
+      .yaml("udp.rules").environment()
+      .describedAs("YAML rule table of the UDP protocol (which limit applies to which key); unset: allow everything, like the original's default rule. deploy/rules/musicbrainz.yaml is the MusicBrainz table.");
+
   public static final Option<java.util.List<String>> ALLOWED_ORIGINS = Option.valued("allowed-origins", "ORIGINS", ValueType.origins())
       .yaml("http.allowed-origins").environment()
       .defaultValue(java.util.List::<String>of, "same origin only")
@@ -100,7 +104,7 @@ public final class Options {
 
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
-      BIND, TCP_PORT, UDP_PORT, HTTP_PORT, ALLOWED_ORIGINS, VALUE_SIZE, SHARDS, MAX_FRAME, MAX_PENDING_BYTES,
+      BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, VALUE_SIZE, SHARDS, MAX_FRAME, MAX_PENDING_BYTES,
       SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

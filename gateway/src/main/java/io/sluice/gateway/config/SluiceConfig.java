@@ -65,6 +65,11 @@ public final class SluiceConfig {
   }
 
   /** Empty when no token is configured, i.e. clients need not authenticate. */
+  /** The UDP rule table file, when one is configured. */
+  public Optional<Path> rulesFile() {
+    return Optional.ofNullable(value(Options.RULES));
+  }
+
   public java.util.List<String> allowedOrigins() {
     return value(Options.ALLOWED_ORIGINS);
   }

@@ -3,6 +3,7 @@ package io.sluice.verticles;
 import io.sluice.throttr.codec.ValueSize;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.udp.UdpSettings;
 
 /**
  * What the verticles need to know to serve.
@@ -18,5 +19,6 @@ public record ServerSettings(
     int frontInstances,
     long sweepIntervalMillis,
     TcpSettings tcp,
-    HttpSettings http) {
+    HttpSettings http,
+    UdpSettings udp) {
 }

@@ -11,6 +11,7 @@ import io.sluice.verticles.shard.ShardParcel;
 import io.sluice.verticles.shard.ShardVerticle;
 import io.sluice.verticles.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.http.HttpFrontVerticle;
+import io.sluice.verticles.udp.UdpVerticle;
 import io.sluice.verticles.websocket.WebSocketBridge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.metrics.SluiceMetrics;
@@ -37,6 +38,7 @@ public final class SluiceServer {
   private long metricsTimer = -1;
   private int tcpPort;
   private int httpPort;
+  private int udpPort;
 
   private final PrometheusMeterRegistry metrics;
 
@@ -66,6 +68,11 @@ public final class SluiceServer {
     return httpPort;
   }
 
+  /** The UDP port actually bound. */
+  public int udpPort() {
+    return udpPort;
+  }
+
   /** The Throttr TCP port actually bound. */
   public int tcpPort() {
     return tcpPort;
@@ -89,7 +96,8 @@ public final class SluiceServer {
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
     return Future.all(shards)
         .compose(v -> deployTcp(settings, directory))
-        .compose(v -> deployHttp(settings, directory));
+        .compose(v -> deployHttp(settings, directory))
+        .compose(v -> deployUdp(settings, directory));
   }
 
   /**
@@ -135,6 +143,16 @@ public final class SluiceServer {
     }
     return Future.all(deployed).map(v -> {
       httpPort = fronts.get(0).actualPort();
+      return null;
+    });
+  }
+
+  /** One UDP socket; its rate state lives in the shards. */
+  private Future<Void> deployUdp(ServerSettings settings, ShardDirectory directory) {
+    UdpVerticle udp = new UdpVerticle(settings.bind(), settings.udp().port(), settings.udp().rules(), directory,
+        instance.clock());
+    return track(vertx.deployVerticle(udp)).map(id -> {
+      udpPort = udp.actualPort();
       return null;
     });
   }

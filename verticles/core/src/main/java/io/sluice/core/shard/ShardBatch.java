@@ -36,6 +36,10 @@ public final class ShardBatch {
     addEntry(task);
   }
 
+  public void add(ShardScan scan) {
+    addEntry(scan);
+  }
+
   private void addEntry(Object entry) {
     if (size == entries.length) {
       entries = java.util.Arrays.copyOf(entries, size * 2);
@@ -47,7 +51,7 @@ public final class ShardBatch {
     return size;
   }
 
-  /** A Throttr {@link Request} or a {@link ShardTask}. */
+  /** A Throttr {@link Request}, a {@link ShardTask} or a {@link ShardScan}. */
   public Object entry(int index) {
     return entries[index];
   }

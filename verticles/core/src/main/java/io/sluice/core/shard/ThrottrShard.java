@@ -47,6 +47,11 @@ public final class ThrottrShard {
         batch.endReply(i);
         continue;
       }
+      if (entry instanceof ShardScan) {
+        store.forEachLive(((ShardScan) entry)::visit);
+        batch.endReply(i);
+        continue;
+      }
       Request request = (Request) entry;
       switch (request.type()) {
         case INSERT: handleInsert((Request.Insert) request, out, now, window); break;

@@ -7,7 +7,9 @@ import io.sluice.throttr.codec.ValueSize;
 import io.sluice.verticles.ServerSettings;
 import io.sluice.verticles.SluiceServer;
 import io.sluice.verticles.http.HttpSettings;
+import io.sluice.udp.rules.RuleSet;
 import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.udp.UdpSettings;
 
 import java.util.List;
 import java.util.Optional;
@@ -45,14 +47,27 @@ public final class SluiceUnderTest implements AutoCloseable {
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http) {
+    this(vertx, valueSize, tcp, http, RuleSet.allowAll());
+  }
+
+  public SluiceUnderTest(Vertx vertx, RuleSet udpRules) {
+    this(vertx, ValueSize.UINT16, new TcpSettings(8096, 1 << 20, 65_536), new HttpSettings(0, List.of(), Optional.empty()),
+        udpRules);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules) {
     this.vertx = vertx;
     ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp,
-        new HttpSettings(0, http.allowedOrigins(), http.authToken()));
+        new HttpSettings(0, http.allowedOrigins(), http.authToken()), new UdpSettings(0, udpRules));
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
   public SluiceServer server() {
     return server;
+  }
+
+  public int udpPort() {
+    return server.udpPort();
   }
 
   public int httpPort() {

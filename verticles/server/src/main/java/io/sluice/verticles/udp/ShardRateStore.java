@@ -1,0 +1,150 @@
+package io.sluice.verticles.udp;
+
+import io.sluice.core.shard.KeyState;
+import io.sluice.core.shard.ShardBatch;
+import io.sluice.core.shard.ShardScan;
+import io.sluice.core.shard.ShardTask;
+import io.sluice.core.storage.KeyHash;
+import io.sluice.udp.rate.RateState;
+import io.sluice.udp.state.AsyncStateStore;
+import io.sluice.udp.state.StateTransition;
+import io.sluice.verticles.shard.ShardOutbox;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * UDP rate state kept in the storage shards like every other record: each key's state is the
+ * buffer record {@code udp:<key>}, updated atomically on the shard that owns it, expiring when
+ * unused (the TTL the engine asks for), and visible to a Throttr GET as {@code u1|<rate>|<tLast>}
+ * (decimal doubles that read back exactly). Completions arrive on the UDP verticle's event loop.
+ */
+final class ShardRateStore implements AsyncStateStore {
+
+  static final byte[] NAMESPACE = "udp:".getBytes(StandardCharsets.US_ASCII);
+  private static final String HEADER = "u1|";
+
+  private final ShardOutbox outbox;
+  private final int shards;
+
+  ShardRateStore(ShardOutbox outbox, int shards) {
+    this.outbox = outbox;
+    this.shards = shards;
+  }
+
+  @Override
+  public <R> CompletionStage<R> update(String key, StateTransition<R> transition) {
+    Update<R> update = new Update<>(recordKey(key), transition);
+    CompletableFuture<R> result = new CompletableFuture<>();
+    ShardBatch batch = new ShardBatch(KeyHash.shardOf(KeyHash.of(update.key), shards));
+    batch.add(update);
+    outbox.dispatch(batch, filled -> {
+      Update<?> done = (Update<?>) filled.entry(0);
+      if (done.failure != null) {
+        result.completeExceptionally(done.failure);
+      } else {
+        @SuppressWarnings("unchecked")
+        R value = (R) done.result;
+        result.complete(value);
+      }
+    }, result::completeExceptionally);
+    return result;
+  }
+
+  /** Counts live {@code udp:} records on every shard (get_size is a monitoring command: a scan is fine). */
+  @Override
+  public CompletionStage<Long> size() {
+    CompletableFuture<Long> total = new CompletableFuture<>();
+    AtomicLong sum = new AtomicLong();
+    int[] waiting = {shards};
+    for (int shard = 0; shard < shards; shard++) {
+      ShardBatch batch = new ShardBatch(shard);
+      Count count = new Count();
+      batch.add(count);
+      outbox.dispatch(batch, filled -> {
+        sum.addAndGet(((Count) filled.entry(0)).records);
+        if (--waiting[0] == 0) {
+          total.complete(sum.get());
+        }
+      }, total::completeExceptionally);
+    }
+    return total;
+  }
+
+  private static byte[] recordKey(String key) {
+    // UDP keys are byte strings held one char per byte (ISO-8859-1), as the engine parses them.
+    byte[] bytes = key.getBytes(StandardCharsets.ISO_8859_1);
+    byte[] recordKey = Arrays.copyOf(NAMESPACE, NAMESPACE.length + bytes.length);
+    System.arraycopy(bytes, 0, recordKey, NAMESPACE.length, bytes.length);
+    return recordKey;
+  }
+
+  static byte[] encode(RateState state) {
+    return (HEADER + state.rate() + "|" + state.tLastSeconds()).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Malformed state is an error, never a silent reset. */
+  static RateState decode(byte[] value) {
+    String text = new String(value, StandardCharsets.US_ASCII);
+    int bar = text.indexOf('|', HEADER.length());
+    if (!text.startsWith(HEADER) || bar < 0) {
+      throw new IllegalStateException("malformed UDP rate state '" + text + "'");
+    }
+    try {
+      return new RateState(Double.parseDouble(text.substring(bar + 1)), Double.parseDouble(text.substring(HEADER.length(), bar)));
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException("malformed UDP rate state '" + text + "'", e);
+    }
+  }
+
+  /** Runs on the key's shard: decode, apply the engine's transition, encode. */
+  private static final class Update<R> implements ShardTask {
+    private final byte[] key;
+    private final StateTransition<R> transition;
+    private Object result;
+    private Throwable failure;
+
+    Update(byte[] key, StateTransition<R> transition) {
+      this.key = key;
+      this.transition = transition;
+    }
+
+    @Override
+    public byte[] key() {
+      return key;
+    }
+
+    @Override
+    public void run(KeyState state, long nowNanos) {
+      try {
+        if (state.isCounter()) {
+          throw new IllegalStateException("key " + new String(key, StandardCharsets.ISO_8859_1) + " holds a Throttr counter");
+        }
+        byte[] stored = state.value();
+        StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : decode(stored));
+        if (outcome.stateToStore() != null) {
+          state.put(encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
+        }
+        result = outcome.result();
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+    }
+  }
+
+  private static final class Count implements ShardScan {
+    private long records;
+
+    @Override
+    public void visit(io.sluice.core.storage.Record record) {
+      byte[] key = record.key();
+      if (key.length >= NAMESPACE.length && Arrays.equals(key, 0, NAMESPACE.length, NAMESPACE, 0, NAMESPACE.length)) {
+        records++;
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.sluice.verticles.udp;
+
+import io.sluice.core.time.Clock;
+import io.sluice.udp.UdpEngine;
+import io.sluice.udp.UdpEngineListener;
+import io.sluice.udp.rules.RuleSet;
+import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.shard.ShardOutbox;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.datagram.DatagramPacket;
+import io.vertx.core.datagram.DatagramSocket;
+import io.vertx.core.datagram.DatagramSocketOptions;
+
+/**
+ * The UDP text rate-limit protocol (MusicBrainz {@code over_limit key} → {@code ok N 1.4 22.0 20}):
+ * one socket; each datagram's rate state lives in the storage shard that owns its key; the reply
+ * goes back to the sender. Datagrams that get no reply (unknown or malformed) are only logged at
+ * debug level: the protocol is fire-and-forget for them.
+ */
+public final class UdpVerticle extends VerticleBase {
+
+  private static final System.Logger LOG = System.getLogger(UdpVerticle.class.getName());
+
+  private final String host;
+  private final int port;
+  private final RuleSet rules;
+  private final ShardDirectory shards;
+  private final Clock clock;
+  private DatagramSocket socket;
+
+  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock) {
+    this.host = host;
+    this.port = port;
+    this.rules = rules;
+    this.shards = shards;
+    this.clock = clock;
+  }
+
+  @Override
+  public Future<?> start() {
+    ShardOutbox outbox = new ShardOutbox(context, vertx.eventBus(), shards);
+    UdpEngine engine = UdpEngine.builder(rules, new ShardRateStore(outbox, shards.shards()))
+        .clock(() -> clock.epochNanos() / 1e9)
+        .listener(new UdpEngineListener() {
+          @Override
+          public void defaultRuleUsed(String key) {
+            LOG.log(System.Logger.Level.DEBUG, "UDP: using the default rule for key '" + key + "'");
+          }
+
+          @Override
+          public void checkLimitRejected(String argument, String reason) {
+            LOG.log(System.Logger.Level.INFO, "UDP: check_limit without reply: " + reason);
+          }
+
+          @Override
+          public void requestFailed(Throwable failure) {
+            LOG.log(System.Logger.Level.WARNING, "UDP: request failed without reply: " + failure);
+          }
+        })
+        .build();
+    socket = vertx.createDatagramSocket(new DatagramSocketOptions());
+    socket.handler(packet -> answer(engine, packet));
+    return socket.listen(port, host);
+  }
+
+  private void answer(UdpEngine engine, DatagramPacket packet) {
+    engine.handleAsync(packet.data().getBytes()).thenAccept(reply -> reply.ifPresent(text ->
+        socket.send(Buffer.buffer(UdpEngine.replyBytes(text)), packet.sender().port(), packet.sender().host())));
+  }
+
+  /** The port actually bound (when configured as 0). */
+  public int actualPort() {
+    return socket.localAddress().port();
+  }
+
+  @Override
+  public Future<?> stop() {
+    return socket.close();
+  }
+}

@@ -1,0 +1,110 @@
+package io.sluice.strategy.impl;
+
+import io.sluice.strategy.BucketPolicy;
+import io.sluice.strategy.Decision;
+import io.sluice.strategy.Outcome;
+import io.sluice.strategy.Result;
+import io.sluice.strategy.Strategy;
+import io.sluice.strategy.state.StateFormat;
+import io.sluice.strategy.state.StateFormat.Level;
+import java.util.Objects;
+
+/**
+ * Token bucket (spec §3.1): {@code burst} tokens, refilled continuously at {@code rate} per second;
+ * a request takes {@code cost} tokens. State {@code 12|<tokens>|<lastRefillNs>}.
+ *
+ * <p>Allow: a fresh bucket is full; otherwise it is refilled by
+ * {@code elapsedNs × rate / 1e9}, capped at the burst. Admitted when {@code tokens ≥ cost}; then
+ * {@code remaining = ⌊tokens − cost⌋}, reset = now. Denied: {@code remaining = ⌊tokens⌋} (0 for
+ * cost 1), reset = now + (cost − tokens) / rate, nothing written. Peek refills with Go's
+ * {@code elapsed.Seconds() × rate}, reports {@code ⌊tokens⌋}, allowed if that is positive, and
+ * reset = now always.
+ */
+public final class TokenBucket implements Strategy {
+
+  public static final String NAME = "token_bucket";
+
+  private final BucketPolicy policy;
+
+  public TokenBucket(BucketPolicy policy) {
+    this.policy = Objects.requireNonNull(policy, "policy");
+  }
+
+  public BucketPolicy policy() {
+    return policy;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public int casAttempts() {
+    return (int) Math.min(policy.burst() + 1, Integer.MAX_VALUE);
+  }
+
+  @Override
+  public Outcome allow(String state, long nowNs, long cost) {
+    Strategy.requireCost(cost);
+    Level stored = state == null ? null : decode(state);
+    double tokens = stored == null ? policy.burst() : refill(stored, nowNs);
+    if (tokens >= cost) {
+      double left = tokens - cost;
+      Result result = new Result(Result.DEFAULT, true, policy.burst(), floor(left), nowNs, 0);
+      return Outcome.write(Decision.of(result), new Level(left, nowNs).encode(StateFormat.TOKEN_BUCKET),
+          Nanos.bucketTtl(policy.burst(), policy.rate()));
+    }
+    Result result = new Result(Result.DEFAULT, false, policy.burst(), floor(tokens),
+        resetTime(nowNs, tokens, policy.rate(), cost), retryAfter(stored, nowNs, cost));
+    return Outcome.unchanged(Decision.of(result));
+  }
+
+  @Override
+  public Decision peek(String state, long nowNs) {
+    if (state == null) {
+      return Decision.of(new Result(Result.DEFAULT, true, policy.burst(), policy.burst(), nowNs, 0));
+    }
+    Level stored = decode(state);
+    double tokens = Math.min(
+        stored.value() + Nanos.seconds(Nanos.sub(nowNs, stored.atNs())) * policy.rate(),
+        policy.burst());
+    long remaining = floor(tokens);
+    boolean allowed = remaining > 0;
+    return Decision.of(new Result(Result.DEFAULT, allowed, policy.burst(), remaining, nowNs,
+        allowed ? 0 : retryAfter(stored, nowNs, 1)));
+  }
+
+  /** Upstream's reset of a denial: now if the tokens suffice, else when they will have refilled. */
+  static long resetTime(long nowNs, double tokens, double rate, long cost) {
+    if (tokens >= cost) {
+      return nowNs;
+    }
+    return Nanos.add(nowNs, Nanos.fromSeconds((cost - tokens) / rate));
+  }
+
+  private double refill(Level stored, long nowNs) {
+    double added = (double) Nanos.sub(nowNs, stored.atNs()) * policy.rate() / 1e9;
+    return Math.min(stored.value() + added, policy.burst());
+  }
+
+  /** First instant the allow rule admits {@code cost} against the unchanged stored state. */
+  private long retryAfter(Level stored, long nowNs, long cost) {
+    if (cost > policy.burst()) {
+      return Result.NEVER;
+    }
+    if (stored == null) {
+      return 0;
+    }
+    long estimate = Nanos.add(stored.atNs(), Nanos.fromSeconds((cost - stored.value()) / policy.rate()));
+    return Nanos.waitUntil(nowNs, estimate, t -> refill(stored, t) >= cost);
+  }
+
+  private static long floor(double tokens) {
+    return Math.max((long) tokens, 0);
+  }
+
+  private static Level decode(String state) {
+    return Level.decode(state, StateFormat.TOKEN_BUCKET, NAME);
+  }
+}
