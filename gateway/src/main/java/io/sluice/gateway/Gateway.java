@@ -35,17 +35,17 @@ public final class Gateway {
 
   public static Gateway start(SluiceConfig config) throws Exception {
     HeapTuning.apply();
-    int cores = Runtime.getRuntime().availableProcessors();
-    // One event loop per core: shard i and front instance i then share loop i, so a key whose shard
-    // is on the connection's own loop is served without a thread hop.
+    int loops = config.eventLoops();
+    // By default one event loop per core: shard i and front instance i then share loop i, so a key
+    // whose shard is on the connection's own loop is served without a thread hop.
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.builder()
-        .with(new VertxOptions().setEventLoopPoolSize(cores).setPreferNativeTransport(true)
+        .with(new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
             .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
         .withMetrics(new MicrometerMetricsFactory(metrics))
         .build();
     ServerSettings settings = new ServerSettings(config.bind(), config.tcpPort(), config.valueSize(), config.shards(),
-        cores, config.sweepIntervalMillis(),
+        loops, config.sweepIntervalMillis(),
         new TcpSettings(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS),
         new HttpSettings(config.httpPort(), config.allowedOrigins(), config.authToken()),
         new UdpSettings(config.udpPort(), UdpRules.load(config.rulesFile())));

@@ -62,6 +62,11 @@ public final class Options {
       .defaultValue(() -> Runtime.getRuntime().availableProcessors(), "number of available processors")
       .describedAs("Number of storage shards the key space is split into.");
 
+  public static final Option<Integer> EVENT_LOOPS = Option.valued("event-loops", "N", ValueType.integer(1, 1024))
+      .yaml("event-loops").environment()
+      .defaultValue(() -> Math.max(1, Runtime.getRuntime().availableProcessors() / 2), "half the available processors, at least 1")
+      .describedAs("Vert.x event loops; each runs one instance of every front and the shards placed on it. The other cores are left to the kernel's network stack, GC and JIT: on 2 cores one loop serves 2x the ops of two (docs/benchmarks.md).");
+
   public static final Option<Integer> MAX_FRAME = Option.valued("max-frame", "BYTES", ValueType.integer(MIN_MAX_FRAME, MAX_MAX_FRAME))
       .yaml("max-frame").environment()
       .defaultValue(8096)
@@ -104,7 +109,7 @@ public final class Options {
 
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
-      BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, VALUE_SIZE, SHARDS, MAX_FRAME, MAX_PENDING_BYTES,
+      BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

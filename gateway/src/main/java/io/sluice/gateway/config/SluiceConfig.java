@@ -52,6 +52,10 @@ public final class SluiceConfig {
     return value(Options.SHARDS);
   }
 
+  public int eventLoops() {
+    return value(Options.EVENT_LOOPS);
+  }
+
   public int maxFrame() {
     return value(Options.MAX_FRAME);
   }
