@@ -55,6 +55,10 @@ public final class ChannelHub {
     this.eventBus = eventBus;
   }
 
+  EventBus eventBus() {
+    return eventBus;
+  }
+
   void add(ChannelName name, Member member, Subscription subscription) {
     channels.computeIfAbsent(name, LocalChannel::new).entries.add(new Entry(member, subscription));
   }

@@ -33,9 +33,9 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
   private final ChannelHub hub;
   private final Map<ChannelName, List<Subscription>> records = new HashMap<>();
 
-  public EventBusChannels(EventBus eventBus, ChannelHub hub, ChannelDirectory directory, ConnectionStats connection,
+  public EventBusChannels(ChannelHub hub, ChannelDirectory directory, ConnectionStats connection,
                           PushSink sink, Clock clock) {
-    this.eventBus = eventBus;
+    this.eventBus = hub.eventBus();
     this.hub = hub;
     this.directory = directory;
     this.connection = connection;

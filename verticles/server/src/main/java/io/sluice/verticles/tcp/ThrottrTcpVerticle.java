@@ -35,7 +35,7 @@ public final class ThrottrTcpVerticle extends VerticleBase {
     ChannelHub hub = new ChannelHub(vertx.eventBus());
     ShardOutbox outbox = new ShardOutbox(context, vertx.eventBus(), shards);
     server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true))
-        .connectHandler(socket -> new TcpConnection(socket, instance, outbox, vertx.eventBus(), hub, settings).start());
+        .connectHandler(socket -> new TcpConnection(socket, instance, outbox, hub, settings).start());
     return server.listen(port, host);
   }
 

@@ -52,9 +52,8 @@ public final class WebSocketBridge {
         return;
       }
       boolean authenticated = !access.tokenRequired() || access.authorizedByHeader(request);
-      request.toWebSocket().onSuccess(socket -> new WebSocketConnection(socket, instance, outbox,
-          context.vertx().eventBus(), hub, access, authenticated, limits.maxFrame(), limits.maxPendingBytes(),
-          limits.maxPendingRequests()).start());
+      request.toWebSocket().onSuccess(socket ->
+          new WebSocketConnection(socket, instance, outbox, hub, access, authenticated, limits).start());
     };
   }
 }

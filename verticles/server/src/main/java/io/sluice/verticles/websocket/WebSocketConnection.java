@@ -1,26 +1,18 @@
 package io.sluice.verticles.websocket;
 
-import io.netty.buffer.ByteBuf;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
-import io.sluice.core.session.ThrottrSession;
-import io.sluice.core.session.Transport;
-import io.sluice.core.shard.ShardBatch;
-import io.sluice.throttr.codec.RequestDecoder;
 import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.channel.ChannelMessage;
-import io.sluice.verticles.channel.EventBusChannels;
-import io.sluice.verticles.channel.PushSink;
+import io.sluice.verticles.front.FrontConnection;
 import io.sluice.verticles.shard.ShardOutbox;
+import io.sluice.verticles.tcp.TcpSettings;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.internal.buffer.BufferInternal;
+import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.http.ServerWebSocket;
 
 import java.nio.charset.StandardCharsets;
-import java.util.function.Consumer;
 
 /**
  * One WebSocket client of the bridge. Binary messages carry raw Throttr frames, run by the same
@@ -28,72 +20,45 @@ import java.util.function.Consumer;
  * carry JSON channel commands, one {@code handleX} per op. Pushes go out in the client's language:
  * Throttr push frames once it has sent a binary message, JSON messages otherwise.
  */
-final class WebSocketConnection implements Transport, PushSink {
-
-  private static final System.Logger LOG = System.getLogger(WebSocketConnection.class.getName());
+final class WebSocketConnection extends FrontConnection {
 
   private final ServerWebSocket socket;
-  private final Instance instance;
-  private final ShardOutbox shards;
-  private final EventBus eventBus;
   private final WebSocketAccess access;
-  private final ConnectionStats stats;
-  private final EventBusChannels channels;
-  private final ThrottrSession session;
-  private final RequestDecoder decoder;
   private boolean authenticated;
   private boolean binaryClient;
-  private boolean closed;
 
-  WebSocketConnection(ServerWebSocket socket, Instance instance, ShardOutbox shards, EventBus eventBus,
-                      ChannelHub hub, WebSocketAccess access, boolean authenticated, int maxFrame, int maxPendingBytes,
-                      int maxPendingRequests) {
+  WebSocketConnection(ServerWebSocket socket, Instance instance, ShardOutbox shards, ChannelHub hub,
+                      WebSocketAccess access, boolean authenticated, TcpSettings limits) {
+    super("WebSocket", ConnectionStats.Protocol.WEBSOCKET, socket.remoteAddress(), socket, socket, instance, shards,
+        hub, limits, true);
     this.socket = socket;
-    this.instance = instance;
-    this.shards = shards;
-    this.eventBus = eventBus;
     this.access = access;
     this.authenticated = authenticated;
-    this.stats = new ConnectionStats(ConnectionStats.randomId(), ConnectionStats.Protocol.WEBSOCKET,
-        socket.remoteAddress().hostAddress(), socket.remoteAddress().port(), instance.clock().epochNanos());
-    this.channels = new EventBusChannels(eventBus, hub, instance.channels(), stats, this, instance.clock());
-    this.session = new ThrottrSession(instance, stats, channels, this, maxPendingRequests, true);
-    this.decoder = new RequestDecoder(instance.valueSize(), maxFrame, session);
-    socket.setWriteQueueMaxSize(maxPendingBytes);
   }
 
+  /** A client that has not shown the token joins no channel, not even * and its own ID. */
   void start() {
-    instance.connections().add(stats);
-    if (authenticated) {
-      channels.joinAutomaticChannels();
-    }
+    open(authenticated);
     socket.binaryMessageHandler(this::onBinary);
     socket.textMessageHandler(this::onText);
-    socket.drainHandler(v -> session.setWritable(true));
-    socket.exceptionHandler(error -> LOG.log(System.Logger.Level.DEBUG, "WebSocket " + peer() + ": " + error));
-    socket.closeHandler(v -> {
-      closed = true;
-      channels.leaveAll();
-      instance.connections().remove(stats);
-    });
+    socket.closeHandler(v -> closed());
   }
 
   private void onBinary(Buffer message) {
-    stats.addReadBytes(message.length());
     if (!authenticated) {
+      countRead(message.length());
       close("binary message before authentication");
       return;
     }
     binaryClient = true;
-    decoder.feed(((BufferInternal) message).getByteBuf());
-    session.endOfRead();
+    onFrames(message);
   }
 
   private void onText(String text) {
-    stats.addReadBytes(text.length());
+    countRead(text.length());
     answerText(text);
     // Back-pressure as for binary messages: a client not reading its replies is not read from either.
-    if (!closed && socket.writeQueueFull()) {
+    if (writable() && socket.writeQueueFull()) {
       session.setWritable(false);
     }
   }
@@ -174,75 +139,33 @@ final class WebSocketConnection implements Transport, PushSink {
     return (String) channel;
   }
 
-  @Override
-  public void dispatch(ShardBatch batch, Consumer<ShardBatch> done) {
-    shards.dispatch(batch, done, error -> close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
-  }
-
-  @Override
-  public void write(ByteBuf replies) {
-    if (closed || isClosing()) {
-      return;
-    }
-    int length = replies.readableBytes();
-    socket.writeBinaryMessage(BufferInternal.buffer(replies)).onSuccess(v -> countWritten(length));
-    if (socket.writeQueueFull()) {
-      session.setWritable(false);
-    }
-  }
-
-  /** Same slow-consumer policy as TCP: when the client is not reading, pushes are dropped and counted. */
+  /** JSON clients get pushes as JSON text; binary clients as Throttr push frames. */
   @Override
   public boolean push(ChannelMessage message) {
-    if (closed || isClosing() || socket.writeQueueFull()) {
+    if (binaryClient) {
+      return super.push(message);
+    }
+    if (!writable() || socket.writeQueueFull()) {
       return false;
     }
-    if (binaryClient) {
-      ByteBuf frame = message.pushFrame(instance.valueSize());
-      int length = frame.readableBytes();
-      socket.writeBinaryMessage(BufferInternal.buffer(frame)).onSuccess(v -> countWritten(length));
-    } else {
-      sendText(message.text(m -> JsonFrames.message(m.channel(), m.payload())));
-    }
+    sendText(message.text(m -> JsonFrames.message(m.channel(), m.payload())));
     return true;
   }
 
-  /** The peer may have closed before our close handler ran; writing then would throw. */
-  private boolean isClosing() {
-    return socket.isClosed();
-  }
-
   private void sendText(String text) {
-    if (!closed && !isClosing()) {
+    if (writable()) {
       socket.writeTextMessage(text).onSuccess(v -> countWritten(text.length()));
     }
   }
 
-  private void countWritten(int length) {
-    stats.addWriteBytes(length);
-    instance.counters().countBytes(0, length);
+  /** The peer may have closed before our close handler ran; writing then would throw. */
+  @Override
+  protected boolean writable() {
+    return super.writable() && !socket.isClosed();
   }
 
   @Override
-  public void pauseReading() {
-    socket.pause();
-  }
-
-  @Override
-  public void resumeReading() {
-    socket.resume();
-  }
-
-  @Override
-  public void close(String reason) {
-    if (!closed) {
-      LOG.log(System.Logger.Level.WARNING, "closing WebSocket from " + peer() + ": " + reason);
-      closed = true;
-      socket.close((short) 1008, reason.length() > 120 ? reason.substring(0, 120) : reason);
-    }
-  }
-
-  private String peer() {
-    return stats.ip() + ":" + stats.port();
+  protected void closeTransport(String reason) {
+    socket.close((short) 1008, reason.length() > 120 ? reason.substring(0, 120) : reason);
   }
 }
