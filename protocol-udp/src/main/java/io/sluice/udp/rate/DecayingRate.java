@@ -22,7 +22,6 @@ package io.sluice.udp.rate;
 public final class DecayingRate {
 
   /** Clamped interval for identical or backward timestamps. */
-  public static final double MINIMUM_INTERVAL_SECONDS = 1e-9;
 
   /** Each request is one use. */
   private static final double USE = 1;
@@ -49,13 +48,8 @@ public final class DecayingRate {
       double rate = 0;
       return new RateEvaluation(rate, rate >= limit, new RateState(nowSeconds, rate));
     }
-    double interval = nowSeconds - previous.tLastSeconds();
-    if (interval <= 0) {
-      interval = MINIMUM_INTERVAL_SECONDS;
-    }
-    double intervalOverPeriod = interval / periodSeconds;
-    double decay = StrictMath.exp(-intervalOverPeriod);
-    double rate = USE * (1 - decay) / intervalOverPeriod + decay * previous.rate();
+    double rate = io.sluice.strategy.impl.DecayingRate.decayed(previous.rate(), nowSeconds - previous.tLastSeconds(),
+        periodSeconds, USE);
     boolean over = rate >= limit;
     RateState stateToStore = !over || strict ? new RateState(nowSeconds, rate) : null;
     return new RateEvaluation(rate, over, stateToStore);

@@ -108,13 +108,20 @@ public final class DecayingRate implements Strategy {
 
   /** The decayed average a request of {@code use} events at {@code t} measures against {@code last}. */
   private double rateAt(Level last, long t, double use) {
-    double interval = Nanos.seconds(Nanos.sub(t, last.atNs()));
-    if (interval <= 0) {
-      interval = 1e-9;
-    }
-    double x = interval / policy.periodSeconds();
+    return decayed(last.value(), Nanos.seconds(Nanos.sub(t, last.atNs())), policy.periodSeconds(), use);
+  }
+
+  /**
+   * The exim formula itself, shared with the UDP protocol: the rate in events per period after
+   * {@code use} events arrive {@code intervalSeconds} after a measurement of {@code lastRate}. An
+   * interval ≤ 0 (equal timestamps, a clock stepping back) counts as 1 ns. {@link StrictMath#exp}
+   * gives the same bits on every JVM and CPU, and equals glibc's on the spec's knife-edge inputs.
+   */
+  public static double decayed(double lastRate, double intervalSeconds, double periodSeconds, double use) {
+    double interval = intervalSeconds <= 0 ? 1e-9 : intervalSeconds;
+    double x = interval / periodSeconds;
     double a = StrictMath.exp(-x);
-    return use * (1 - a) / x + a * last.value();
+    return use * (1 - a) / x + a * lastRate;
   }
 
   /** Further back-to-back unit requests that stay below the limit after one that measured {@code rate}. */
