@@ -33,6 +33,18 @@ public final class Bench {
         return 1;
       }
     }
+    if (!args.isEmpty() && args.get(0).equals("udp")) {
+      try {
+        return UdpBench.run(args.subList(1, args.size()));
+      } catch (IllegalArgumentException e) {
+        System.err.println("bench udp: " + e.getMessage());
+        System.err.println(UdpBench.HELP);
+        return 2;
+      } catch (Exception e) {
+        System.err.println("bench udp: " + e.getMessage());
+        return 1;
+      }
+    }
     BenchOptions options;
     try {
       options = BenchOptions.parse(args);

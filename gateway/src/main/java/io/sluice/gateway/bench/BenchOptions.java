@@ -38,7 +38,8 @@ record BenchOptions(
       "  --warmup SECONDS     unmeasured time before it (2)",
       "  --value-size SIZE    uint8|uint16|uint32|uint64, as the server (uint16)",
       "  --value-bytes N      SET value length (16)",
-      "Fan-out of one publisher to many WebSocket subscribers: java -jar sluice.jar bench fanout --help");
+      "Fan-out of one publisher to many WebSocket subscribers: java -jar sluice.jar bench fanout --help",
+      "The UDP text protocol (over_limit): java -jar sluice.jar bench udp --help");
 
   enum Operation { INSERT, QUERY, UPDATE, SET, GET }
 
