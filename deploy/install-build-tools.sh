@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs what building and testing Sluice needs on a Debian machine: a JDK (17 or newer) and Maven.
+# Installs what building and testing Sluice needs on a Debian machine: a JDK (17 or newer), Maven,
+# and nginx (the HTTP check API's end-to-end test runs a real nginx; the test skips without it).
 # Does nothing when they are already there.
 set -euo pipefail
 need=()
 command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
+# Debian puts nginx in /usr/sbin, which is not on every user's PATH.
+{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } || need+=(nginx)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

@@ -1,5 +1,7 @@
 package io.sluice.gateway.config;
 
+import io.sluice.verticles.check.policy.Policies;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,9 +68,10 @@ public final class ConfigLoader {
     // The file's location comes first, because the file is itself a source for everything else.
     SluiceConfig.Setting configFile = resolveOne(Options.CONFIG, List.of(fromEnvironment, fromCommandLine));
     settings.put(Options.CONFIG, configFile);
-    Map<Option<?>, RawValue> fromFile = configFile.value() == null
-        ? Map.of()
+    YamlConfigFile.Contents file = configFile.value() == null
+        ? new YamlConfigFile.Contents(Map.of(), Policies.none())
         : YamlConfigFile.read((Path) configFile.value(), configFile.origin(), problems);
+    Map<Option<?>, RawValue> fromFile = file.options();
 
     List<Map<Option<?>, RawValue>> lowestPrecedenceFirst = List.of(fromFile, fromEnvironment, fromCommandLine);
     for (Option<?> option : Options.ALL) {
@@ -79,7 +82,7 @@ public final class ConfigLoader {
     throwIfProblems();
     checkCombinations(settings);
     throwIfProblems();
-    return new Invocation.Run(new SluiceConfig(settings));
+    return new Invocation.Run(new SluiceConfig(settings, file.policies()));
   }
 
   private Map<Option<?>, RawValue> readCommandLine(List<String> args) {

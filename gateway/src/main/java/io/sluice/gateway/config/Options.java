@@ -50,7 +50,7 @@ public final class Options {
   public static final Option<Integer> HTTP_PORT = Option.valued("http-port", "PORT", ValueType.port())
       .yaml("http.port").environment()
       .defaultValue(8080)
-      .describedAs("Port of the HTTP listener (WebSocket bridge at /ws; later the dashboard, check API and metrics); 0 picks a free port.");
+      .describedAs("Port of the HTTP listener (WebSocket bridge at /ws, check API at /v1, /metrics; later the dashboard); 0 picks a free port.");
 
   public static final Option<ValueSize> VALUE_SIZE = Option.valued("value-size", "SIZE", ValueType.valueSize())
       .yaml("value-size").environment()

@@ -1,6 +1,7 @@
 package io.sluice.gateway.config;
 
 import io.sluice.throttr.codec.ValueSize;
+import io.sluice.verticles.check.policy.Policies;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -23,9 +24,16 @@ public final class SluiceConfig {
 
   /** Keyed by option; only options that are settings (not {@code --help}/{@code --version}). */
   private final Map<Option<?>, Setting> settings;
+  private final Policies policies;
 
-  SluiceConfig(Map<Option<?>, Setting> settings) {
+  SluiceConfig(Map<Option<?>, Setting> settings, Policies policies) {
     this.settings = Map.copyOf(settings);
+    this.policies = policies;
+  }
+
+  /** The HTTP check API's policies, from the {@code policies:} section of the config file. */
+  public Policies policies() {
+    return policies;
   }
 
   public String bind() {

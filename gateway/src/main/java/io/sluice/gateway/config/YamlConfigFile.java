@@ -1,5 +1,6 @@
 package io.sluice.gateway.config;
 
+import io.sluice.verticles.check.policy.Policies;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
@@ -28,7 +29,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Reads the YAML config file into raw text per option, with the line of each key.
+ * Reads the YAML config file into raw text per option, with the line of each key, and the
+ * {@code policies:} section of the HTTP check API ({@link PolicySection}).
  *
  * <p>The file is composed into a node tree rather than loaded into Java objects, for two reasons:
  * nodes carry line numbers for error messages, and scalars keep their exact text, so every value
@@ -37,9 +39,14 @@ import java.util.stream.Collectors;
  */
 final class YamlConfigFile {
 
+  /** What the file holds: the raw text of each option it sets, and the check API's policies. */
+  record Contents(Map<Option<?>, ConfigLoader.RawValue> options, Policies policies) {
+  }
+
   private final Path path;
   private final List<String> problems;
   private final Map<Option<?>, ConfigLoader.RawValue> found = new HashMap<>();
+  private Policies policies = Policies.none();
   /** Line of each key already seen, to report a setting given twice (nested and dotted, say). */
   private final Map<String, Integer> firstLineOfKey = new HashMap<>();
 
@@ -52,12 +59,13 @@ final class YamlConfigFile {
    * @param path         the file, as the user gave it (messages quote it unchanged)
    * @param pathOrigin   where the path came from, for "cannot read" messages
    * @param problems     receives every problem found; the file's other settings are still read
-   * @return the raw text of each option the file sets, with a {@code file:line} origin
+   * @return the raw text of each option the file sets, with a {@code file:line} origin, and the
+   *         policies of its {@code policies:} section
    */
-  static Map<Option<?>, ConfigLoader.RawValue> read(Path path, String pathOrigin, List<String> problems) {
+  static Contents read(Path path, String pathOrigin, List<String> problems) {
     YamlConfigFile file = new YamlConfigFile(path, problems);
     file.readFile(pathOrigin);
-    return file.found;
+    return new Contents(file.found, file.policies);
   }
 
   private void readFile(String pathOrigin) {
@@ -106,7 +114,15 @@ final class YamlConfigFile {
       String key = prefix + ((ScalarNode) keyNode).getValue();
       int line = lineOf(keyNode);
       Optional<Option<?>> option = Options.byYamlKey(key);
-      if (option.isPresent()) {
+      if (key.equals(PolicySection.KEY)) {
+        // Not an option: a structure of its own, which only the file can give.
+        Integer earlier = firstLineOfKey.putIfAbsent(key, line);
+        if (earlier != null) {
+          problems.add(at(line) + ": '" + key + "' is given twice (first at line " + earlier + ")");
+        } else {
+          policies = PolicySection.read(valueNode, this::at, problems);
+        }
+      } else if (option.isPresent()) {
         readValue(option.get(), key, line, valueNode);
       } else if (Options.isYamlSection(key)) {
         if (valueNode instanceof MappingNode) {

@@ -1,6 +1,7 @@
 package io.sluice.verticles;
 
 import io.sluice.throttr.codec.ValueSize;
+import io.sluice.verticles.check.policy.Policies;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.sluice.verticles.udp.UdpSettings;
@@ -10,6 +11,7 @@ import io.sluice.verticles.udp.UdpSettings;
  *
  * @param frontInstances      instances of each front verticle (one per event loop)
  * @param sweepIntervalMillis how often each shard reclaims a slice of expired records
+ * @param policies            the rate-limit policies of the HTTP check API
  */
 public record ServerSettings(
     String bind,
@@ -20,5 +22,12 @@ public record ServerSettings(
     long sweepIntervalMillis,
     TcpSettings tcp,
     HttpSettings http,
-    UdpSettings udp) {
+    UdpSettings udp,
+    Policies policies) {
+
+  /** Settings without check-API policies. */
+  public ServerSettings(String bind, int tcpPort, ValueSize valueSize, int shards, int frontInstances,
+                        long sweepIntervalMillis, TcpSettings tcp, HttpSettings http, UdpSettings udp) {
+    this(bind, tcpPort, valueSize, shards, frontInstances, sweepIntervalMillis, tcp, http, udp, Policies.none());
+  }
 }

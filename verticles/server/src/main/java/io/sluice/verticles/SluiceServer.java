@@ -5,6 +5,7 @@ import io.sluice.core.shard.ThrottrShard;
 import io.sluice.core.storage.Store;
 import io.sluice.core.time.Clock;
 import io.sluice.verticles.channel.ChannelMessage;
+import io.sluice.verticles.check.CheckApi;
 import io.sluice.verticles.bus.LocalObjectCodec;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardParcel;
@@ -63,7 +64,7 @@ public final class SluiceServer {
     return instance;
   }
 
-  /** The HTTP port actually bound (WebSocket bridge at /ws). */
+  /** The HTTP port actually bound (WebSocket bridge at /ws, check API at /v1). */
   public int httpPort() {
     return httpPort;
   }
@@ -124,11 +125,15 @@ public final class SluiceServer {
     });
   }
 
-  /** The HTTP front, with the WebSocket bridge mounted at /ws; instances share the port as TCP's do. */
+  /**
+   * The HTTP front, with the WebSocket bridge mounted at /ws and the check API at /v1 (and
+   * /openapi.json); instances share the port as TCP's do.
+   */
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     WebSocketBridge bridge = new WebSocketBridge(instance, directory, settings.http(), settings.tcp());
     Map<String, Supplier<Handler<RoutingContext>>> mounts = new java.util.LinkedHashMap<>();
     mounts.put("/ws", bridge::handler);
+    mounts.putAll(new CheckApi(settings.policies(), directory, settings.http().authToken()).mounts());
     if (metrics != null) {
       mounts.put("/metrics", () -> PrometheusScrapingHandler.create(metrics));
     }

@@ -1,11 +1,10 @@
 package io.sluice.verticles.websocket;
 
+import io.sluice.verticles.http.BearerToken;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,11 +18,11 @@ import java.util.Optional;
 final class WebSocketAccess {
 
   private final List<String> allowedOrigins;
-  private final Optional<String> token;
+  private final BearerToken token;
 
   WebSocketAccess(List<String> allowedOrigins, Optional<String> token) {
     this.allowedOrigins = allowedOrigins;
-    this.token = token;
+    this.token = new BearerToken(token);
   }
 
   /** Null when the origin may connect, else the reason it may not. */
@@ -46,18 +45,16 @@ final class WebSocketAccess {
   }
 
   boolean tokenRequired() {
-    return token.isPresent();
+    return token.required();
   }
 
   /** Whether the request already carries the token in its Authorization header. */
   boolean authorizedByHeader(HttpServerRequest request) {
-    String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-    return header != null && header.startsWith("Bearer ") && matches(header.substring(7).trim());
+    return token.presentedIn(request);
   }
 
   /** Compares in constant time, so response timing does not reveal the token. */
   boolean matches(String presented) {
-    return token.isPresent() && MessageDigest.isEqual(
-        token.get().getBytes(StandardCharsets.UTF_8), presented.getBytes(StandardCharsets.UTF_8));
+    return token.matches(presented);
   }
 }

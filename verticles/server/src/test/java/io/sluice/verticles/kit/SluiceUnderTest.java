@@ -6,6 +6,7 @@ import io.sluice.core.time.ManualClock;
 import io.sluice.throttr.codec.ValueSize;
 import io.sluice.verticles.ServerSettings;
 import io.sluice.verticles.SluiceServer;
+import io.sluice.verticles.check.policy.Policies;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.udp.rules.RuleSet;
 import io.sluice.verticles.tcp.TcpSettings;
@@ -56,9 +57,24 @@ public final class SluiceUnderTest implements AutoCloseable {
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules) {
+    this(vertx, valueSize, tcp, http, udpRules, Policies.none());
+  }
+
+  /** The HTTP check API with these policies; no auth token. */
+  public SluiceUnderTest(Vertx vertx, Policies policies) {
+    this(vertx, policies, new HttpSettings(0, List.of(), Optional.empty()));
+  }
+
+  /** The HTTP check API with these policies and HTTP front settings (an auth token, say). */
+  public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http) {
+    this(vertx, ValueSize.UINT16, new TcpSettings(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules,
+                         Policies policies) {
     this.vertx = vertx;
     ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp,
-        new HttpSettings(0, http.allowedOrigins(), http.authToken()), new UdpSettings(0, udpRules));
+        new HttpSettings(0, http.allowedOrigins(), http.authToken()), new UdpSettings(0, udpRules), policies);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 

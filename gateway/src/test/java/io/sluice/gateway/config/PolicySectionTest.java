@@ -1,0 +1,120 @@
+package io.sluice.gateway.config;
+
+import static io.sluice.gateway.config.Loading.failure;
+import static io.sluice.gateway.config.Loading.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.strategy.impl.FixedWindow;
+import io.sluice.strategy.impl.TokenBucket;
+import io.sluice.verticles.check.policy.Policy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The policies: section of the config file, next to the options it already holds. */
+class PolicySectionTest {
+
+  @TempDir
+  Path directory;
+
+  private Path write(String yaml) throws Exception {
+    Path file = directory.resolve("sluice.yaml");
+    Files.writeString(file, yaml);
+    return file;
+  }
+
+  @Test
+  void policiesAreReadInOrderAlongsideOptions() throws Exception {
+    Path file = write("""
+        http:
+          port: 9302
+        policies:
+          per-key-5-per-10s:
+            strategy: fixed_window
+            limit: 5
+            window: 10s
+            key: param | header:X-Api-Key
+          burst:
+            strategy: token_bucket
+            burst: 20
+            rate: 5
+        """);
+    SluiceConfig config = run("--config", file.toString());
+    assertThat(config.httpPort()).isEqualTo(9302);
+    assertThat(config.policies().all()).extracting(Policy::name).containsExactly("per-key-5-per-10s", "burst");
+    assertThat(config.policies().get("per-key-5-per-10s").strategy()).isInstanceOf(FixedWindow.class);
+    assertThat(config.policies().get("per-key-5-per-10s").key().spelling()).isEqualTo("param | header:X-Api-Key");
+    assertThat(config.policies().get("burst").strategy()).isInstanceOf(TokenBucket.class);
+  }
+
+  @Test
+  void withoutAFileOrASectionThereAreNoPolicies() throws Exception {
+    assertThat(run().policies().isEmpty()).isTrue();
+    assertThat(run("--config", write("tcp.port: 9000\npolicies:\n").toString()).policies().isEmpty()).isTrue();
+  }
+
+  @Test
+  void problemsNameTheFileLinePolicyAndField() throws Exception {
+    Path file = write("""
+        policies:
+          good:
+            strategy: gcra
+            burst: 3
+            rate: 5
+          bad:
+            strategy: token_bucket
+            burst: many
+            rate: 5
+          bad:
+            strategy: gcra
+            burst: 1
+            rate: 1
+        tcp.port: nope
+        """);
+    ConfigException failure = failure("--config", file.toString());
+    assertThat(failure.problems()).containsExactlyInAnyOrder(
+        "config file " + file + ":6: policy 'bad': 'burst' must be a whole number from 1 to 9223372036854775807, was 'many'",
+        "config file " + file + ":10: policy 'bad' is defined twice (first at line 6)",
+        "--tcp-port: invalid value 'nope' from config file " + file + ":14 (tcp.port): expected an integer in 0..65535");
+  }
+
+  @Test
+  void theSectionMustBeAMapping() throws Exception {
+    Path file = write("""
+        policies:
+          - strategy: gcra
+        """);
+    assertThat(failure("--config", file.toString()).problems()).containsExactly("config file " + file
+        + ":2: 'policies' is a mapping of policy name to definition, such as per-key-5-per-10s: {strategy: fixed_window,"
+        + " limit: 5, window: 10s}");
+  }
+
+  @Test
+  void theSectionGivenTwiceIsAProblem() throws Exception {
+    Path file = write("""
+        policies:
+          a: {strategy: gcra, burst: 1, rate: 1}
+        policies:
+          b: {strategy: gcra, burst: 1, rate: 1}
+        """);
+    assertThat(failure("--config", file.toString()).problems())
+        .containsExactly("config file " + file + ":3: 'policies' is given twice (first at line 1)");
+  }
+
+  @Test
+  void aFieldGivenTwiceIsAProblem() throws Exception {
+    Path file = write("""
+        policies:
+          p:
+            strategy: gcra
+            burst: 3
+            burst: 4
+            rate: 5
+        """);
+    assertThat(failure("--config", file.toString()).problems())
+        .containsExactly("config file " + file + ":2: policy 'p': 'burst' is given twice (line 5)");
+  }
+}

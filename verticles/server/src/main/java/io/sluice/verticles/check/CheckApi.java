@@ -1,0 +1,69 @@
+package io.sluice.verticles.check;
+
+import io.sluice.verticles.check.policy.Policies;
+import io.sluice.verticles.http.BearerToken;
+import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.shard.ShardOutbox;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The HTTP check API for API gateways: one handler per endpoint, mounted on the HTTP front.
+ *
+ * <pre>
+ * POST   /v1/check                  {"policy","key","cost"} → 200 allowed / 429 denied
+ * ANY    /v1/check/{policy}[/path]  ?key=&amp;cost= → the same, for nginx auth_request and Envoy ext_authz
+ * POST   /v1/peek                   {"policy","key"} → what a check would answer, consuming nothing
+ * DELETE /v1/limits/{policy}/{key}  → removes the key's state
+ * GET    /openapi.json             → the OpenAPI 3 document (public)
+ * </pre>
+ *
+ * Each key's state lives in the shard that owns its record {@code rl:<policy>:<key>}; checks run
+ * there as shard tasks, so they are atomic per key.
+ */
+public final class CheckApi {
+
+  private final CheckPolicies policies;
+  private final ShardDirectory shards;
+  private final BearerToken token;
+  /** One outbox per front event loop, shared by its endpoints. */
+  private final Map<Context, ShardLimits> limitsByLoop = new ConcurrentHashMap<>();
+
+  public CheckApi(Policies policies, ShardDirectory shards, Optional<String> authToken) {
+    this.policies = new CheckPolicies(policies);
+    this.shards = shards;
+    this.token = new BearerToken(authToken);
+  }
+
+  /**
+   * Path → handler factory, in match order. Each factory is called once per HTTP front instance,
+   * on that instance's event loop.
+   */
+  public Map<String, Supplier<Handler<RoutingContext>>> mounts() {
+    Map<String, Supplier<Handler<RoutingContext>>> mounts = new LinkedHashMap<>();
+    mounts.put("/v1/check", () -> new Endpoint(List.of(HttpMethod.POST), token, new CheckHandler(policies, limits())));
+    mounts.put(ForwardedCheckHandler.PREFIX + "*",
+        () -> new Endpoint(List.of(), token, new ForwardedCheckHandler(policies, limits())));
+    mounts.put("/v1/peek", () -> new Endpoint(List.of(HttpMethod.POST), token, new PeekHandler(policies, limits())));
+    mounts.put(ResetHandler.PREFIX + "*",
+        () -> new Endpoint(List.of(HttpMethod.DELETE), token, new ResetHandler(policies, limits())));
+    mounts.put("/openapi.json", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), null, new OpenApiHandler()));
+    return mounts;
+  }
+
+  private ShardLimits limits() {
+    Context loop = Vertx.currentContext();
+    return limitsByLoop.computeIfAbsent(loop,
+        context -> new ShardLimits(new ShardOutbox(context, context.owner().eventBus(), shards), shards.shards()));
+  }
+}

@@ -1,0 +1,66 @@
+package io.sluice.verticles.check.policy;
+
+import io.sluice.strategy.BucketPolicy;
+import io.sluice.strategy.Quota;
+import io.sluice.strategy.Result;
+import io.sluice.strategy.Strategy;
+import io.sluice.strategy.impl.Composite;
+import io.sluice.strategy.impl.DecayingRate;
+import io.sluice.strategy.impl.FixedWindow;
+import io.sluice.strategy.impl.Gcra;
+import io.sluice.strategy.impl.LeakyBucket;
+import io.sluice.strategy.impl.TokenBucket;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One limit of a policy as clients are told about it: a quota of {@code quota} requests per
+ * {@code windowSeconds} (the {@code q} and {@code w} of a RateLimit-Policy item). {@code result}
+ * is the name of the strategy's {@link Result} it describes ({@code default}, a quota name, or
+ * {@code primary_}/{@code secondary_} prefixed in a composite).
+ *
+ * <p>A bucket (token, leaky, GCRA) of burst B refilling at r per second admits B requests at once
+ * and B per B/r seconds after that, so it is advertised as B per ⌈B/r⌉ s; a decaying rate of L per
+ * period P as ⌈L⌉ per P. The window is whole seconds, at least 1, as the header requires.
+ */
+public record AdvertisedLimit(String result, long quota, long windowSeconds) {
+
+  /** Every limit of a strategy, in the order of its results. */
+  public static List<AdvertisedLimit> of(Strategy strategy) {
+    List<AdvertisedLimit> limits = new ArrayList<>();
+    add(limits, "", strategy);
+    return List.copyOf(limits);
+  }
+
+  private static void add(List<AdvertisedLimit> limits, String prefix, Strategy strategy) {
+    if (strategy instanceof FixedWindow) {
+      for (Quota quota : ((FixedWindow) strategy).policy().quotas()) {
+        limits.add(new AdvertisedLimit(prefix + quota.name(), quota.limit(), ceilSeconds(quota.windowNs() / 1e9)));
+      }
+    } else if (strategy instanceof TokenBucket) {
+      limits.add(bucket(prefix, ((TokenBucket) strategy).policy()));
+    } else if (strategy instanceof LeakyBucket) {
+      limits.add(bucket(prefix, ((LeakyBucket) strategy).policy()));
+    } else if (strategy instanceof Gcra) {
+      limits.add(bucket(prefix, ((Gcra) strategy).policy()));
+    } else if (strategy instanceof Composite) {
+      add(limits, prefix + Composite.PRIMARY, ((Composite) strategy).primary());
+      add(limits, prefix + Composite.SECONDARY, ((Composite) strategy).secondary());
+    } else if (strategy instanceof DecayingRate) {
+      DecayingRate decaying = (DecayingRate) strategy;
+      limits.add(new AdvertisedLimit(prefix + Result.DEFAULT, (long) Math.ceil(decaying.policy().limit()),
+          ceilSeconds(decaying.policy().periodSeconds())));
+    } else {
+      throw new IllegalArgumentException("no advertised form for strategy " + strategy.name());
+    }
+  }
+
+  private static AdvertisedLimit bucket(String prefix, BucketPolicy policy) {
+    return new AdvertisedLimit(prefix + Result.DEFAULT, policy.burst(), ceilSeconds(policy.burst() / policy.rate()));
+  }
+
+  private static long ceilSeconds(double seconds) {
+    return Math.max(1, (long) Math.ceil(seconds));
+  }
+}
