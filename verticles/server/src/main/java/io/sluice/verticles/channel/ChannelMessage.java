@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.sluice.throttr.codec.Responses;
 import io.sluice.throttr.codec.ValueSize;
 
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 
 /**
@@ -35,20 +36,21 @@ public record ChannelMessage(byte[] channel, byte[] payload, byte[] publisherId,
   }
 
   /**
-   * Lazily made encodings. Event loops may race to make one; both results are equal and immutable,
-   * so the race is harmless and needs no lock.
+   * Lazily made encodings, shared by the event loops a message reaches. Two loops may race to make
+   * one; both results are equal and read-only, so either may win, but each must be published
+   * safely (volatile / atomic), or a loop could see a half-built buffer.
    */
   public static final class Encodings {
-    private final ByteBuf[] frames = new ByteBuf[ValueSize.values().length];
+    private final AtomicReferenceArray<ByteBuf> frames = new AtomicReferenceArray<>(ValueSize.values().length);
     private volatile String text;
 
     private ByteBuf pushFrame(ValueSize size, ChannelMessage message) {
-      ByteBuf frame = frames[size.ordinal()];
+      ByteBuf frame = frames.get(size.ordinal());
       if (frame == null) {
         frame = Unpooled.buffer(2 + size.bytes() + message.channel.length + message.payload.length);
         Responses.push(frame, size, message.channel, message.payload);
         frame = Unpooled.unreleasableBuffer(frame.asReadOnly());
-        frames[size.ordinal()] = frame;
+        frames.set(size.ordinal(), frame);
       }
       return frame;
     }

@@ -8,12 +8,11 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 
 /** A raw TCP {@link Conversation}: bytes exactly as the server sends them. */
-public final class TcpConversation implements Conversation {
+public final class TcpConversation extends QueuedConversation {
 
   /** Held on purpose: Vert.x closes an unreachable client's connections when it is garbage collected. */
   private final NetClient client;
   private final NetSocket socket;
-  private final ByteQueue received = new ByteQueue();
 
   private TcpConversation(NetClient client, NetSocket socket) {
     this.client = client;
@@ -35,21 +34,6 @@ public final class TcpConversation implements Conversation {
   @Override
   public Future<Void> send(byte[] request) {
     return socket.write(Buffer.buffer(request));
-  }
-
-  @Override
-  public Future<byte[]> receive(int length) {
-    return received.take(length);
-  }
-
-  @Override
-  public Future<Void> closed() {
-    return received.closed();
-  }
-
-  @Override
-  public int unread() {
-    return received.unread();
   }
 
   @Override

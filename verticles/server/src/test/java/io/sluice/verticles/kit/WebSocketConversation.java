@@ -10,11 +10,10 @@ import io.vertx.core.http.WebSocketClient;
  * Throttr frames in WebSocket binary messages at {@code /ws}: each send is one message, and the
  * bytes of every binary message received are queued in order.
  */
-public final class WebSocketConversation implements Conversation {
+public final class WebSocketConversation extends QueuedConversation {
 
   private final WebSocketClient client;
   private final WebSocket socket;
-  private final ByteQueue received = new ByteQueue();
 
   private WebSocketConversation(WebSocketClient client, WebSocket socket) {
     this.client = client;
@@ -35,21 +34,6 @@ public final class WebSocketConversation implements Conversation {
   @Override
   public Future<Void> send(byte[] request) {
     return socket.writeBinaryMessage(Buffer.buffer(request));
-  }
-
-  @Override
-  public Future<byte[]> receive(int length) {
-    return received.take(length);
-  }
-
-  @Override
-  public Future<Void> closed() {
-    return received.closed();
-  }
-
-  @Override
-  public int unread() {
-    return received.unread();
   }
 
   @Override
