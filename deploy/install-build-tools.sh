@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing Sluice needs on a Debian machine: a JDK (17 or newer), Maven,
-# and nginx (the HTTP check API's end-to-end test runs a real nginx; the test skips without it).
+# nginx (the HTTP check API's end-to-end test runs a real nginx) and Chromium with its WebDriver (the
+# dashboard's browser test drives a headless Chromium). Those tests skip when their tool is missing.
 # Does nothing when they are already there.
 set -euo pipefail
 need=()
@@ -8,6 +9,8 @@ command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 # Debian puts nginx in /usr/sbin, which is not on every user's PATH.
 { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } || need+=(nginx)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

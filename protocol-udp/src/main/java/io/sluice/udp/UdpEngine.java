@@ -94,6 +94,7 @@ public final class UdpEngine {
       return CompletableFuture.completedFuture(Optional.empty());
     }
     UdpRequest request = parsed.get();
+    listener.requestReceived(request.command());
     CompletionStage<Optional<String>> answer;
     try {
       answer = answer(request.command());

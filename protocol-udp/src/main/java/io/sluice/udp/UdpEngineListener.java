@@ -10,6 +10,10 @@ public interface UdpEngineListener {
   UdpEngineListener NONE = new UdpEngineListener() {
   };
 
+  /** A datagram parsed as {@code command}; it will be answered (or not) as the protocol says. */
+  default void requestReceived(io.sluice.udp.wire.UdpCommand command) {
+  }
+
   /**
    * No rule matched {@code originalKey} and the default rule applied (the original printed
    * "Warning: using default key").

@@ -7,6 +7,20 @@ package io.sluice.udp.wire;
  */
 public sealed interface UdpCommand {
 
+  /** The command's word on the wire, e.g. {@code over_limit}. */
+  default String word() {
+    if (this instanceof OverLimit) {
+      return "over_limit";
+    }
+    if (this instanceof CheckLimit) {
+      return "check_limit";
+    }
+    if (this instanceof GetStats) {
+      return "get_stats";
+    }
+    return this instanceof GetSize ? "get_size" : "ping";
+  }
+
   /** {@code over_limit <key>}: make one use of the key and say whether it is over its limit. */
   record OverLimit(String key) implements UdpCommand {
   }

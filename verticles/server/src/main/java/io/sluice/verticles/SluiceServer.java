@@ -14,24 +14,31 @@ import io.sluice.verticles.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.http.HttpFrontVerticle;
 import io.sluice.verticles.udp.UdpVerticle;
 import io.sluice.verticles.websocket.WebSocketBridge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.metrics.SluiceMetrics;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
-import io.vertx.ext.web.RoutingContext;
+import io.sluice.verticles.dashboard.Dashboard;
+import io.sluice.verticles.dashboard.DashboardVerticle;
+import io.sluice.verticles.health.Health;
+import io.sluice.verticles.http.HttpFeature;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Deploys one Sluice instance on a Vert.x: the storage shard verticles first (each on its own event
  * loop, reached over the event bus), then the front verticles that talk to them.
  */
 public final class SluiceServer {
+
+  /** How often the dashboard's live view moves. */
+  private static final long DASHBOARD_PERIOD_MILLIS = 1000;
+
+  private static final MeterRegistry NO_METRICS = new CompositeMeterRegistry();
 
   private final Vertx vertx;
   private final Instance instance;
@@ -83,6 +90,9 @@ public final class SluiceServer {
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
     ShardDirectory directory = new ShardDirectory(settings.shards());
+    if (metrics != null) {
+      directory.observeParcelSizes(SluiceMetrics.parcelSizes(metrics)::record);
+    }
     List<Future<String>> shards = new ArrayList<>();
     List<Store> stores = new ArrayList<>();
     for (int i = 0; i < settings.shards(); i++) {
@@ -126,40 +136,50 @@ public final class SluiceServer {
   }
 
   /**
-   * The HTTP front, with the WebSocket bridge mounted at /ws and the check API at /v1 (and
-   * /openapi.json); instances share the port as TCP's do.
+   * The HTTP front: the WebSocket bridge at /ws, the check API at /v1 (and /openapi.json),
+   * /metrics, /health and /ready, the dashboard's API at /api and its page at /; instances share
+   * the port as TCP's do. Then the dashboard's verticle, which feeds the live view.
    */
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     WebSocketBridge bridge = new WebSocketBridge(instance, directory, settings.http(), settings.tcp());
-    Map<String, Supplier<Handler<RoutingContext>>> mounts = new java.util.LinkedHashMap<>();
-    mounts.put("/ws", bridge::handler);
-    mounts.putAll(new CheckApi(settings.policies(), directory, settings.http().authToken()).mounts());
+    List<HttpFeature> features = new ArrayList<>();
+    features.add(HttpFeature.at("/ws", bridge::handler));
+    new CheckApi(settings.policies(), directory, settings.http().authToken(), meters()).mounts()
+        .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     if (metrics != null) {
-      mounts.put("/metrics", () -> PrometheusScrapingHandler.create(metrics));
+      features.add(HttpFeature.at("/metrics", () -> PrometheusScrapingHandler.create(metrics)));
     }
+    features.add(new Health(directory));
+    // Last: the dashboard serves its page at "/" and so would match every path.
+    features.add(new Dashboard(instance, directory, settings.http().authToken()));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int port = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
-      HttpFrontVerticle front = new HttpFrontVerticle(settings.bind(), port, settings.tcp().maxFrame(), mounts);
+      HttpFrontVerticle front = new HttpFrontVerticle(settings.bind(), port, settings.tcp().maxFrame(), features);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
-    return Future.all(deployed).map(v -> {
+    return Future.all(deployed).compose(v -> {
       httpPort = fronts.get(0).actualPort();
-      return null;
-    });
+      return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS)));
+    }).mapEmpty();
   }
 
   /** One UDP socket; its rate state lives in the shards. */
   private Future<Void> deployUdp(ServerSettings settings, ShardDirectory directory) {
     UdpVerticle udp = new UdpVerticle(settings.bind(), settings.udp().port(), settings.udp().rules(), directory,
-        instance.clock());
+        instance.clock(), meters());
     return track(vertx.deployVerticle(udp)).map(id -> {
       udpPort = udp.actualPort();
       return null;
     });
+  }
+
+  /** Where counters go: the scraped registry, or nowhere when this server has none. */
+  private MeterRegistry meters() {
+    return metrics != null ? metrics : NO_METRICS;
   }
 
   private Future<String> track(Future<String> deployment) {

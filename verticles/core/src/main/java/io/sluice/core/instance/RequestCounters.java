@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class RequestCounters {
 
   private final LongAdder[] totals = adders();
+  private final LongAdder[][] totalsByProtocol = new LongAdder[ConnectionStats.Protocol.values().length][];
   private final LongAdder[] window = adders();
   private final long[] lastWindow = new long[InfoSnapshot.TYPE_SLOTS];
   private final LongAdder readBytesWindow = new LongAdder();
@@ -20,11 +21,25 @@ public final class RequestCounters {
   private volatile long lastWriteBytes;
   private int closedUpTo;
 
+  public RequestCounters() {
+    for (int i = 0; i < totalsByProtocol.length; i++) {
+      totalsByProtocol[i] = adders();
+    }
+  }
+
   /** Counts one request of a type code; codes outside 0..31 (an EVENT's bogus inner type) are ignored. */
   public void count(int typeCode) {
     if (typeCode >= 0 && typeCode < InfoSnapshot.TYPE_SLOTS) {
       totals[typeCode].increment();
       window[typeCode].increment();
+    }
+  }
+
+  /** Counts one request that came in over {@code protocol}; INFO sees it in the totals as well. */
+  public void count(ConnectionStats.Protocol protocol, int typeCode) {
+    if (typeCode >= 0 && typeCode < InfoSnapshot.TYPE_SLOTS) {
+      totalsByProtocol[protocol.ordinal()][typeCode].increment();
+      count(typeCode);
     }
   }
 
@@ -60,6 +75,11 @@ public final class RequestCounters {
   /** Requests of one type code served so far. */
   public long total(int typeCode) {
     return totals[typeCode].sum();
+  }
+
+  /** Requests of one type code served so far over one protocol. */
+  public long total(ConnectionStats.Protocol protocol, int typeCode) {
+    return totalsByProtocol[protocol.ordinal()][typeCode].sum();
   }
 
   public long[] totals() {

@@ -60,14 +60,14 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   @Override
   public void onRequest(Request request) {
     connection.countRequest(request.type().code());
-    instance.counters().count(request.type().code());
+    instance.counters().count(connection.protocol(), request.type().code());
     Request target = request;
     while (target instanceof Request.Event) {
       // An EVENT may carry another EVENT: each level counts its inner type and answers 01.
       Request.Event event = (Request.Event) target;
       target = event.inner();
       if (event.payload().length > 0) {
-        instance.counters().count(event.payload()[0] & 0xff);
+        instance.counters().count(connection.protocol(), event.payload()[0] & 0xff);
       }
     }
     if (current == null) {

@@ -40,6 +40,10 @@ public final class ShardBatch {
     addEntry(scan);
   }
 
+  public void add(KeyLookup lookup) {
+    addEntry(lookup);
+  }
+
   private void addEntry(Object entry) {
     if (size == entries.length) {
       entries = java.util.Arrays.copyOf(entries, size * 2);
@@ -51,7 +55,7 @@ public final class ShardBatch {
     return size;
   }
 
-  /** A Throttr {@link Request}, a {@link ShardTask} or a {@link ShardScan}. */
+  /** A Throttr {@link Request}, a {@link ShardTask}, a {@link ShardScan} or a {@link KeyLookup}. */
   public Object entry(int index) {
     return entries[index];
   }

@@ -47,6 +47,11 @@ public final class ThrottrShard {
         batch.endReply(i);
         continue;
       }
+      if (entry instanceof KeyLookup) {
+        lookUp((KeyLookup) entry, now, window);
+        batch.endReply(i);
+        continue;
+      }
       if (entry instanceof ShardScan) {
         store.forEachLive(((ShardScan) entry)::visit);
         batch.endReply(i);
@@ -112,6 +117,18 @@ public final class ThrottrShard {
         }
       }
     }, now);
+  }
+
+  /** Copies the record out without counting a read: looking must not move the figures. */
+  private void lookUp(KeyLookup lookup, long now, int window) {
+    byte[] key = lookup.keyBytes();
+    Record record = store.find(key, KeyHash.of(key), now);
+    if (record == null) {
+      return;
+    }
+    lookup.found(new KeyDetail(key.clone(), record.isCounter(), record.ttlType(), remaining(record, now),
+        record.expiresAtNanos(), record.counter(), record.buffer().clone(), record.readsPerMinute(window),
+        record.writesPerMinute(window), record.totalReads(window), record.totalWrites(window)));
   }
 
   public ShardSummary summary() {

@@ -149,4 +149,15 @@ class RequestCountersTest {
     }
     return sum;
   }
+
+  @Test
+  void countsByProtocolAndInTheTotals() {
+    counters.count(ConnectionStats.Protocol.TCP, INSERT);
+    counters.count(ConnectionStats.Protocol.WEBSOCKET, INSERT);
+    counters.count(ConnectionStats.Protocol.WEBSOCKET, INSERT);
+    counters.count(ConnectionStats.Protocol.TCP, 0xff); // an EVENT's bogus inner type: no slot
+    assertThat(counters.total(ConnectionStats.Protocol.TCP, INSERT)).isEqualTo(1);
+    assertThat(counters.total(ConnectionStats.Protocol.WEBSOCKET, INSERT)).isEqualTo(2);
+    assertThat(counters.total(INSERT)).isEqualTo(3);
+  }
 }

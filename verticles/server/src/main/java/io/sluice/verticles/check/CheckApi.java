@@ -1,5 +1,7 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.Endpoint;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.check.policy.Policies;
 import io.sluice.verticles.http.BearerToken;
 import io.sluice.verticles.shard.ShardDirectory;
@@ -36,11 +38,13 @@ public final class CheckApi {
   private final CheckPolicies policies;
   private final ShardDirectory shards;
   private final BearerToken token;
+  private final CheckDecisions decisions;
   /** One outbox per front event loop, shared by its endpoints. */
   private final Map<Context, ShardLimits> limitsByLoop = new ConcurrentHashMap<>();
 
-  public CheckApi(Policies policies, ShardDirectory shards, Optional<String> authToken) {
+  public CheckApi(Policies policies, ShardDirectory shards, Optional<String> authToken, MeterRegistry metrics) {
     this.policies = new CheckPolicies(policies);
+    this.decisions = new CheckDecisions(metrics);
     this.shards = shards;
     this.token = new BearerToken(authToken);
   }
@@ -51,12 +55,12 @@ public final class CheckApi {
    */
   public Map<String, Supplier<Handler<RoutingContext>>> mounts() {
     Map<String, Supplier<Handler<RoutingContext>>> mounts = new LinkedHashMap<>();
-    mounts.put("/v1/check", () -> new Endpoint(List.of(HttpMethod.POST), token, new CheckHandler(policies, limits())));
+    mounts.put("/v1/check", () -> new Endpoint(List.of(HttpMethod.POST), token, new CheckHandler(policies, limits(), decisions)));
     mounts.put(ForwardedCheckHandler.PREFIX + "*",
-        () -> new Endpoint(List.of(), token, new ForwardedCheckHandler(policies, limits())));
-    mounts.put("/v1/peek", () -> new Endpoint(List.of(HttpMethod.POST), token, new PeekHandler(policies, limits())));
+        () -> new Endpoint(List.of(), token, new ForwardedCheckHandler(policies, limits(), decisions)));
+    mounts.put("/v1/peek", () -> new Endpoint(List.of(HttpMethod.POST), token, new PeekHandler(policies, limits(), decisions)));
     mounts.put(ResetHandler.PREFIX + "*",
-        () -> new Endpoint(List.of(HttpMethod.DELETE), token, new ResetHandler(policies, limits())));
+        () -> new Endpoint(List.of(HttpMethod.DELETE), token, new ResetHandler(policies, limits(), decisions)));
     mounts.put("/openapi.json", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), null, new OpenApiHandler()));
     return mounts;
   }

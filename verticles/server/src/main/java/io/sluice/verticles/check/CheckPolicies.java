@@ -1,5 +1,6 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.ApiError;
 import io.sluice.verticles.check.policy.Policies;
 import io.sluice.verticles.check.policy.Policy;
 

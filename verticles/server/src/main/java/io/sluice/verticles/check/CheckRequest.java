@@ -1,5 +1,6 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.ApiError;
 import io.sluice.verticles.check.policy.Policy;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
@@ -15,6 +16,9 @@ import java.util.regex.Pattern;
  * validated the same way for both.
  */
 record CheckRequest(RateLimitFields target, String key, byte[] recordKey, long cost) {
+
+  /** A valid body, quoted when a body is not JSON. */
+  static final String EXAMPLE = "{\"policy\":\"…\",\"key\":\"…\",\"cost\":1}";
 
   /** Fields of a JSON check; a peek takes the same but {@code cost}. */
   static final List<String> CHECK_FIELDS = List.of("policy", "key", "cost", "path");

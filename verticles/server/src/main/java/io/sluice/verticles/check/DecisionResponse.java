@@ -1,5 +1,6 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.Endpoint;
 import io.sluice.strategy.Decision;
 import io.sluice.strategy.Result;
 import io.vertx.core.http.HttpHeaders;

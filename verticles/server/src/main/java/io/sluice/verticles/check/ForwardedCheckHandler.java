@@ -1,5 +1,6 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.Endpoint;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
@@ -18,14 +19,17 @@ final class ForwardedCheckHandler implements Endpoint.Action {
 
   private final CheckPolicies policies;
   private final ShardLimits limits;
+  private final CheckDecisions decisions;
 
-  ForwardedCheckHandler(CheckPolicies policies, ShardLimits limits) {
+  ForwardedCheckHandler(CheckPolicies policies, ShardLimits limits, CheckDecisions decisions) {
     this.policies = policies;
     this.limits = limits;
+    this.decisions = decisions;
   }
 
   @Override
   public Future<Void> serve(RoutingContext context) {
+    decisions.request("check");
     HttpServerRequest http = context.request();
     String path = http.path();
     String rest = path.length() > PREFIX.length() ? path.substring(PREFIX.length()) : "";
@@ -33,10 +37,6 @@ final class ForwardedCheckHandler implements Endpoint.Action {
     String policy = PathText.decode(slash < 0 ? rest : rest.substring(0, slash));
     String originalPath = slash < 0 ? null : rest.substring(slash);
     CheckRequest check = CheckRequest.forwarded(http, policy, originalPath, policies);
-    return limits.run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost()))
-        .map(done -> {
-          DecisionResponse.send(context.response(), check.target(), done.decision(), done.nowNs(), true);
-          return null;
-        });
+    return CheckHandler.enforce(context, check, limits, decisions);
   }
 }

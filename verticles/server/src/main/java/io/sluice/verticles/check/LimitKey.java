@@ -1,5 +1,6 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.ApiError;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -1,5 +1,6 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.ApiError;
 import io.sluice.core.shard.KeyState;
 import io.sluice.core.shard.ShardTask;
 import io.sluice.strategy.Decision;

@@ -1,5 +1,6 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.Endpoint;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;

@@ -1,5 +1,7 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.JsonBody;
+import io.sluice.verticles.http.Endpoint;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
@@ -13,16 +15,19 @@ final class PeekHandler implements Endpoint.Action {
 
   private final CheckPolicies policies;
   private final ShardLimits limits;
+  private final CheckDecisions decisions;
 
-  PeekHandler(CheckPolicies policies, ShardLimits limits) {
+  PeekHandler(CheckPolicies policies, ShardLimits limits, CheckDecisions decisions) {
     this.policies = policies;
     this.limits = limits;
+    this.decisions = decisions;
   }
 
   @Override
   public Future<Void> serve(RoutingContext context) {
+    decisions.request("peek");
     HttpServerRequest http = context.request();
-    return JsonBody.read(http).compose(body -> {
+    return JsonBody.read(http, CheckRequest.EXAMPLE).compose(body -> {
       CheckRequest peek = CheckRequest.fromJson(body, CheckRequest.PEEK_FIELDS, http, policies);
       return limits.run(LimitTask.peek(peek.recordKey(), peek.target().policy().strategy()))
           .map(done -> {

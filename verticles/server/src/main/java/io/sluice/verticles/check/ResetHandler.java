@@ -1,5 +1,7 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.ApiError;
+import io.sluice.verticles.http.Endpoint;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
@@ -16,14 +18,17 @@ final class ResetHandler implements Endpoint.Action {
 
   private final CheckPolicies policies;
   private final ShardLimits limits;
+  private final CheckDecisions decisions;
 
-  ResetHandler(CheckPolicies policies, ShardLimits limits) {
+  ResetHandler(CheckPolicies policies, ShardLimits limits, CheckDecisions decisions) {
     this.policies = policies;
     this.limits = limits;
+    this.decisions = decisions;
   }
 
   @Override
   public Future<Void> serve(RoutingContext context) {
+    decisions.request("reset");
     String path = context.request().path();
     String rest = path.length() > PREFIX.length() ? path.substring(PREFIX.length()) : "";
     int slash = rest.indexOf('/');

@@ -1,5 +1,6 @@
 package io.sluice.verticles.check;
 
+import io.sluice.verticles.http.ApiError;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.storage.KeyHash;
 import io.sluice.verticles.shard.ShardOutbox;

@@ -1,44 +1,39 @@
 package io.sluice.verticles.http;
 
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 
-import java.util.Map;
-import java.util.function.Supplier;
+import java.util.List;
 
 /**
- * The one HTTP port. It owns the server and the router only; each feature mounts the handler it
- * owns under its path (the WebSocket bridge at {@code /ws}), so features stay in their packages.
- * One instance per event loop, sharing the port like the TCP front.
+ * The one HTTP port. It owns the server and the router only; each {@link HttpFeature} mounts the
+ * routes it owns (the WebSocket bridge at {@code /ws}, the check API at {@code /v1}, the dashboard
+ * at {@code /} and {@code /api}), so features stay in their packages. One instance per event loop,
+ * sharing the port like the TCP front.
  */
 public final class HttpFrontVerticle extends VerticleBase {
 
   private final String host;
   private final int port;
   private final int maxMessageBytes;
-  private final Map<String, Supplier<Handler<RoutingContext>>> mounts;
+  private final List<HttpFeature> features;
   private HttpServer server;
 
-  /**
-   * @param mounts path → a factory of the handler serving it (one handler per verticle instance,
-   *               so per-connection state stays on that instance's event loop)
-   */
-  public HttpFrontVerticle(String host, int port, int maxMessageBytes, Map<String, Supplier<Handler<RoutingContext>>> mounts) {
+  /** @param features mounted in this order, which is the order routes match in */
+  public HttpFrontVerticle(String host, int port, int maxMessageBytes, List<HttpFeature> features) {
     this.host = host;
     this.port = port;
     this.maxMessageBytes = maxMessageBytes;
-    this.mounts = mounts;
+    this.features = List.copyOf(features);
   }
 
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
-    mounts.forEach((path, handler) -> router.route(path).handler(handler.get()));
+    features.forEach(feature -> feature.mount(router));
     server = vertx.createHttpServer(new HttpServerOptions()
             .setTcpNoDelay(true)
             .setMaxWebSocketFrameSize(maxMessageBytes)

@@ -1,8 +1,10 @@
 package io.sluice.verticles.metrics;
 
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
 import io.sluice.core.storage.Store;
 import io.sluice.throttr.codec.RequestType;
@@ -12,7 +14,8 @@ import java.util.Locale;
 
 /**
  * Sluice's own series, next to Vert.x's, read straight from the figures the instance already keeps
- * (no second set of counters on the hot path). Prometheus names: {@code sluice_requests_total},
+ * (no second set of counters on the hot path). Prometheus names: {@code sluice_requests_total}
+ * (protocols tcp and websocket here; udp and http are counted by their verticles),
  * {@code sluice_keys}, {@code sluice_expired_records_reclaimed_total}, {@code sluice_connections},
  * {@code sluice_channels}, {@code sluice_channel_subscriptions}, {@code sluice_pushes_dropped_total}.
  * Store figures are read from another thread: a gauge a moment stale is fine.
@@ -23,11 +26,14 @@ public final class SluiceMetrics {
   }
 
   public static void bind(MeterRegistry registry, Instance instance, List<Store> shards) {
-    for (RequestType type : RequestType.values()) {
-      FunctionCounter.builder("sluice.requests", instance.counters(), counters -> counters.total(type.code()))
-          .description("Throttr requests served, by command (EVENT's inner requests included)")
-          .tag("command", type.name().toLowerCase(Locale.ROOT))
-          .register(registry);
+    for (ConnectionStats.Protocol protocol : ConnectionStats.Protocol.values()) {
+      for (RequestType type : RequestType.values()) {
+        FunctionCounter.builder("sluice.requests", instance.counters(), counters -> counters.total(protocol, type.code()))
+            .description("Requests served, by protocol and command (Throttr: EVENT's inner requests included)")
+            .tag("protocol", protocol.name().toLowerCase(Locale.ROOT))
+            .tag("command", type.name().toLowerCase(Locale.ROOT))
+            .register(registry);
+      }
     }
     for (int i = 0; i < shards.size(); i++) {
       Store store = shards.get(i);
@@ -52,6 +58,17 @@ public final class SluiceMetrics {
         .register(registry);
     FunctionCounter.builder("sluice.pushes.dropped", instance.channels(), channels -> channels.droppedPushes())
         .description("Channel messages not pushed because the subscriber was not reading (slow-consumer policy)")
+        .register(registry);
+  }
+
+  /**
+   * {@code sluice_shard_parcel_batches}: how many connection batches each event-bus message to a
+   * shard carries, i.e. how well one loop turn's requests are gathered into one hop.
+   */
+  public static DistributionSummary parcelSizes(MeterRegistry registry) {
+    return DistributionSummary.builder("sluice.shard.parcel.batches")
+        .description("Batches carried by one event-bus message to a storage shard")
+        .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256)
         .register(registry);
   }
 }

@@ -4,6 +4,7 @@ import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ThrottrShard;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntConsumer;
 
 /**
  * Which shards run on which event loop. A front reaches shard {@code i} over the event bus at
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 public final class ShardDirectory {
 
   private final AtomicReferenceArray<LocalShard> local;
+  private volatile IntConsumer parcelSizes = size -> { };
 
   private record LocalShard(Thread thread, ThrottrShard shard) {
   }
@@ -25,6 +27,15 @@ public final class ShardDirectory {
 
   public int shards() {
     return local.length();
+  }
+
+  /** Receives the number of batches in each parcel sent over the event bus (for metrics). */
+  public void observeParcelSizes(IntConsumer observer) {
+    this.parcelSizes = observer;
+  }
+
+  void parcelSent(int batches) {
+    parcelSizes.accept(batches);
   }
 
   /** Called by a shard verticle from its own event loop once it serves. */

@@ -64,6 +64,7 @@ public final class ShardOutbox {
       waiting.set(shard, new ArrayList<>());
       List<ShardBatch> batches = new ArrayList<>(parcel.size());
       parcel.forEach(w -> batches.add(w.batch));
+      directory.parcelSent(batches.size());
       eventBus.<ShardParcel>request(ShardAddress.of(shard), new ShardParcel(shard, batches), LOCAL)
           .onComplete(reply -> {
             if (reply.succeeded()) {

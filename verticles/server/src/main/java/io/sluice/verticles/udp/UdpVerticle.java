@@ -6,12 +6,18 @@ import io.sluice.udp.UdpEngineListener;
 import io.sluice.udp.rules.RuleSet;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardOutbox;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.udp.wire.UdpCommand;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.datagram.DatagramPacket;
 import io.vertx.core.datagram.DatagramSocket;
 import io.vertx.core.datagram.DatagramSocketOptions;
+
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The UDP text rate-limit protocol (MusicBrainz {@code over_limit key} → {@code ok N 1.4 22.0 20}):
@@ -28,9 +34,13 @@ public final class UdpVerticle extends VerticleBase {
   private final RuleSet rules;
   private final ShardDirectory shards;
   private final Clock clock;
+  private final MeterRegistry metrics;
+  private final Map<String, Counter> requests = new HashMap<>();
   private DatagramSocket socket;
 
-  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock) {
+  /** @param metrics where {@code sluice_requests_total{protocol="udp"}} is counted */
+  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics) {
+    this.metrics = metrics;
     this.host = host;
     this.port = port;
     this.rules = rules;
@@ -44,6 +54,16 @@ public final class UdpVerticle extends VerticleBase {
     UdpEngine engine = UdpEngine.builder(rules, new ShardRateStore(outbox, shards.shards()))
         .clock(() -> clock.epochNanos() / 1e9)
         .listener(new UdpEngineListener() {
+          @Override
+          public void requestReceived(UdpCommand command) {
+            // Parsing happens on this verticle's loop, so a plain map is enough.
+            requests.computeIfAbsent(command.word(), word -> Counter.builder("sluice.requests")
+                .description("Requests served, by protocol and command")
+                .tag("protocol", "udp")
+                .tag("command", word)
+                .register(metrics)).increment();
+          }
+
           @Override
           public void defaultRuleUsed(String key) {
             LOG.log(System.Logger.Level.DEBUG, "UDP: using the default rule for key '" + key + "'");

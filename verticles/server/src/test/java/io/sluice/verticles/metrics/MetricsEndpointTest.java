@@ -1,6 +1,11 @@
 package io.sluice.verticles.metrics;
 
-import io.sluice.throttr.codec.ValueSize;
+import io.sluice.strategy.Quota;
+import io.sluice.strategy.WindowPolicy;
+import io.sluice.strategy.impl.FixedWindow;
+import io.sluice.verticles.check.policy.Policies;
+import io.sluice.verticles.check.policy.Policy;
+import io.sluice.verticles.kit.HttpCalls;
 import io.sluice.verticles.kit.Conversation;
 import io.sluice.verticles.kit.SluiceUnderTest;
 import io.sluice.verticles.kit.TcpConversation;
@@ -10,6 +15,11 @@ import io.vertx.core.http.HttpMethod;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 
 import static io.sluice.verticles.kit.SluiceUnderTest.await;
@@ -19,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MetricsEndpointTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, Policies.of(
+      new Policy("one-per-minute", new FixedWindow(WindowPolicy.of(new Quota("default", 1, Duration.ofMinutes(1)))))));
 
   @AfterEach
   void stop() {
@@ -35,7 +46,8 @@ class MetricsEndpointTest {
 
     String scrape = scrape();
     assertThat(scrape).contains("# TYPE sluice_requests_total counter");
-    assertThat(line(scrape, "sluice_requests_total{command=\"insert\"}")).endsWith(" 1.0");
+    assertThat(line(scrape, "sluice_requests_total{command=\"insert\",protocol=\"tcp\"}")).endsWith(" 1.0");
+    assertThat(line(scrape, "sluice_requests_total{command=\"insert\",protocol=\"websocket\"}")).endsWith(" 0.0");
     assertThat(line(scrape, "sluice_connections ")).endsWith(" 1.0");
     assertThat(scrape).contains("sluice_keys{shard=\"0\"}", "sluice_keys{shard=\"1\"}",
         "sluice_expired_records_reclaimed_total{shard=\"0\"}", "sluice_pushes_dropped_total",
@@ -45,6 +57,34 @@ class MetricsEndpointTest {
         .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
         .sum();
     assertThat(keys).isEqualTo(1);
+  }
+
+  @Test
+  void requestsOfEveryProtocolAndCheckDecisionsByPolicy() throws Exception {
+    try (DatagramSocket udp = new DatagramSocket()) {
+      byte[] ping = "ping".getBytes(StandardCharsets.US_ASCII);
+      udp.send(new DatagramPacket(ping, ping.length, InetAddress.getLoopbackAddress(), sut.udpPort()));
+      DatagramPacket pong = new DatagramPacket(new byte[64], 64);
+      udp.setSoTimeout(10_000);
+      udp.receive(pong);
+    }
+    try (HttpCalls http = new HttpCalls(vertx, sut.httpPort())) {
+      String check = "{\"policy\":\"one-per-minute\",\"key\":\"k\"}";
+      assertThat(http.post("/v1/check", check).status()).isEqualTo(200);
+      assertThat(http.post("/v1/check", check).status()).isEqualTo(429);
+      assertThat(http.get("/api/keys").status()).isEqualTo(200);
+    }
+
+    String scrape = scrape();
+    assertThat(line(scrape, "sluice_requests_total{command=\"ping\",protocol=\"udp\"}")).endsWith(" 1.0");
+    assertThat(line(scrape, "sluice_requests_total{command=\"check\",protocol=\"http\"}")).endsWith(" 2.0");
+    assertThat(line(scrape, "sluice_check_decisions_total{decision=\"allowed\",policy=\"one-per-minute\"}"))
+        .endsWith(" 1.0");
+    assertThat(line(scrape, "sluice_check_decisions_total{decision=\"denied\",policy=\"one-per-minute\"}"))
+        .endsWith(" 1.0");
+    // The keys page asked every shard; shards run on other event loops than the HTTP front.
+    assertThat(Double.parseDouble(line(scrape, "sluice_shard_parcel_batches_count").split(" ")[1])).isPositive();
+    assertThat(scrape).contains("sluice_shard_parcel_batches_bucket{le=\"1.0\"}");
   }
 
   private String scrape() {

@@ -1,6 +1,5 @@
-package io.sluice.verticles.check;
+package io.sluice.verticles.http;
 
-import io.sluice.verticles.http.BearerToken;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
@@ -16,15 +15,15 @@ import java.util.stream.Collectors;
  * token when one is configured (401), and answer any failure as a JSON error. The endpoint itself is
  * an {@link Action} that answers the request.
  */
-final class Endpoint implements Handler<RoutingContext> {
+public final class Endpoint implements Handler<RoutingContext> {
 
   private static final System.Logger LOG = System.getLogger(Endpoint.class.getName());
-  static final String JSON = "application/json";
+  public static final String JSON = "application/json";
   private static final CharSequence WWW_AUTHENTICATE = HttpHeaders.createOptimized("WWW-Authenticate");
 
   /** Answers one request, or fails (synchronously or not) with an {@link ApiError}. */
   @FunctionalInterface
-  interface Action {
+  public interface Action {
     Future<Void> serve(RoutingContext context);
   }
 
@@ -37,7 +36,7 @@ final class Endpoint implements Handler<RoutingContext> {
    * @param methods the methods served; empty for any (a proxy forwards the original request's)
    * @param token   null when the endpoint is public
    */
-  Endpoint(List<HttpMethod> methods, BearerToken token, Action action) {
+  public Endpoint(List<HttpMethod> methods, BearerToken token, Action action) {
     this.methods = List.copyOf(methods);
     this.allow = methods.stream().map(HttpMethod::name).collect(Collectors.joining(", "));
     this.token = token;
@@ -69,7 +68,7 @@ final class Endpoint implements Handler<RoutingContext> {
     if (failure instanceof ApiError) {
       error = (ApiError) failure;
     } else {
-      LOG.log(System.Logger.Level.ERROR, "check API failure on " + context.request().path(), failure);
+      LOG.log(System.Logger.Level.ERROR, "API failure on " + context.request().path(), failure);
       error = new ApiError(500, "internal error: " + failure, null);
     }
     if (!context.response().ended() && !context.response().closed()) {
@@ -81,7 +80,7 @@ final class Endpoint implements Handler<RoutingContext> {
     }
   }
 
-  static void send(HttpServerResponse response, ApiError error) {
+  public static void send(HttpServerResponse response, ApiError error) {
     response.setStatusCode(error.status())
         .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
         .end(error.body().toBuffer());

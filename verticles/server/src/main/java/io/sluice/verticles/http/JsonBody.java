@@ -1,4 +1,4 @@
-package io.sluice.verticles.check;
+package io.sluice.verticles.http;
 
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -9,18 +9,19 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Reads a request body of at most {@link #MAX_BYTES} as a JSON object. A check request is a few
+ * Reads a request body of at most {@link #MAX_BYTES} as a JSON object. API requests are a few
  * dozen bytes; a bound keeps a client from making the server buffer megabytes. Must be called from
  * the route handler itself, before anything asynchronous: the router does not pause requests.
  */
-final class JsonBody {
+public final class JsonBody {
 
-  static final int MAX_BYTES = 16 * 1024;
+  public static final int MAX_BYTES = 16 * 1024;
 
   private JsonBody() {
   }
 
-  static Future<JsonObject> read(HttpServerRequest request) {
+  /** @param example a valid body, quoted in the error a bad body gets */
+  public static Future<JsonObject> read(HttpServerRequest request, String example) {
     long declared = declaredLength(request);
     if (declared > MAX_BYTES) {
       return Future.failedFuture(tooLarge());
@@ -38,7 +39,7 @@ final class JsonBody {
     request.endHandler(end -> {
       if (!parsed.future().isComplete()) {
         try {
-          parsed.complete(parse(body));
+          parsed.complete(parse(body, example));
         } catch (ApiError invalid) {
           parsed.fail(invalid);
         }
@@ -60,10 +61,9 @@ final class JsonBody {
     }
   }
 
-  static JsonObject parse(Buffer body) {
+  public static JsonObject parse(Buffer body, String example) {
     if (body.length() == 0) {
-      throw ApiError.badRequest("the body must be a JSON object such as {\"policy\":\"…\",\"key\":\"…\",\"cost\":1}, "
-          + "it is empty");
+      throw ApiError.badRequest("the body must be a JSON object such as " + example + ", it is empty");
     }
     try {
       JsonObject json = new JsonObject(body);
@@ -74,7 +74,7 @@ final class JsonBody {
     } catch (DecodeException | ClassCastException notAnObject) {
       String reason = String.valueOf(notAnObject.getMessage());
       int newline = reason.indexOf('\n');
-      throw ApiError.badRequest("the body must be a JSON object such as {\"policy\":\"…\",\"key\":\"…\",\"cost\":1}: "
+      throw ApiError.badRequest("the body must be a JSON object such as " + example + ": "
           + (newline < 0 ? reason : reason.substring(0, newline)));
     }
   }

@@ -1,4 +1,4 @@
-package io.sluice.verticles.check;
+package io.sluice.verticles.http;
 
 import io.vertx.core.json.JsonObject;
 
@@ -7,29 +7,29 @@ import io.vertx.core.json.JsonObject;
  * details for some). Thrown by parsing and validation, sent by {@link Endpoint}. It carries no stack
  * trace: it is an answer, not a bug.
  */
-final class ApiError extends RuntimeException {
+public final class ApiError extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
   private final int status;
   private final transient JsonObject details;
 
-  ApiError(int status, String message, JsonObject details) {
+  public ApiError(int status, String message, JsonObject details) {
     super(message, null, false, false);
     this.status = status;
     this.details = details;
   }
 
-  static ApiError badRequest(String message) {
+  public static ApiError badRequest(String message) {
     return new ApiError(400, message, null);
   }
 
-  int status() {
+  public int status() {
     return status;
   }
 
   /** The response body. */
-  JsonObject body() {
+  public JsonObject body() {
     JsonObject body = new JsonObject().put("error", getMessage());
     return details == null ? body : body.mergeIn(details);
   }

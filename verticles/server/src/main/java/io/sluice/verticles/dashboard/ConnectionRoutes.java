@@ -1,0 +1,65 @@
+package io.sluice.verticles.dashboard;
+
+import io.sluice.core.instance.ConnectionStats;
+import io.sluice.throttr.codec.ConnectionItem;
+import io.sluice.throttr.codec.RequestType;
+import io.sluice.verticles.http.ApiError;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/** The open client connections, TCP and WebSocket, as CONNECTIONS and CONNECTION show them. */
+final class ConnectionRoutes {
+
+  private final DashboardContext dashboard;
+
+  ConnectionRoutes(DashboardContext dashboard) {
+    this.dashboard = dashboard;
+  }
+
+  /** GET /api/connections?offset=&limit= (oldest first) */
+  Future<Void> list(RoutingContext context) {
+    Paging paging = Paging.of(context);
+    return DashboardContext.ok(context, paging.page(dashboard.instance().connections().all(), ConnectionRoutes::summary));
+  }
+
+  /** GET /api/connections/{id} */
+  Future<Void> detail(RoutingContext context) {
+    String id = context.pathParam("id");
+    ConnectionStats found = null;
+    if (id.length() == 32 && id.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+      found = dashboard.instance().connections().find(HexFormat.of().parseHex(id));
+    }
+    if (found == null) {
+      throw new ApiError(404, "no open connection '" + id + "'", null);
+    }
+    JsonObject byCommand = new JsonObject();
+    for (RequestType command : Overview.COMMANDS) {
+      byCommand.put(command.name(), found.requestCount(command.code()));
+    }
+    return DashboardContext.ok(context, summary(found).put("requestsByCommand", byCommand));
+  }
+
+  private static JsonObject summary(ConnectionStats connection) {
+    ConnectionItem item = connection.toItem();
+    long requests = 0;
+    for (RequestType command : Overview.COMMANDS) {
+      requests += item.requestCounts()[command.code()];
+    }
+    return new JsonObject()
+        .put("id", connection.idHex())
+        .put("protocol", connection.protocol().name().toLowerCase(Locale.ROOT))
+        .put("address", connection.ip())
+        .put("port", connection.port())
+        .put("connectedAtMillis", TimeUnit.NANOSECONDS.toMillis(connection.connectedAtNanos()))
+        .put("readBytes", item.readBytes())
+        .put("writeBytes", item.writeBytes())
+        .put("publishedBytes", item.publishedBytes())
+        .put("receivedBytes", item.receivedBytes())
+        .put("requests", requests);
+  }
+}

@@ -1,0 +1,80 @@
+package io.sluice.verticles.dashboard;
+
+import io.sluice.core.instance.Instance;
+import io.sluice.verticles.http.BearerToken;
+import io.sluice.verticles.http.Endpoint;
+import io.sluice.verticles.http.HttpFeature;
+import io.sluice.verticles.shard.ShardDirectory;
+import io.sluice.verticles.shard.ShardQueries;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.StaticHandler;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The dashboard on the HTTP port: its JSON API under {@code /api/} (see docs/dashboard-api.md) and
+ * the browser app from the classpath folder {@code webui/} (the webui module) at {@code /}. Every
+ * API call but {@code /api/auth} needs the bearer token when one is configured; the static files do
+ * not, as they hold no data. Live updates come from the {@link DashboardVerticle}.
+ */
+public final class Dashboard implements HttpFeature {
+
+  /** Where the webui module puts the browser app on the classpath. */
+  static final String ASSETS = "webui";
+
+  private final DashboardContext dashboard;
+  private final ShardDirectory directory;
+  private final BearerToken token;
+
+  public Dashboard(Instance instance, ShardDirectory directory, Optional<String> authToken) {
+    this.dashboard = new DashboardContext(instance);
+    this.directory = directory;
+    this.token = new BearerToken(authToken);
+  }
+
+  @Override
+  public void mount(Router router) {
+    Vertx vertx = Vertx.currentContext().owner();
+    router.route("/api/*").subRouter(api(vertx));
+    if (Dashboard.class.getClassLoader().getResource(ASSETS + "/index.html") != null) {
+      router.route("/*").handler(context -> {
+        // Revalidate on every load, so a new version's page never runs with an old script.
+        context.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
+        context.next();
+      }).handler(StaticHandler.create(ASSETS).setCachingEnabled(false));
+    }
+  }
+
+  private Router api(Vertx vertx) {
+    ShardQueries shards = new ShardQueries(Vertx.currentContext(), directory);
+    KeyRoutes keys = new KeyRoutes(shards, dashboard);
+    ConnectionRoutes connections = new ConnectionRoutes(dashboard);
+    ChannelRoutes channels = new ChannelRoutes(dashboard);
+    LiveUpdates live = new LiveUpdates(shards, dashboard.instance());
+    Router api = Router.router(vertx);
+    api.get("/auth").handler(new Endpoint(List.of(), null, context ->
+        DashboardContext.ok(context, new JsonObject().put("required", token.required()))));
+    api.get("/overview").handler(guarded(context ->
+        Overview.collect(shards, dashboard.instance()).compose(overview -> DashboardContext.ok(context, overview))));
+    api.get("/events").handler(guarded(live::stream));
+    api.get("/keys").handler(guarded(keys::list));
+    api.post("/keys").handler(guarded(keys::create));
+    api.get("/keys/:key").handler(guarded(keys::detail));
+    api.patch("/keys/:key").handler(guarded(keys::update));
+    api.delete("/keys/:key").handler(guarded(keys::delete));
+    api.get("/connections").handler(guarded(connections::list));
+    api.get("/connections/:id").handler(guarded(connections::detail));
+    api.get("/channels").handler(guarded(channels::list));
+    api.get("/channels/:name").handler(guarded(channels::detail));
+    return api;
+  }
+
+  /** Methods are routed above; the endpoint adds the token check and JSON errors. */
+  private Endpoint guarded(Endpoint.Action action) {
+    return new Endpoint(List.of(), token, action);
+  }
+}
