@@ -1,0 +1,54 @@
+import { get, isAbort } from '../api.js';
+import { el, notice, viewHeader } from '../dom.js';
+import { formatAddress, formatAge, formatBytes, formatNumber, formatTime } from '../format.js';
+import { createFieldList, createTable } from '../table.js';
+
+export function mount(root, { param: id, signal }) {
+  const content = el('div', { id: 'connection-detail', className: 'detail' });
+  root.append(
+    viewHeader('Connection', {
+      back: { href: '#/connections', label: 'Connections' },
+      subtitle: el('span', { className: 'mono subject', text: id }),
+      actions: [el('button', { type: 'button', className: 'button', text: 'Refresh', onclick: load })],
+    }),
+    content);
+
+  async function load() {
+    try {
+      show(await get(`/api/connections/${encodeURIComponent(id)}`, null, signal));
+    } catch (error) {
+      if (isAbort(error) || error.status === 401) return;
+      content.replaceChildren(notice(error.status === 404 ? 'This connection is closed.' : error.message,
+        error.status === 404 ? 'info' : 'error'));
+    }
+  }
+
+  function show(connection) {
+    const commands = createTable({
+      id: 'connection-commands',
+      compact: true,
+      columns: [
+        { title: 'Command', className: 'mono', cell: (row) => row.command },
+        { title: 'Requests', className: 'num', cell: (row) => formatNumber(row.count) },
+      ],
+      rowClass: (row) => (row.count === 0 ? 'idle' : null),
+    });
+    commands.setItems(Object.entries(connection.requestsByCommand ?? {}).map(([command, count]) => ({ command, count })));
+    content.replaceChildren(
+      el('div', { className: 'split' },
+        el('section', { className: 'card' }, createFieldList([
+          ['ID', el('span', { className: 'mono', text: connection.id })],
+          ['Protocol', el('span', { className: `badge badge-${connection.protocol}`, text: connection.protocol })],
+          ['Address', el('span', { className: 'mono', text: formatAddress(connection.address, connection.port) })],
+          ['Connected since', `${formatTime(connection.connectedAtMillis)} (${formatAge(connection.connectedAtMillis)})`],
+          ['Requests', formatNumber(connection.requests)],
+          ['Read', formatBytes(connection.readBytes)],
+          ['Written', formatBytes(connection.writeBytes)],
+          ['Published', formatBytes(connection.publishedBytes)],
+          ['Received (pushes)', formatBytes(connection.receivedBytes)],
+        ])),
+        el('section', { className: 'card panel' }, el('h2', { text: 'Requests by command' }), commands.element)));
+  }
+
+  load();
+}

@@ -1,0 +1,109 @@
+import { ApiError, get, isAbort, patch, remove } from '../api.js';
+import { countElement, el, notice, viewHeader } from '../dom.js';
+import { createResultLine, field } from '../form.js';
+import { formatBytes, formatNumber } from '../format.js';
+import { createFieldList } from '../table.js';
+
+const DELETE_CONFIRM_MS = 4000;
+
+export function mount(root, { param: key, signal }) {
+  const path = `/api/keys/${encodeURIComponent(key)}`;
+  const content = el('div', { id: 'key-detail', className: 'detail' });
+  const result = createResultLine('key-detail-result');
+  root.append(
+    viewHeader('Key', {
+      back: { href: '#/keys', label: 'Keys' },
+      subtitle: el('span', { className: 'mono subject', text: key }),
+      actions: [el('button', { type: 'button', className: 'button', text: 'Refresh', onclick: load })],
+    }),
+    content);
+
+  async function load() {
+    try {
+      show(await get(path, null, signal));
+    } catch (error) {
+      if (isAbort(error) || error.status === 401) return;
+      content.replaceChildren(notice(error.status === 404 ? 'This key does not exist (absent or expired).' : error.message,
+        error.status === 404 ? 'info' : 'error'));
+    }
+  }
+
+  function show(record) {
+    const isCounter = record.type === 'counter';
+    const stats = record.stats ?? {};
+    const main = isCounter
+      ? ['Quota', countElement({ id: 'key-detail-quota', className: 'count big' }, record.quota)]
+      : ['Value', el('pre', { id: 'key-detail-value', className: 'value', text: record.value ?? '' })];
+    const fields = [
+      ['Key', el('span', { className: 'mono', text: record.key })],
+      ['Type', el('span', { className: `badge badge-${record.type}`, text: record.type })],
+      main,
+      ...(isCounter ? [] : [['Size', formatBytes(record.bytes)], ['Base64', el('span', { className: 'mono wrap', text: record.valueBase64 ?? '' })]]),
+      ['TTL', `${formatNumber(record.ttl)} ${record.ttlUnit}`],
+      ['Reads', `${formatNumber(stats.readsPerMinute)} last minute · ${formatNumber(stats.totalReads)} total`],
+      ['Writes', `${formatNumber(stats.writesPerMinute)} last minute · ${formatNumber(stats.totalWrites)} total`],
+    ];
+    content.replaceChildren(
+      el('section', { className: 'card' }, createFieldList(fields)),
+      el('section', { className: 'card actions' },
+        el('h2', { text: 'Change' }),
+        // Throttr refuses a quota on a buffer, so a buffer only offers its TTL.
+        isCounter ? changeForm('quota', 'Quota') : null,
+        changeForm('ttl', `TTL (${record.ttlUnit})`),
+        el('div', { className: 'form-actions' }, deleteButton()),
+        result.element));
+  }
+
+  /** PATCH {attribute, change, value}: Throttr UPDATE. */
+  function changeForm(attribute, label) {
+    const change = el('select', { name: 'change', 'aria-label': `${label} change` },
+      el('option', { value: 'patch', text: 'set to' }),
+      el('option', { value: 'increase', text: 'increase by' }),
+      el('option', { value: 'decrease', text: 'decrease by' }));
+    const value = el('input', { name: 'value', type: 'number', min: 0, step: 1, inputmode: 'numeric', required: true });
+    const form = el('form', { id: `key-update-${attribute}`, className: 'inline-form' },
+      field(label, el('div', { className: 'field-row' }, change, value,
+        el('button', { type: 'submit', className: 'button', text: 'Apply' }))));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      await act(() => patch(path, { attribute, change: change.value, value: Number(value.value) }, signal), `${attribute} updated`);
+      value.value = '';
+    });
+    return form;
+  }
+
+  /** Two clicks, no modal dialog: the first arms the button for a few seconds. */
+  function deleteButton() {
+    let armedUntil = 0;
+    const button = el('button', { id: 'key-delete', type: 'button', className: 'button danger', text: 'Delete key' });
+    button.addEventListener('click', async () => {
+      if (Date.now() > armedUntil) {
+        armedUntil = Date.now() + DELETE_CONFIRM_MS;
+        button.textContent = 'Click again to delete';
+        setTimeout(() => { if (Date.now() >= armedUntil) button.textContent = 'Delete key'; }, DELETE_CONFIRM_MS);
+        return;
+      }
+      try {
+        await remove(path, signal);
+        location.hash = '#/keys';
+      } catch (error) {
+        if (!isAbort(error)) result.show(error.message, 'error');
+      }
+    });
+    return button;
+  }
+
+  async function act(call, success) {
+    try {
+      await call();
+      await load();
+      result.show(success, 'ok');
+    } catch (error) {
+      if (isAbort(error)) return;
+      if (error instanceof ApiError && error.status === 401) return;
+      result.show(error.message, 'error');
+    }
+  }
+
+  load();
+}

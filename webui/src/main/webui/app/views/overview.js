@@ -1,0 +1,161 @@
+import { get, isAbort } from '../api.js';
+import { createLineChart } from '../chart.js';
+import { countElement, el, notice, showCount, viewHeader } from '../dom.js';
+import { latestOverview, onOverview } from '../feed.js';
+import { formatBytes, formatDecimal, formatDuration, formatNumber, formatTime } from '../format.js';
+import { recentSamples } from '../history.js';
+import { createTable } from '../table.js';
+
+const perSecond = (format) => (value) => `${format(value)}/s`;
+
+export function mount(root, { signal }) {
+  const started = el('span', { className: 'muted' });
+  const cards = {
+    version: el('span', { id: 'overview-version', className: 'mono' }),
+    uptime: el('span', { className: 'muted' }),
+    connections: countElement({ id: 'overview-connections' }),
+    keys: countElement({ id: 'overview-keys' }),
+    keysDetail: el('span'),
+    channels: countElement({ id: 'overview-channels' }),
+    channelsDetail: el('span'),
+    requests: countElement({ id: 'overview-requests' }),
+    requestsDetail: el('span'),
+    bytesIn: el('span', { id: 'overview-bytes-in' }),
+    bytesInDetail: el('span'),
+    bytesOut: el('span', { id: 'overview-bytes-out' }),
+    bytesOutDetail: el('span'),
+    heap: el('span', { id: 'overview-heap' }),
+    heapDetail: el('span'),
+    heapBar: el('span', { className: 'meter-fill' }),
+  };
+
+  const charts = [
+    createLineChart({ id: 'chart-requests', title: 'Requests', format: perSecond(formatDecimal),
+      series: [{ label: 'requests', value: (s) => s.requestsPerSecond }] }),
+    createLineChart({ id: 'chart-connections', title: 'Connections', integer: true, format: formatNumber,
+      series: [{ label: 'open', value: (s) => s.connections }] }),
+    createLineChart({ id: 'chart-keys', title: 'Keys', integer: true, format: formatNumber,
+      series: [{ label: 'live', value: (s) => s.keys }] }),
+    createLineChart({ id: 'chart-bytes', title: 'Traffic', format: perSecond(formatBytes), unitBase: 1024,
+      series: [{ label: 'in', value: (s) => s.bytesInPerSecond }, { label: 'out', value: (s) => s.bytesOutPerSecond }] }),
+  ];
+  signal.addEventListener('abort', () => charts.forEach((chart) => chart.destroy()));
+
+  let busiestCommand = 1;
+  const commands = createTable({
+    id: 'overview-commands',
+    compact: true,
+    columns: [
+      { title: 'Command', className: 'mono', cell: (row) => row.command },
+      { title: 'Share', className: 'share', cell: (row) => shareBar(row.total / busiestCommand) },
+      { title: 'Total', className: 'num', cell: (row) => formatNumber(row.total) },
+      { title: 'Last minute', className: 'num', cell: (row) => formatNumber(row.perMinute) },
+    ],
+    rowClass: (row) => (row.total === 0 ? 'idle' : null),
+  });
+  const shards = createTable({
+    id: 'overview-shards',
+    compact: true,
+    columns: [
+      { title: 'Shard', className: 'num', cell: (row) => String(row.shard) },
+      { title: 'Keys', className: 'num', cell: (row) => formatNumber(row.keys) },
+    ],
+  });
+  const status = el('div');
+
+  root.append(
+    viewHeader('Overview', { subtitle: started }),
+    status,
+    el('section', { className: 'cards' },
+      card('Version', cards.version, cards.uptime),
+      card('Connections', cards.connections, el('span', { text: 'open now' })),
+      card('Keys', cards.keys, cards.keysDetail),
+      card('Requests', cards.requests, cards.requestsDetail),
+      card('Bytes in', cards.bytesIn, cards.bytesInDetail),
+      card('Bytes out', cards.bytesOut, cards.bytesOutDetail),
+      card('Heap', cards.heap, cards.heapDetail, el('span', { className: 'meter' }, cards.heapBar)),
+      card('Channels', cards.channels, cards.channelsDetail)),
+    el('section', { className: 'charts' }, charts.map((chart) => chart.element)),
+    el('section', { className: 'split' },
+      panel('Requests by command', commands.element),
+      panel('Keys by shard', shards.element)));
+
+  function show(overview) {
+    status.replaceChildren();
+    cards.version.textContent = overview.version ?? '—';
+    cards.uptime.textContent = `up ${formatDuration((overview.uptimeSeconds ?? NaN) * 1000)}`;
+    started.textContent = Number.isFinite(overview.startedAtMillis) ? `started ${formatTime(overview.startedAtMillis)}` : '';
+    showCount(cards.connections, overview.connections);
+
+    const keys = overview.keys ?? {};
+    showCount(cards.keys, keys.total);
+    cards.keysDetail.textContent = `${formatNumber(keys.counters)} counters (${formatBytes(keys.counterBytes)}) · `
+      + `${formatNumber(keys.buffers)} buffers (${formatBytes(keys.bufferBytes)})`;
+
+    const requests = overview.requests ?? {};
+    showCount(cards.requests, requests.total);
+    cards.requestsDetail.textContent = `${formatNumber(requests.perMinute)} in the last minute`;
+
+    const bytes = overview.bytes ?? {};
+    cards.bytesIn.textContent = formatBytes(bytes.read);
+    cards.bytesInDetail.textContent = `${formatBytes(bytes.readPerMinute)} in the last minute`;
+    cards.bytesOut.textContent = formatBytes(bytes.written);
+    cards.bytesOutDetail.textContent = `${formatBytes(bytes.writtenPerMinute)} in the last minute`;
+
+    const memory = overview.memory ?? {};
+    cards.heap.textContent = formatBytes(memory.heapUsedBytes);
+    cards.heapDetail.textContent = `of ${formatBytes(memory.heapMaxBytes)} max · ${formatBytes(memory.heapCommittedBytes)} committed`;
+    const used = memory.heapMaxBytes > 0 ? Math.min(100, (100 * memory.heapUsedBytes) / memory.heapMaxBytes) : 0;
+    cards.heapBar.style.width = `${used.toFixed(1)}%`;
+
+    const channels = overview.channels ?? {};
+    showCount(cards.channels, channels.channels);
+    cards.channelsDetail.textContent = `${formatNumber(channels.subscriptions)} subscriptions`
+      + (overview.pushesDropped > 0 ? ` · ${formatNumber(overview.pushesDropped)} pushes dropped` : '');
+
+    const byCommand = requests.byCommand ?? [];
+    busiestCommand = Math.max(1, ...byCommand.map((row) => row.total));
+    commands.setItems(byCommand);
+    shards.setItems(overview.shards ?? []);
+  }
+
+  function drawCharts() {
+    const samples = recentSamples();
+    charts.forEach((chart) => chart.render(samples));
+  }
+
+  onOverview((overview) => {
+    show(overview);
+    drawCharts();
+  }, signal);
+  drawCharts();
+
+  const latest = latestOverview();
+  if (latest) {
+    show(latest);
+  } else {
+    // The stream sends an overview at once; this only fills the page if the stream is slow or down.
+    get('/api/overview', null, signal)
+      .then((overview) => { if (!latestOverview()) show(overview); })
+      .catch((error) => {
+        if (!isAbort(error) && error.status !== 401) status.replaceChildren(notice(error.message, 'error'));
+      });
+  }
+}
+
+function card(label, value, ...details) {
+  return el('article', { className: 'card stat' },
+    el('h2', { className: 'stat-label', text: label }),
+    el('div', { className: 'stat-value' }, value),
+    el('div', { className: 'stat-detail' }, details));
+}
+
+function shareBar(fraction) {
+  const bar = el('span', { className: 'share-bar' });
+  bar.style.width = `${(100 * fraction).toFixed(1)}%`;
+  return bar;
+}
+
+function panel(title, content) {
+  return el('section', { className: 'card panel' }, el('h2', { text: title }), content);
+}
