@@ -170,7 +170,7 @@ public final class SluiceServer {
   /** One UDP socket; its rate state lives in the shards. */
   private Future<Void> deployUdp(ServerSettings settings, ShardDirectory directory) {
     UdpVerticle udp = new UdpVerticle(settings.bind(), settings.udp().port(), settings.udp().rules(), directory,
-        instance.clock(), meters());
+        instance.clock(), meters(), instance.udpPeers());
     return track(vertx.deployVerticle(udp)).map(id -> {
       udpPort = udp.actualPort();
       return null;

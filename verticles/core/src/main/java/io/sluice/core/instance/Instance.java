@@ -14,7 +14,12 @@ public record Instance(
     long startedAtNanos,
     RequestCounters counters,
     ConnectionRegistry connections,
-    ChannelDirectory channels) {
+    ChannelDirectory channels,
+    UdpPeers udpPeers) {
+
+  /** UDP peers shown: at most this many, each until silent for {@link #UDP_PEER_IDLE_NANOS}. */
+  public static final int UDP_PEERS_SHOWN = 1000;
+  public static final long UDP_PEER_IDLE_NANOS = 5L * 60 * 1_000_000_000L;
 
   /** The one-minute metrics window (counted from start) the clock is in now. */
   public int currentWindow() {
@@ -23,6 +28,6 @@ public record Instance(
 
   public static Instance start(String version, ValueSize valueSize, int shards, Clock clock) {
     return new Instance(version, valueSize, shards, clock, clock.epochNanos(), new RequestCounters(),
-        new ConnectionRegistry(), new ChannelDirectory());
+        new ConnectionRegistry(), new ChannelDirectory(), new UdpPeers(UDP_PEERS_SHOWN, UDP_PEER_IDLE_NANOS));
   }
 }

@@ -1,6 +1,7 @@
 package io.sluice.verticles.dashboard;
 
 import io.sluice.core.instance.ConnectionStats;
+import io.sluice.core.instance.UdpPeers;
 import io.sluice.throttr.codec.ConnectionItem;
 import io.sluice.throttr.codec.RequestType;
 import io.sluice.verticles.http.ApiError;
@@ -8,11 +9,16 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
-/** The open client connections, TCP and WebSocket, as CONNECTIONS and CONNECTION show them. */
+/**
+ * The open client connections, TCP and WebSocket, as CONNECTIONS and CONNECTION show them, then the
+ * UDP endpoint's recent peers ({@code udp:IP:PORT}), which have no connection but are clients too.
+ */
 final class ConnectionRoutes {
 
   private final DashboardContext dashboard;
@@ -24,12 +30,24 @@ final class ConnectionRoutes {
   /** GET /api/connections?offset=&limit= (oldest first) */
   Future<Void> list(RoutingContext context) {
     Paging paging = Paging.of(context);
-    return DashboardContext.ok(context, paging.page(dashboard.instance().connections().all(), ConnectionRoutes::summary));
+    List<Object> clients = new ArrayList<>(dashboard.instance().connections().all());
+    clients.addAll(udpPeers());
+    return DashboardContext.ok(context, paging.page(clients, client -> client instanceof ConnectionStats
+        ? summary((ConnectionStats) client) : summary((UdpPeers.Peer) client)));
+  }
+
+  private List<UdpPeers.Peer> udpPeers() {
+    return dashboard.instance().udpPeers().active(dashboard.instance().clock().epochNanos());
   }
 
   /** GET /api/connections/{id} */
   Future<Void> detail(RoutingContext context) {
     String id = context.pathParam("id");
+    for (UdpPeers.Peer peer : udpPeers()) {
+      if (peer.id().equals(id)) {
+        return DashboardContext.ok(context, summary(peer));
+      }
+    }
     ConnectionStats found = null;
     if (id.length() == 32 && id.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
       found = dashboard.instance().connections().find(HexFormat.of().parseHex(id));
@@ -42,6 +60,21 @@ final class ConnectionRoutes {
       byCommand.put(command.name(), found.requestCount(command.code()));
     }
     return DashboardContext.ok(context, summary(found).put("requestsByCommand", byCommand));
+  }
+
+  private static JsonObject summary(UdpPeers.Peer peer) {
+    return new JsonObject()
+        .put("id", peer.id())
+        .put("protocol", "udp")
+        .put("address", peer.ip())
+        .put("port", peer.port())
+        .put("connectedAtMillis", TimeUnit.NANOSECONDS.toMillis(peer.firstSeenNanos()))
+        .put("lastSeenMillis", TimeUnit.NANOSECONDS.toMillis(peer.lastSeenNanos()))
+        .put("readBytes", peer.readBytes())
+        .put("writeBytes", peer.writeBytes())
+        .put("publishedBytes", 0)
+        .put("receivedBytes", 0)
+        .put("requests", peer.requests());
   }
 
   private static JsonObject summary(ConnectionStats connection) {

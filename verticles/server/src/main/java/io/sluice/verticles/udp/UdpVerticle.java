@@ -1,5 +1,6 @@
 package io.sluice.verticles.udp;
 
+import io.sluice.core.instance.UdpPeers;
 import io.sluice.core.time.Clock;
 import io.sluice.udp.UdpEngine;
 import io.sluice.udp.UdpEngineListener;
@@ -15,6 +16,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.datagram.DatagramPacket;
 import io.vertx.core.datagram.DatagramSocket;
 import io.vertx.core.datagram.DatagramSocketOptions;
+import io.vertx.core.net.SocketAddress;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -35,12 +37,15 @@ public final class UdpVerticle extends VerticleBase {
   private final ShardDirectory shards;
   private final Clock clock;
   private final MeterRegistry metrics;
+  private final UdpPeers peers;
   private final Map<String, Counter> requests = new HashMap<>();
   private DatagramSocket socket;
 
   /** @param metrics where {@code sluice_requests_total{protocol="udp"}} is counted */
-  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics) {
+  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
+                     UdpPeers peers) {
     this.metrics = metrics;
+    this.peers = peers;
     this.host = host;
     this.port = port;
     this.rules = rules;
@@ -86,8 +91,14 @@ public final class UdpVerticle extends VerticleBase {
   }
 
   private void answer(UdpEngine engine, DatagramPacket packet) {
-    engine.handleAsync(packet.data().getBytes()).thenAccept(reply -> reply.ifPresent(text ->
-        socket.send(Buffer.buffer(UdpEngine.replyBytes(text)), packet.sender().port(), packet.sender().host())));
+    SocketAddress sender = packet.sender();
+    byte[] datagram = packet.data().getBytes();
+    peers.received(sender.host(), sender.port(), datagram.length, clock.epochNanos());
+    engine.handleAsync(datagram).thenAccept(reply -> reply.ifPresent(text -> {
+      byte[] bytes = UdpEngine.replyBytes(text);
+      peers.replied(sender.host(), sender.port(), bytes.length);
+      socket.send(Buffer.buffer(bytes), sender.port(), sender.host());
+    }));
   }
 
   /** The port actually bound (when configured as 0). */

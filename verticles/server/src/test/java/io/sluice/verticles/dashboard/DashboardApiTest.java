@@ -223,6 +223,24 @@ class DashboardApiTest {
   }
 
   @Test
+  void udpPeersAreListedAfterTheConnections() throws Exception {
+    try (java.net.DatagramSocket udp = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+      byte[] ping = "ping".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      udp.send(new java.net.DatagramPacket(ping, ping.length, java.net.InetAddress.getLoopbackAddress(), sut.udpPort()));
+      udp.setSoTimeout(10_000);
+      udp.receive(new java.net.DatagramPacket(new byte[16], 16));
+      JsonObject peer = byProtocol(getJson("/api/connections"), "udp");
+      String id = "udp:127.0.0.1:" + udp.getLocalPort();
+      assertThat(peer.getString("id")).isEqualTo(id);
+      assertThat(peer.getLong("requests")).isEqualTo(1);
+      assertThat(peer.getLong("readBytes")).isEqualTo(4);
+      assertThat(peer.getLong("writeBytes")).isEqualTo(4); // pong
+      assertThat(getJson("/api/connections/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8))
+          .getString("protocol")).isEqualTo("udp");
+    }
+  }
+
+  @Test
   void channelsAndTheirSubscribersAcrossFronts() {
     try (Conversation tcp = tcp(); JsonWebSocket browser = await(JsonWebSocket.open(vertx, sut.httpPort()))) {
       await(tcp.send(ChannelFrames.subscribe("news")));
