@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.check.policy.Policies;
 import io.sluice.verticles.http.BearerToken;
 import io.sluice.verticles.shard.ShardDirectory;
-import io.sluice.verticles.shard.ShardOutbox;
+import io.sluice.verticles.shard.ShardQueries;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -68,6 +68,6 @@ public final class CheckApi {
   private ShardLimits limits() {
     Context loop = Vertx.currentContext();
     return limitsByLoop.computeIfAbsent(loop,
-        context -> new ShardLimits(new ShardOutbox(context, context.owner().eventBus(), shards), shards.shards()));
+        context -> new ShardLimits(new ShardQueries(context, shards)));
   }
 }
