@@ -1,6 +1,7 @@
 package io.sluice.verticles.dashboard;
 
 import io.sluice.core.instance.Instance;
+import io.sluice.verticles.http.ApiError;
 import io.sluice.verticles.http.BearerToken;
 import io.sluice.verticles.http.Endpoint;
 import io.sluice.verticles.http.HttpFeature;
@@ -13,6 +14,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
 
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.Optional;
 
 /**
@@ -25,6 +27,10 @@ public final class Dashboard implements HttpFeature {
 
   /** Where the webui module puts the browser app on the classpath. */
   static final String ASSETS = "webui";
+
+  /** The paths routed below, for telling a wrong method (405) from a wrong path (404). */
+  private static final Pattern SERVED_PATHS =
+      Pattern.compile("/api/(auth|overview|events|keys(/[^/]+)?|connections(/[^/]+)?|channels(/[^/]+)?)");
 
   private final DashboardContext dashboard;
   private final ShardDirectory directory;
@@ -70,6 +76,14 @@ public final class Dashboard implements HttpFeature {
     api.get("/connections/:id").handler(guarded(connections::detail));
     api.get("/channels").handler(guarded(channels::list));
     api.get("/channels/:name").handler(guarded(channels::detail));
+    // What no route took gets a JSON error too, not the router's plain-text page.
+    api.route().handler(context -> {
+      String method = context.request().method().name();
+      String path = context.request().path();
+      Endpoint.send(context.response(), SERVED_PATHS.matcher(path).matches()
+          ? new ApiError(405, method + " is not served at " + path, null)
+          : new ApiError(404, "no such API: " + method + " " + path + " (see docs/dashboard-api.md)", null));
+    });
     return api;
   }
 

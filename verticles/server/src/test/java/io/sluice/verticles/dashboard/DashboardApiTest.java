@@ -185,6 +185,12 @@ class DashboardApiTest {
     assertBadRequest(http.post("/api/keys", "not json"), "JSON object");
     assertBadRequest(http.get("/api/keys?limit=0"), "'limit'");
     assertBadRequest(http.get("/api/connections?offset=x"), "'offset'");
+    Answer unknown = http.get("/api/nothing");
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(unknown.json().getString("error")).contains("/api/nothing");
+    Answer wrongMethod = http.send(HttpMethod.PUT, "/api/keys/k", "{}");
+    assertThat(wrongMethod.status()).isEqualTo(405);
+    assertThat(wrongMethod.json().getString("error")).contains("PUT");
     Answer missing = http.get("/api/keys/nothing");
     assertThat(missing.status()).isEqualTo(404);
     assertThat(missing.json().getString("error")).contains("nothing");
