@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -109,8 +110,22 @@ class DashboardBrowserTest {
     browser.get(base + route);
   }
 
-  private static String text(String css) {
-    return wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css))).getText().trim();
+
+  /**
+   * The text of the element at {@code css} once it is there. Live tables re-render when a pushed
+   * update changes what they list, so an element found a moment ago may be gone: look it up again.
+   */
+  private static String textOf(String css) {
+    return wait.ignoring(StaleElementReferenceException.class)
+        .until(driver -> driver.findElement(By.cssSelector(css)).getText());
+  }
+
+  /** Clicks the element at {@code css}, looking it up again if a re-render replaced it. */
+  private static void click(String css) {
+    wait.ignoring(StaleElementReferenceException.class).until(driver -> {
+      driver.findElement(By.cssSelector(css)).click();
+      return true;
+    });
   }
 
   private static void waitForText(String css, String expected) {
@@ -126,11 +141,12 @@ class DashboardBrowserTest {
   @Order(1)
   void theOverviewCountsAThrottrClientThatConnects() throws Exception {
     open("#/overview");
-    int before = Integer.parseInt(text("#overview-connections"));
+    wait.until(driver -> textOf("#overview-connections").trim().matches("[0-9]+"));
+    int before = Integer.parseInt(textOf("#overview-connections").trim());
     throttr = await(ThrottrClient.connect(clientVertx,
         new ThrottrClientOptions().setPort(gateway.server().tcpPort())));
     waitForText("#overview-connections", Integer.toString(before + 1));
-    assertThat(text("#overview-version")).contains(gateway.server().instance().version());
+    assertThat(textOf("#overview-version")).contains(gateway.server().instance().version());
     screenshot("overview");
   }
 
@@ -139,10 +155,9 @@ class DashboardBrowserTest {
   void theKeysTableShowsAKeyInsertedOverTcp() throws Exception {
     assertThat(await(throttr.insert("inserted-over-tcp", 5, TtlUnit.SECONDS, 600))).isTrue();
     open("#/keys");
-    WebElement row = wait.until(ExpectedConditions.visibilityOfElementLocated(
-        By.cssSelector("#keys-table tr[data-key='inserted-over-tcp']")));
-    assertThat(row.findElement(By.cssSelector(".key")).getText()).isEqualTo("inserted-over-tcp");
-    assertThat(row.getText()).contains("counter");
+    String row = "#keys-table tr[data-key='inserted-over-tcp']";
+    assertThat(textOf(row + " .key")).isEqualTo("inserted-over-tcp");
+    assertThat(textOf(row)).contains("counter");
     screenshot("keys");
   }
 
@@ -188,7 +203,7 @@ class DashboardBrowserTest {
     assertThat(await(throttr.publish("news", "hello from tcp"))).isTrue();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#console-log li.message"),
         "hello from tcp"));
-    assertThat(browser.findElement(By.cssSelector("#console-log li.message")).getText()).contains("news");
+    assertThat(textOf("#console-log li.message")).contains("news");
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#channels-table tr[data-channel='news']")));
     screenshot("channels");
   }
@@ -198,11 +213,10 @@ class DashboardBrowserTest {
   void theConnectionsTableListsTheTcpClient() throws Exception {
     String id = HexFormat.of().formatHex(await(throttr.whoami()));
     open("#/connections");
-    WebElement row = wait.until(ExpectedConditions.visibilityOfElementLocated(
-        By.cssSelector("#connections-table tr[data-connection='" + id + "']")));
-    assertThat(row.getText()).containsIgnoringCase("tcp");
+    String row = "#connections-table tr[data-connection='" + id + "']";
+    assertThat(textOf(row)).containsIgnoringCase("tcp");
     screenshot("connections");
-    row.click();
+    click(row);
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "INSERT"));
     screenshot("connection-detail");
   }
