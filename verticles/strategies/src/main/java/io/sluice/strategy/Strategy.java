@@ -39,12 +39,6 @@ public interface Strategy {
    */
   Decision peek(String state, long nowNs);
 
-  /**
-   * The compare-and-set attempt budget upstream derives from the policy when none is configured
-   * (spec §2.3): {@code burst + 1} for the buckets and GCRA, {@code limit + 1} of the most
-   * restrictive quota for the fixed window, the smaller of the two for a composite.
-   */
-  int casAttempts();
 
   /** Rejects costs below 1; every strategy calls it first. */
   static void requireCost(long cost) {

@@ -65,10 +65,6 @@ public final class Composite implements Strategy {
     return NAME;
   }
 
-  @Override
-  public int casAttempts() {
-    return Math.min(primary.casAttempts(), secondary.casAttempts());
-  }
 
   @Override
   public Outcome allow(String state, long nowNs, long cost) {

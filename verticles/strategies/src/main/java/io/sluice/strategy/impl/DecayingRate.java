@@ -46,10 +46,6 @@ public final class DecayingRate implements Strategy {
     return NAME;
   }
 
-  @Override
-  public int casAttempts() {
-    return (int) Math.min((long) Math.ceil(policy.limit()) + 1, Integer.MAX_VALUE);
-  }
 
   /**
    * One request's measurement, the server's {@code do_ratelimit}.

@@ -51,17 +51,6 @@ public final class FixedWindow implements Strategy {
     return NAME;
   }
 
-  /** {@code limit + 1} of the quota with the smallest rate, the first one on ties (spec §2.3). */
-  @Override
-  public int casAttempts() {
-    Quota strictest = policy.quotas().get(0);
-    for (Quota q : policy.quotas()) {
-      if (q.ratePerSecond() < strictest.ratePerSecond()) {
-        strictest = q;
-      }
-    }
-    return (int) Math.min(strictest.limit() + 1, Integer.MAX_VALUE);
-  }
 
   /** One quota's window as stored: name, requests counted, start in epoch nanoseconds. */
   record Window(String name, long count, long startNs) {

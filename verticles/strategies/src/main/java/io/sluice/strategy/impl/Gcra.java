@@ -60,10 +60,6 @@ public final class Gcra implements Strategy {
     return NAME;
   }
 
-  @Override
-  public int casAttempts() {
-    return (int) Math.min(policy.burst() + 1, Integer.MAX_VALUE);
-  }
 
   @Override
   public Outcome allow(String state, long nowNs, long cost) {

@@ -42,10 +42,6 @@ public final class LeakyBucket implements Strategy {
     return NAME;
   }
 
-  @Override
-  public int casAttempts() {
-    return (int) Math.min(policy.burst() + 1, Integer.MAX_VALUE);
-  }
 
   @Override
   public Outcome allow(String state, long nowNs, long cost) {

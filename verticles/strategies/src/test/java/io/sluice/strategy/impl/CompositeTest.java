@@ -224,10 +224,6 @@ class CompositeTest {
         .isEqualTo(Duration.ofSeconds(25));
   }
 
-  @Test
-  void casBudgetIsTheSmallerOfTheTwo() {
-    assertThat(new Composite(window(100, MINUTE), tokens(5, 1)).casAttempts()).isEqualTo(6);
-  }
 
   /**
    * Upstream's hole (§3.5): peeks allow, then the leaky secondary's own allow denies at a

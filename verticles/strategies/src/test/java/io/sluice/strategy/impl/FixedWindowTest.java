@@ -160,12 +160,6 @@ class FixedWindowTest {
     assertThat(o.decision().result("writes")).isEqualTo(new Result("writes", false, 1, 0, T0 + sec(60), sec(60)));
   }
 
-  @Test
-  void casBudgetFollowsTheMostRestrictiveQuota() {
-    assertThat(window(new Quota("default", 100, MINUTE)).casAttempts()).isEqualTo(101);
-    assertThat(window(new Quota("burst", 10, Duration.ofSeconds(1)), new Quota("day", 1000, Duration.ofDays(1)))
-        .casAttempts()).isEqualTo(1001);
-  }
 
   @Test
   void ttlIsTheLatestWindowEndTimesFive() {
