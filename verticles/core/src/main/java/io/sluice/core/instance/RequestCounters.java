@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class RequestCounters {
 
-  private final LongAdder[] totals = adders();
+  /** Totals by protocol; the overall totals INFO reports are their sums, so a request costs one add here. */
   private final LongAdder[][] totalsByProtocol = new LongAdder[ConnectionStats.Protocol.values().length][];
   private final LongAdder[] window = adders();
   private final long[] lastWindow = new long[InfoSnapshot.TYPE_SLOTS];
@@ -27,19 +27,14 @@ public final class RequestCounters {
     }
   }
 
-  /** Counts one request of a type code; codes outside 0..31 (an EVENT's bogus inner type) are ignored. */
-  public void count(int typeCode) {
-    if (typeCode >= 0 && typeCode < InfoSnapshot.TYPE_SLOTS) {
-      totals[typeCode].increment();
-      window[typeCode].increment();
-    }
-  }
-
-  /** Counts one request that came in over {@code protocol}; INFO sees it in the totals as well. */
+  /**
+   * Counts one request of a type code that came in over {@code protocol}; codes outside 0..31 (an
+   * EVENT's bogus inner type) are ignored.
+   */
   public void count(ConnectionStats.Protocol protocol, int typeCode) {
     if (typeCode >= 0 && typeCode < InfoSnapshot.TYPE_SLOTS) {
       totalsByProtocol[protocol.ordinal()][typeCode].increment();
-      count(typeCode);
+      window[typeCode].increment();
     }
   }
 
@@ -74,7 +69,11 @@ public final class RequestCounters {
 
   /** Requests of one type code served so far. */
   public long total(int typeCode) {
-    return totals[typeCode].sum();
+    long sum = 0;
+    for (LongAdder[] protocol : totalsByProtocol) {
+      sum += protocol[typeCode].sum();
+    }
+    return sum;
   }
 
   /** Requests of one type code served so far over one protocol. */
@@ -83,9 +82,9 @@ public final class RequestCounters {
   }
 
   public long[] totals() {
-    long[] values = new long[totals.length];
+    long[] values = new long[InfoSnapshot.TYPE_SLOTS];
     for (int i = 0; i < values.length; i++) {
-      values[i] = totals[i].sum();
+      values[i] = total(i);
     }
     return values;
   }

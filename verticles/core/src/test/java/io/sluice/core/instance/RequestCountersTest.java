@@ -18,7 +18,7 @@ class RequestCountersTest {
 
   private void count(int code, int times) {
     for (int i = 0; i < times; i++) {
-      counters.count(code);
+      counters.count(ConnectionStats.Protocol.TCP, code);
     }
   }
 
@@ -40,12 +40,12 @@ class RequestCountersTest {
 
   @Test
   void codesOutsideTheSlotsAreIgnored() {
-    counters.count(-1);
-    counters.count(32);
-    counters.count(0xff);
-    counters.count(Integer.MAX_VALUE);
-    counters.count(0);
-    counters.count(31);
+    counters.count(ConnectionStats.Protocol.TCP, -1);
+    counters.count(ConnectionStats.Protocol.TCP, 32);
+    counters.count(ConnectionStats.Protocol.TCP, 0xff);
+    counters.count(ConnectionStats.Protocol.TCP, Integer.MAX_VALUE);
+    counters.count(ConnectionStats.Protocol.TCP, 0);
+    counters.count(ConnectionStats.Protocol.TCP, 31);
 
     long[] totals = counters.totals();
     assertThat(sum(totals)).isEqualTo(2);
