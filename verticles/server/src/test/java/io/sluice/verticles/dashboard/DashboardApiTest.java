@@ -115,16 +115,22 @@ class DashboardApiTest {
   @Test
   void aKeyIsShownWithoutCountingARead() {
     try (Conversation client = tcp()) {
-      insertOverTcp(client, List.of("a/b ü"));
+      await(client.send(KeyFrames.insert("a/b ü", 5, 600)));
+      assertThat(await(client.receive(1))).containsExactly(1);
+      await(client.send(KeyFrames.query("a/b ü"))); // one read
+      await(client.receive(6));
       JsonObject key = getJson("/api/keys/a%2Fb%20%C3%BC");
       assertThat(key.getString("key")).isEqualTo("a/b ü");
       assertThat(key.getString("type")).isEqualTo("counter");
       assertThat(key.getLong("quota")).isEqualTo(5);
-      assertThat(key.getLong("ttl")).isEqualTo(60);
+      assertThat(key.getLong("ttl")).isEqualTo(600);
       getJson("/api/keys/a%2Fb%20%C3%BC");
-      sut.advance(Duration.ofMinutes(1).minusSeconds(1));
+      // Figures show closed one-minute windows: move past the first one.
+      sut.advance(Duration.ofSeconds(61));
       JsonObject stats = getJson("/api/keys/a%2Fb%20%C3%BC").getJsonObject("stats");
-      assertThat(stats.getLong("totalReads")).isZero();
+      assertThat(stats.getLong("totalReads")).isEqualTo(1); // the QUERY, not the three looks
+      assertThat(stats.getLong("readsPerMinute")).isEqualTo(1);
+      assertThat(stats.getLong("totalWrites")).isEqualTo(1);
     }
   }
 
