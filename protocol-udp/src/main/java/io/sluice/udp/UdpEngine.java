@@ -4,6 +4,7 @@ import io.sluice.udp.rate.DecayingRate;
 import io.sluice.udp.rate.RateEvaluation;
 import io.sluice.udp.rules.KeyResolution;
 import io.sluice.udp.rules.KeySemantics;
+import io.sluice.udp.rules.ResolutionCache;
 import io.sluice.udp.rules.Rule;
 import io.sluice.udp.rules.RuleSet;
 import io.sluice.udp.rules.StatsOnlyHook;
@@ -46,7 +47,10 @@ import java.util.concurrent.CompletionStage;
  */
 public final class UdpEngine {
 
+  static final int DEFAULT_RESOLUTION_CACHE_SIZE = 16_384;
+
   private final RuleSet rules;
+  private final ResolutionCache resolutions;
   private final AsyncStateStore store;
   private final boolean storeCompletesImmediately;
   private final SecondsClock clock;
@@ -56,6 +60,7 @@ public final class UdpEngine {
 
   private UdpEngine(Builder builder) {
     this.rules = builder.rules;
+    this.resolutions = new ResolutionCache(builder.rules, builder.resolutionCacheSize);
     this.store = builder.store;
     this.storeCompletesImmediately = builder.storeCompletesImmediately;
     this.clock = builder.clock;
@@ -161,7 +166,7 @@ public final class UdpEngine {
   }
 
   private CompletionStage<KeyOutcome> overLimit(String key, KeySemantics semantics) {
-    KeyResolution resolution = rules.resolve(key, semantics);
+    KeyResolution resolution = resolutions.resolve(key, semantics);
     if (resolution.usedDefaultRule()) {
       listener.defaultRuleUsed(key);
     }
@@ -249,6 +254,7 @@ public final class UdpEngine {
     private int maxDatagramBytes = UdpRequestParser.DEFAULT_MAX_DATAGRAM_BYTES;
     private BucketRotation bucketRotation = BucketRotation.ON_ACCESS;
     private UdpEngineListener listener = UdpEngineListener.NONE;
+    private int resolutionCacheSize = DEFAULT_RESOLUTION_CACHE_SIZE;
 
     private Builder(RuleSet rules, AsyncStateStore store, boolean storeCompletesImmediately) {
       this.rules = Objects.requireNonNull(rules, "rules");
@@ -274,6 +280,15 @@ public final class UdpEngine {
     /** Who rotates the 5-minute statistics bucket (default: lazily, on access). */
     public Builder bucketRotation(BucketRotation bucketRotation) {
       this.bucketRotation = Objects.requireNonNull(bucketRotation, "bucketRotation");
+      return this;
+    }
+
+    /** Keys whose rule decision is remembered, per generation (see {@link ResolutionCache}; default 16,384). */
+    public Builder resolutionCacheSize(int keys) {
+      if (keys < 1) {
+        throw new IllegalArgumentException("resolutionCacheSize must be at least 1, got " + keys);
+      }
+      this.resolutionCacheSize = keys;
       return this;
     }
 

@@ -31,8 +31,38 @@ public final class CFormat {
       return x > 0 ? "Inf" : "-Inf";
     }
     boolean negative = x < 0 || (x == 0 && 1 / x < 0);
-    String magnitude = new BigDecimal(Math.abs(x)).setScale(1, RoundingMode.HALF_EVEN).toPlainString();
-    return negative ? "-" + magnitude : magnitude;
+    double magnitude = Math.abs(x);
+    String digits = magnitude < FAST_LIMIT
+        ? tenthsText(roundedTenths(magnitude))
+        : new BigDecimal(magnitude).setScale(1, RoundingMode.HALF_EVEN).toPlainString();
+    return negative ? "-" + digits : digits;
+  }
+
+  /** Below this the exact product by ten and its rounding fit in a double and a long (see {@link #roundedTenths}). */
+  private static final double FAST_LIMIT = 1e14;
+
+  /**
+   * The exact value of {@code 10 · magnitude} rounded to an integer, ties to even, without
+   * BigDecimal (every UDP reply formats two numbers; BigDecimal was 8% of the endpoint's CPU).
+   * {@code product + error} is the exact product (the error of a multiplication is itself a
+   * double, which fused multiply-add gives exactly); {@code fraction} is exact too (subtracting
+   * the floor of a double loses nothing). The fraction is a multiple of the product's ulp and the
+   * error is at most half an ulp, so only a fraction of exactly one half needs the error to decide.
+   */
+  private static long roundedTenths(double magnitude) {
+    double product = magnitude * 10;
+    double error = Math.fma(magnitude, 10, -product);
+    double floor = Math.floor(product);
+    double fraction = product - floor;
+    long tenths = (long) floor;
+    if (fraction > 0.5 || (fraction == 0.5 && (error > 0 || (error == 0 && (tenths & 1) == 1)))) {
+      tenths++;
+    }
+    return tenths;
+  }
+
+  private static String tenthsText(long tenths) {
+    return (tenths / 10) + "." + (tenths % 10);
   }
 
   /**

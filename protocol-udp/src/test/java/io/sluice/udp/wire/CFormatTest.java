@@ -57,4 +57,38 @@ class CFormatTest {
     assertThat(CFormat.truncate(-1.5)).isEqualTo(-1);
     assertThat(CFormat.truncate(1e300)).isEqualTo(Long.MAX_VALUE);
   }
+
+  /** The exact rounding, the slow way: the reference the fast path must equal for every value. */
+  private static String exact(double x) {
+    return new java.math.BigDecimal(x).setScale(1, java.math.RoundingMode.HALF_EVEN).toPlainString();
+  }
+
+  @Test
+  void theFastPathEqualsExactRoundingOnTiesNearTiesAndRandomValues() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(20261122);
+    java.util.List<Double> values = new java.util.ArrayList<>();
+    for (long k = 0; k < 20_000; k++) {
+      double tie = k / 10.0 + 0.05;   // x.x5 in decimal: rarely a tie in binary
+      double binaryTie = k + 0.25;     // a real tie in binary
+      for (double v : new double[] {tie, binaryTie, k + 0.75, k / 4.0, k / 20.0}) {
+        values.add(v);
+        values.add(Math.nextUp(v));
+        values.add(Math.nextDown(v));
+      }
+    }
+    for (int i = 0; i < 200_000; i++) {
+      values.add(random.nextDouble() * Math.pow(10, random.nextInt(-6, 15)));
+      values.add(Double.longBitsToDouble(random.nextLong(0, Double.doubleToLongBits(1e14))));
+    }
+    values.add(99_999_999_999_999.95);
+    values.add(Math.nextDown(1e14));
+    values.add(1e14);
+    values.add(Double.MIN_VALUE);
+    for (double value : values) {
+      if (value < 0) {
+        continue; // the sign is C's, tested above; here the digits
+      }
+      assertThat(CFormat.oneDecimal(value)).as("oneDecimal(%s)", value).isEqualTo(exact(value));
+    }
+  }
 }

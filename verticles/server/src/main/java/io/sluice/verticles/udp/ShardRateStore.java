@@ -10,6 +10,9 @@ import io.sluice.udp.state.AsyncStateStore;
 import io.sluice.udp.state.StateTransition;
 import io.sluice.verticles.shard.ShardOutbox;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -20,13 +23,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * UDP rate state kept in the storage shards like every other record: each key's state is the
  * buffer record {@code udp:<key>}, updated atomically on the shard that owns it, expiring when
- * unused (the TTL the engine asks for), and visible to a Throttr GET as {@code u1|<rate>|<tLast>}
- * (decimal doubles that read back exactly). Completions arrive on the UDP verticle's event loop.
+ * unused (the TTL the engine asks for), and visible to a Throttr GET as 18 bytes: {@code u2}, then
+ * the rate and t_last as IEEE-754 doubles, big-endian. (Decimal text, the first format, cost a
+ * tenth of the endpoint's CPU in {@code Double.toString} and {@code parseDouble}.) Completions
+ * arrive on the UDP verticle's event loop.
  */
 final class ShardRateStore implements AsyncStateStore {
 
   static final byte[] NAMESPACE = "udp:".getBytes(StandardCharsets.US_ASCII);
-  private static final String HEADER = "u1|";
+  static final int STATE_BYTES = 18;
+  private static final byte FORMAT_0 = 'u';
+  private static final byte FORMAT_1 = '2';
+  private static final VarHandle DOUBLES = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
   private final ShardOutbox outbox;
   private final int shards;
@@ -84,21 +92,21 @@ final class ShardRateStore implements AsyncStateStore {
   }
 
   static byte[] encode(RateState state) {
-    return (HEADER + state.rate() + "|" + state.tLastSeconds()).getBytes(StandardCharsets.US_ASCII);
+    byte[] value = new byte[STATE_BYTES];
+    value[0] = FORMAT_0;
+    value[1] = FORMAT_1;
+    DOUBLES.set(value, 2, state.rate());
+    DOUBLES.set(value, 10, state.tLastSeconds());
+    return value;
   }
 
   /** Malformed state is an error, never a silent reset. */
   static RateState decode(byte[] value) {
-    String text = new String(value, StandardCharsets.US_ASCII);
-    int bar = text.indexOf('|', HEADER.length());
-    if (!text.startsWith(HEADER) || bar < 0) {
-      throw new IllegalStateException("malformed UDP rate state '" + text + "'");
+    if (value.length != STATE_BYTES || value[0] != FORMAT_0 || value[1] != FORMAT_1) {
+      throw new IllegalStateException("malformed UDP rate state '" + new String(value, StandardCharsets.ISO_8859_1)
+          + "' (expected " + STATE_BYTES + " bytes starting with u2)");
     }
-    try {
-      return new RateState(Double.parseDouble(text.substring(bar + 1)), Double.parseDouble(text.substring(HEADER.length(), bar)));
-    } catch (NumberFormatException e) {
-      throw new IllegalStateException("malformed UDP rate state '" + text + "'", e);
-    }
+    return new RateState((double) DOUBLES.get(value, 10), (double) DOUBLES.get(value, 2));
   }
 
   /** Runs on the key's shard: decode, apply the engine's transition, encode. */

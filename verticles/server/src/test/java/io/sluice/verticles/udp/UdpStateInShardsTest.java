@@ -3,6 +3,7 @@ package io.sluice.verticles.udp;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.sluice.udp.rate.RateState;
 import io.sluice.throttr.codec.Request;
 import io.sluice.throttr.codec.RequestEncoder;
 import io.sluice.throttr.codec.TtlUnit;
@@ -24,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The UDP rate state is an ordinary shard record {@code udp:<state key>} (a buffer a Throttr GET
- * reads as {@code u1|<rate>|<t_last>}), kept for its TTL — max(300 s, period · max(10, ln(rate / 0.05)))
+ * reads as {@code u2} and two big-endian doubles, rate and t_last), kept for its TTL — max(300 s, period · max(10, ln(rate / 0.05)))
  * — and then gone, from GET and from get_size alike.
  */
 class UdpStateInShardsTest {
@@ -44,6 +45,9 @@ class UdpStateInShardsTest {
 
   /** A GET's record, or null when the key has none. */
   private record Buffer(int ttlType, int ttl, String value) {
+    RateState state() {
+      return ShardRateStore.decode(value.getBytes(StandardCharsets.ISO_8859_1));
+    }
   }
 
   private Buffer get(String key) {
@@ -80,27 +84,27 @@ class UdpStateInShardsTest {
     Buffer state = get("udp:ws ip=1.2.3.4");
     assertThat(state.ttlType()).isEqualTo(TtlUnit.SECONDS.code());
     assertThat(state.ttl()).isEqualTo(300);
-    assertThat(state.value()).startsWith("u1|").endsWith("|" + start);
-    double rate = Double.parseDouble(state.value().split("\\|")[1]);
-    assertThat(rate).as("two same-instant increments of 1.000000083").isBetween(2.0, 2.000001);
+    assertThat(state.value()).hasSize(18).startsWith("u2");
+    assertThat(state.state().tLastSeconds()).isEqualTo(start);
+    assertThat(state.state().rate()).as("two same-instant increments of 1.000000083").isBetween(2.0, 2.000001);
 
     sut.advance(Duration.ofSeconds(10));
     assertThat(get("udp:ws ip=1.2.3.4").ttl()).isEqualTo(290);
     assertThat(client.request("over_limit ws ip=1.2.3.4")).isEqualTo("ok N 2.0 22.0 20");
     Buffer updated = get("udp:ws ip=1.2.3.4");
     assertThat(updated.ttl()).as("each write renews the TTL").isEqualTo(300);
-    assertThat(updated.value()).endsWith("|" + nowSeconds());
+    assertThat(updated.state().tLastSeconds()).isEqualTo(nowSeconds());
   }
 
   @Test
   void stateIsKeptUnderTheRewrittenKey() {
     assertThat(client.request("over_limit ws ip=132.185.7.7")).isEqualTo("ok N 0.0 300.0 20");
     assertThat(get("udp:ws ip=132.185.7.7")).isNull();
-    assertThat(get("udp:ws cust=bbc").value()).isEqualTo("u1|0.0|" + nowSeconds());
+    assertThat(get("udp:ws cust=bbc").state()).isEqualTo(new RateState(nowSeconds(), 0.0));
     client.request("over_limit anything else");
     assertThat(get("udp:anything else")).as("the default rule keeps no state").isNull();
     client.request("over_limit Jaikoz/1.0");
-    assertThat(get("udp:jaikoz").value()).as("the stats-only key").startsWith("u1|0.0|");
+    assertThat(get("udp:jaikoz").state().rate()).as("the stats-only key").isZero();
   }
 
   @Test
