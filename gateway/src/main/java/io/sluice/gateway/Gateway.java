@@ -55,8 +55,7 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, String.format(
           "Sluice %s serving Throttr on %s:%d, UDP on %s:%d, HTTP (/ws, /v1 check API, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
           Version.current(), config.bind(), server.tcpPort(), config.bind(), server.udpPort(), config.bind(), server.httpPort(),
-          config.valueSize().label(), config.shards(), config.maxFrame(),
-          vertx.isNativeTransportEnabled() ? "epoll" : "NIO"));
+          config.valueSize().label(), config.shards(), config.maxFrame(), transport(vertx)));
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
@@ -69,6 +68,15 @@ public final class Gateway {
 
   public SluiceServer server() {
     return server;
+  }
+
+  /** The socket transport in use: {@code epoll} (Linux, the default) or {@code NIO}. */
+  public String transport() {
+    return transport(vertx);
+  }
+
+  private static String transport(Vertx vertx) {
+    return vertx.isNativeTransportEnabled() ? "epoll" : "NIO";
   }
 
   /** Blocks until SIGTERM or SIGINT, then undeploys everything and closes Vert.x. */

@@ -8,9 +8,17 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
+import io.netty.channel.epoll.Epoll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +63,55 @@ class GatewayTest {
     Buffer bytes = replies.future().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     assertThat(bytes.getBytes()).containsExactly(0x01, 0x01, 0x0a, 0x04, 0x3b);
     netClient.close();
+  }
+
+  /**
+   * The UDP endpoint as the jar runs it, on epoll: requests arriving in a burst are read several per
+   * system call (recvmmsg) and their replies leave together (sendmmsg); every one is answered, in
+   * order; datagrams longer than the read slice are cut by the kernel, and still only their first
+   * 1000 bytes count.
+   */
+  @Test
+  void servesUdpOnEpollInBursts() throws Exception {
+    Assumptions.assumeTrue(Epoll.isAvailable(), "the epoll transport needs Linux");
+    Path rules = Path.of(System.getProperty("basedir", "."), "..", "deploy", "rules", "musicbrainz.yaml");
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0",
+        "--rules", rules.toString()), Map.of());
+    gateway = Gateway.start(((Invocation.Run) invocation).config());
+    assertThat(gateway.transport()).isEqualTo("epoll");
+
+    try (DatagramSocket udp = new DatagramSocket()) {
+      udp.connect(new InetSocketAddress("127.0.0.1", gateway.server().udpPort()));
+      udp.setSoTimeout(10_000);
+      // Within what the client socket's default receive buffer holds (~250 small datagrams).
+      int burst = 200;
+      for (int id = 1; id <= burst; id++) {
+        send(udp, id + " over_limit ws ip=198.18.0.1");
+      }
+      for (int id = 1; id <= burst; id++) {
+        // 22 per 20 s per IP: the first twenty are allowed, and far past the limit all are refused.
+        String reply = receive(udp);
+        assertThat(reply).as("replies in request order").startsWith(id + " ok ").endsWith(" 22.0 20");
+        if (id <= 20 || id > 100) {
+          assertThat(reply).startsWith(id + " ok " + (id <= 20 ? "N" : "Y") + " ");
+        }
+      }
+      for (int length : new int[] {1500, 3000}) {
+        send(udp, "get_stats " + "x".repeat(length));
+        assertThat(receive(udp)).isEqualTo("n_req=0 n_over=0 last_max_rate=0 key=" + "x".repeat(990));
+      }
+    }
+  }
+
+  private static void send(DatagramSocket udp, String text) throws IOException {
+    byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+    udp.send(new DatagramPacket(bytes, bytes.length));
+  }
+
+  private static String receive(DatagramSocket udp) throws IOException {
+    DatagramPacket packet = new DatagramPacket(new byte[4096], 4096);
+    udp.receive(packet);
+    return new String(packet.getData(), 0, packet.getLength(), StandardCharsets.US_ASCII);
   }
 
   @Test
