@@ -8,6 +8,7 @@ import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,31 +18,33 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Bench {
 
+  private interface Tool {
+    int run(List<String> args) throws Exception;
+  }
+
+  private record Subcommand(String help, Tool tool) {
+  }
+
+  private static final Map<String, Subcommand> SUBCOMMANDS = Map.of(
+      "fanout", new Subcommand(FanoutBench.HELP, FanoutBench::run),
+      "udp", new Subcommand(UdpBench.HELP, UdpBench::run),
+      "udp-echo", new Subcommand(UdpEchoServer.HELP, UdpEchoServer::run));
+
   private Bench() {
   }
 
   public static int run(List<String> args) {
-    if (!args.isEmpty() && args.get(0).equals("fanout")) {
+    Subcommand subcommand = args.isEmpty() ? null : SUBCOMMANDS.get(args.get(0));
+    if (subcommand != null) {
+      String name = "bench " + args.get(0);
       try {
-        return FanoutBench.run(args.subList(1, args.size()));
+        return subcommand.tool.run(args.subList(1, args.size()));
       } catch (IllegalArgumentException e) {
-        System.err.println("bench fanout: " + e.getMessage());
-        System.err.println(FanoutBench.HELP);
+        System.err.println(name + ": " + e.getMessage());
+        System.err.println(subcommand.help);
         return 2;
       } catch (Exception e) {
-        System.err.println("bench fanout: " + e.getMessage());
-        return 1;
-      }
-    }
-    if (!args.isEmpty() && args.get(0).equals("udp")) {
-      try {
-        return UdpBench.run(args.subList(1, args.size()));
-      } catch (IllegalArgumentException e) {
-        System.err.println("bench udp: " + e.getMessage());
-        System.err.println(UdpBench.HELP);
-        return 2;
-      } catch (Exception e) {
-        System.err.println("bench udp: " + e.getMessage());
+        System.err.println(name + ": " + e.getMessage());
         return 1;
       }
     }

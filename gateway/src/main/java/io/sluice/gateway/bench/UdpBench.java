@@ -1,16 +1,29 @@
 package io.sluice.gateway.bench;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import io.netty.util.concurrent.Promise;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -29,10 +42,11 @@ import java.util.concurrent.atomic.LongAdder;
  * one takes its place. Reports replies per second and latency percentiles; exits 1 if any reply
  * was malformed or answered no request of its socket.
  *
- * <p>Unlike the TCP benches it runs on plain NIO (non-blocking connected datagram channels, one
- * selector thread per core) rather than Vert.x: a datagram costs a system call each way whatever
- * the client, and the load tool shares the machine with the server, so it must cost the server as
- * little CPU as possible.
+ * <p>It runs on Netty's epoll transport directly (NIO elsewhere), not on Vert.x: the load tool
+ * shares the machine with the server, so it must cost as little CPU as possible. Each socket writes
+ * the requests of a turn without flushing and flushes once, so epoll sends them with one
+ * {@code sendmmsg}, and reads bursts of replies with one {@code recvmmsg}, as a production client
+ * library sending from many threads would have its datagrams batched by the kernel's queues anyway.
  */
 final class UdpBench {
 
@@ -52,6 +66,8 @@ final class UdpBench {
   private static final long HIGHEST_LATENCY_NANOS = 3_600_000_000_000L;
   private static final byte[] OVER_LIMIT = " over_limit ".getBytes(StandardCharsets.US_ASCII);
   private static final int MAX_KEYS = 2 * 65_536;
+  /** Replies are read whole up to this size (an over_limit reply is about 30 bytes). */
+  private static final int MAX_REPLY = 2048;
 
   private UdpBench() {
   }
@@ -83,36 +99,55 @@ final class UdpBench {
     }
 
     Totals totals = new Totals();
-    List<Loop> loops = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      loops.add(new Loop(t, timeoutNanos, totals));
-    }
-    for (int i = 0; i < clients; i++) {
-      loops.get(i % threads).add(new Client(server, inFlight, keys, timeoutNanos, totals, i));
-    }
-    loops.forEach(Thread::start);
-    System.out.printf("%d UDP client sockets x %d in flight -> %s:%d, %d keys, %d client threads%n",
-        clients, inFlight, host, port, keyCount, threads);
+    boolean epoll = Epoll.isAvailable();
+    EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads,
+        epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    List<Client> sockets = new ArrayList<>();
+    try {
+      for (int i = 0; i < clients; i++) {
+        Client client = new Client(inFlight, keys, timeoutNanos, totals, i);
+        Bootstrap bootstrap = new Bootstrap().group(group)
+            .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+            .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(32 * MAX_REPLY))
+            .handler(client);
+        if (epoll) {
+          bootstrap.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_REPLY);
+        }
+        bootstrap.connect(server).sync();
+        sockets.add(client);
+      }
+      System.out.printf("%d UDP client sockets x %d in flight -> %s:%d, %d keys, %d client threads (%s)%n",
+          clients, inFlight, host, port, keyCount, threads, epoll ? "epoll" : "NIO");
 
-    Thread.sleep(warmupMillis);
-    Snapshot before = totals.snapshot();
-    totals.latency.reset();
-    long start = System.nanoTime();
-    Thread.sleep(durationMillis);
-    Snapshot after = totals.snapshot();
-    double seconds = (System.nanoTime() - start) / 1e9;
-    Histogram latency = totals.latency.getIntervalHistogram();
+      Thread.sleep(warmupMillis);
+      Snapshot before = totals.snapshot();
+      totals.latency.reset();
+      long start = System.nanoTime();
+      Thread.sleep(durationMillis);
+      Snapshot after = totals.snapshot();
+      double seconds = (System.nanoTime() - start) / 1e9;
+      Histogram latency = totals.latency.getIntervalHistogram();
 
-    // Stop sending; whatever is still unanswered after the timeout is lost too.
-    loops.forEach(Loop::finish);
-    for (Loop loop : loops) {
-      loop.join(TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + 5_000);
+      // Stop sending; whatever is still unanswered after the timeout is lost too.
+      List<Future<?>> finished = new ArrayList<>();
+      for (Client client : sockets) {
+        finished.add(client.finish());
+      }
+      for (Future<?> done : finished) {
+        done.await(TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + 5_000);
+      }
+      Snapshot end = totals.snapshot();
+      if (totals.failure != null) {
+        throw new IOException(totals.failure.getMessage(), totals.failure);
+      }
+      return report(totals, before, after, end, seconds, latency, timeoutNanos);
+    } finally {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS);
     }
-    Snapshot end = totals.snapshot();
-    if (totals.failure != null) {
-      throw new IOException(totals.failure.getMessage(), totals.failure);
-    }
+  }
 
+  private static int report(Totals totals, Snapshot before, Snapshot after, Snapshot end, double seconds,
+                            Histogram latency, long timeoutNanos) {
     long answered = after.answered - before.answered;
     long refused = after.refused - before.refused;
     System.out.printf("%,.0f over_limit/s  (%,d replies in %.2f s; %,d Y, %,d N)%n",
@@ -160,97 +195,27 @@ final class UdpBench {
   private record Snapshot(long sent, long answered, long refused, long lost, long late, long malformed, long unknownId) {
   }
 
-  /** One thread serving some client sockets through a selector; it alone touches their state. */
-  private static final class Loop extends Thread {
-    private final Selector selector;
-    private final List<Client> clients = new ArrayList<>();
-    private final long checkEveryNanos;
-    private final Totals totals;
-    private volatile boolean finishing;
-
-    Loop(int index, long timeoutNanos, Totals totals) throws IOException {
-      super("udp-bench-" + index);
-      setDaemon(true);
-      this.selector = Selector.open();
-      this.checkEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), timeoutNanos / 10);
-      this.totals = totals;
-    }
-
-    void add(Client client) throws IOException {
-      client.channel.register(selector, SelectionKey.OP_READ, client);
-      clients.add(client);
-    }
-
-    /** Stop sending; end once every request is answered or lost. */
-    void finish() {
-      finishing = true;
-      selector.wakeup();
-    }
-
-    @Override
-    public void run() {
-      try {
-        clients.forEach(Client::fill);
-        long nextCheck = System.nanoTime() + checkEveryNanos;
-        while (true) {
-          selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(checkEveryNanos)));
-          Iterator<SelectionKey> ready = selector.selectedKeys().iterator();
-          while (ready.hasNext()) {
-            Client client = (Client) ready.next().attachment();
-            ready.remove();
-            client.drain(finishing);
-          }
-          long now = System.nanoTime();
-          if (now - nextCheck >= 0) {
-            nextCheck = now + checkEveryNanos;
-            for (Client client : clients) {
-              client.expire(now, finishing);
-            }
-          }
-          if (finishing && clients.stream().allMatch(Client::idle)) {
-            break;
-          }
-        }
-      } catch (PortUnreachableException e) {
-        totals.failure = new IOException("nothing listens on the UDP port (ICMP port unreachable)", e);
-      } catch (IOException | UncheckedIOException e) {
-        IOException cause = e instanceof UncheckedIOException ? ((UncheckedIOException) e).getCause() : (IOException) e;
-        totals.failure = cause instanceof PortUnreachableException
-            ? new IOException("nothing listens on the UDP port (ICMP port unreachable)", cause) : cause;
-      } finally {
-        for (Client client : clients) {
-          client.close();
-        }
-        try {
-          selector.close();
-        } catch (IOException ignored) {
-          // Closing: nothing left to do.
-        }
-      }
-    }
-  }
-
-  /** One client socket: its ids and its requests in flight, oldest first. */
-  private static final class Client {
-    private final DatagramChannel channel;
+  /**
+   * One client socket: its ids and its requests in flight. Netty calls it on the socket's one event
+   * loop thread only, so its state needs no locks.
+   */
+  private static final class Client extends ChannelInboundHandlerAdapter {
     private final int inFlight;
     private final byte[][] keys;
     private final long timeoutNanos;
     private final Totals totals;
     private final SplittableRandom random;
-    private final ByteBuffer in = ByteBuffer.allocateDirect(2048);
-    private final ByteBuffer out = ByteBuffer.allocateDirect(2048);
-    private final byte[] reply = new byte[2048];
+    private final byte[] reply = new byte[MAX_REPLY];
     /** id → send time, in send order: the head is always the oldest request. */
     private final LinkedHashMap<Long, Long> pending = new LinkedHashMap<>();
     /** Ids that timed out, kept ten timeouts so a late reply is told apart from a wrong one. */
     private final LinkedHashMap<Long, Long> expired = new LinkedHashMap<>();
+    private final Promise<Void> finished = ImmediateEventExecutor.INSTANCE.newPromise();
+    private ChannelHandlerContext ctx;
+    private boolean finishing;
     private long nextId = 1;
 
-    Client(InetSocketAddress server, int inFlight, byte[][] keys, long timeoutNanos, Totals totals, int index) throws IOException {
-      this.channel = DatagramChannel.open();
-      this.channel.configureBlocking(false);
-      this.channel.connect(server);
+    Client(int inFlight, byte[][] keys, long timeoutNanos, Totals totals, int index) {
       this.inFlight = inFlight;
       this.keys = keys;
       this.timeoutNanos = timeoutNanos;
@@ -258,57 +223,80 @@ final class UdpBench {
       this.random = new SplittableRandom(index * 0x9E3779B97F4A7C15L + System.nanoTime());
     }
 
-    boolean idle() {
-      return pending.isEmpty();
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+      this.ctx = ctx;
+      long checkEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), timeoutNanos / 10);
+      ctx.executor().scheduleAtFixedRate(this::expire, checkEveryNanos, checkEveryNanos, TimeUnit.NANOSECONDS);
+      fill();
     }
 
-    void close() {
-      try {
-        channel.close();
-      } catch (IOException ignored) {
-        // Closing: nothing left to do.
+    /** Stop sending; completes once every request is answered or lost. */
+    Future<Void> finish() {
+      ctx.executor().execute(() -> {
+        finishing = true;
+        completeIfIdle();
+      });
+      return finished;
+    }
+
+    private void completeIfIdle() {
+      if (finishing && pending.isEmpty()) {
+        finished.trySuccess(null);
       }
     }
 
-    /** Sends until {@code inFlight} requests are pending (or the socket buffer is full). */
-    void fill() {
-      while (pending.size() < inFlight) {
-        long id = nextId;
-        out.clear();
+    /** Writes until {@code inFlight} requests are pending, then sends them all with one flush. */
+    private void fill() {
+      if (finishing) {
+        return;
+      }
+      boolean wrote = false;
+      while (pending.size() < inFlight && ctx.channel().isWritable()) {
+        long id = nextId++;
+        ByteBuf out = ctx.alloc().ioBuffer(64);
         putDigits(out, id);
-        out.put(OVER_LIMIT).put(keys[random.nextInt(keys.length)]).flip();
-        long now = System.nanoTime();
-        int written;
-        try {
-          written = channel.write(out);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        if (written == 0) {
-          return; // send buffer full: the next reply or timer tick sends again
-        }
-        nextId++;
-        pending.put(id, now);
+        out.writeBytes(OVER_LIMIT).writeBytes(keys[random.nextInt(keys.length)]);
+        pending.put(id, System.nanoTime());
+        ctx.write(out, ctx.voidPromise());
         totals.sent.increment();
+        wrote = true;
+      }
+      if (wrote) {
+        ctx.flush();
       }
     }
 
-    /** Reads every datagram waiting, then refills the window. */
-    void drain(boolean finishing) throws IOException {
-      while (true) {
-        in.clear();
-        int length = channel.read(in);
-        if (length <= 0) {
-          break;
-        }
-        long now = System.nanoTime();
-        in.flip();
-        in.get(reply, 0, length);
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      long now = System.nanoTime();
+      ByteBuf content = ((DatagramPacket) msg).content();
+      try {
+        int length = Math.min(content.readableBytes(), reply.length);
+        content.readBytes(reply, 0, length);
         onReply(length, now);
+      } finally {
+        ((DatagramPacket) msg).release();
       }
-      if (!finishing) {
-        fill();
-      }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      fill();
+      completeIfIdle();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+      fill();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      totals.failure = cause instanceof PortUnreachableException
+          ? new IOException("nothing listens on the UDP port (ICMP port unreachable)", cause)
+          : cause instanceof Exception ? (Exception) cause : new IOException(cause);
+      finished.trySuccess(null);
     }
 
     private void onReply(int length, long now) {
@@ -338,7 +326,8 @@ final class UdpBench {
     }
 
     /** Requests older than the timeout are lost; new ones take their place. */
-    void expire(long now, boolean finishing) {
+    private void expire() {
+      long now = System.nanoTime();
       Iterator<Map.Entry<Long, Long>> oldestFirst = pending.entrySet().iterator();
       while (oldestFirst.hasNext()) {
         Map.Entry<Long, Long> request = oldestFirst.next();
@@ -353,22 +342,21 @@ final class UdpBench {
       while (forgotten.hasNext() && now - forgotten.next().getValue() > 10 * timeoutNanos) {
         forgotten.remove();
       }
-      if (!finishing) {
-        fill();
-      }
+      fill();
+      completeIfIdle();
     }
 
-    private static void putDigits(ByteBuffer out, long value) {
-      int start = out.position();
+    private static void putDigits(ByteBuf out, long value) {
+      int start = out.writerIndex();
       long rest = value;
       do {
-        out.put((byte) ('0' + rest % 10));
+        out.writeByte('0' + (int) (rest % 10));
         rest /= 10;
       } while (rest > 0);
-      for (int i = start, j = out.position() - 1; i < j; i++, j--) {
-        byte swap = out.get(i);
-        out.put(i, out.get(j));
-        out.put(j, swap);
+      for (int i = start, j = out.writerIndex() - 1; i < j; i++, j--) {
+        byte swap = out.getByte(i);
+        out.setByte(i, out.getByte(j));
+        out.setByte(j, swap);
       }
     }
 
