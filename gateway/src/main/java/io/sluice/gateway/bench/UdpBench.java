@@ -188,7 +188,9 @@ final class UdpBench {
     volatile Exception failure;
 
     Snapshot snapshot() {
-      return new Snapshot(sent.sum(), answered.sum(), refused.sum(), lost.sum(), late.sum(), malformed.sum(), unknownId.sum());
+      // A reply counts as answered before it counts as refused: read refused first, so never more refused than answered.
+      long refusedSoFar = refused.sum();
+      return new Snapshot(sent.sum(), answered.sum(), refusedSoFar, lost.sum(), late.sum(), malformed.sum(), unknownId.sum());
     }
   }
 

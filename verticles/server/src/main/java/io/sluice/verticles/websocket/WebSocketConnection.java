@@ -7,6 +7,7 @@ import io.sluice.verticles.channel.ChannelMessage;
 import io.sluice.verticles.front.FrontConnection;
 import io.sluice.verticles.shard.ShardOutbox;
 import io.sluice.verticles.tcp.TcpSettings;
+import io.netty.buffer.ByteBufUtil;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.DecodeException;
@@ -55,7 +56,7 @@ final class WebSocketConnection extends FrontConnection {
   }
 
   private void onText(String text) {
-    countRead(text.length());
+    countRead(ByteBufUtil.utf8Bytes(text));
     answerText(text);
     // Back-pressure as for binary messages: a client not reading its replies is not read from either.
     if (writable() && socket.writeQueueFull()) {
@@ -154,7 +155,7 @@ final class WebSocketConnection extends FrontConnection {
 
   private void sendText(String text) {
     if (writable()) {
-      socket.writeTextMessage(text).onSuccess(v -> countWritten(text.length()));
+      socket.writeTextMessage(text).onSuccess(v -> countWritten(ByteBufUtil.utf8Bytes(text)));
     }
   }
 
