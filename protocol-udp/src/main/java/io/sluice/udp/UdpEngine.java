@@ -47,7 +47,8 @@ import java.util.concurrent.CompletionStage;
  */
 public final class UdpEngine {
 
-  static final int DEFAULT_RESOLUTION_CACHE_SIZE = 16_384;
+  /** Keys whose rule decision is remembered, per generation of the {@link ResolutionCache}. */
+  private static final int RESOLUTION_CACHE_KEYS = 16_384;
 
   private final RuleSet rules;
   private final ResolutionCache resolutions;
@@ -60,7 +61,7 @@ public final class UdpEngine {
 
   private UdpEngine(Builder builder) {
     this.rules = builder.rules;
-    this.resolutions = new ResolutionCache(builder.rules, builder.resolutionCacheSize);
+    this.resolutions = new ResolutionCache(builder.rules, RESOLUTION_CACHE_KEYS);
     this.store = builder.store;
     this.storeCompletesImmediately = builder.storeCompletesImmediately;
     this.clock = builder.clock;
@@ -254,7 +255,6 @@ public final class UdpEngine {
     private int maxDatagramBytes = UdpRequestParser.DEFAULT_MAX_DATAGRAM_BYTES;
     private BucketRotation bucketRotation = BucketRotation.ON_ACCESS;
     private UdpEngineListener listener = UdpEngineListener.NONE;
-    private int resolutionCacheSize = DEFAULT_RESOLUTION_CACHE_SIZE;
 
     private Builder(RuleSet rules, AsyncStateStore store, boolean storeCompletesImmediately) {
       this.rules = Objects.requireNonNull(rules, "rules");
@@ -280,15 +280,6 @@ public final class UdpEngine {
     /** Who rotates the 5-minute statistics bucket (default: lazily, on access). */
     public Builder bucketRotation(BucketRotation bucketRotation) {
       this.bucketRotation = Objects.requireNonNull(bucketRotation, "bucketRotation");
-      return this;
-    }
-
-    /** Keys whose rule decision is remembered, per generation (see {@link ResolutionCache}; default 16,384). */
-    public Builder resolutionCacheSize(int keys) {
-      if (keys < 1) {
-        throw new IllegalArgumentException("resolutionCacheSize must be at least 1, got " + keys);
-      }
-      this.resolutionCacheSize = keys;
       return this;
     }
 

@@ -4,20 +4,19 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.concurrent.Promise;
+import io.sluice.verticles.udp.BatchedDatagrams;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -43,10 +42,9 @@ import java.util.concurrent.atomic.LongAdder;
  * was malformed or answered no request of its socket.
  *
  * <p>It runs on Netty's epoll transport directly (NIO elsewhere), not on Vert.x: the load tool
- * shares the machine with the server, so it must cost as little CPU as possible. Each socket writes
- * the requests of a turn without flushing and flushes once, so epoll sends them with one
- * {@code sendmmsg}, and reads bursts of replies with one {@code recvmmsg}, as a production client
- * library sending from many threads would have its datagrams batched by the kernel's queues anyway.
+ * shares the machine with the server, so it must cost as little CPU as possible. Each socket sends
+ * and reads with {@link BatchedDatagrams}, like the server: the requests of a turn leave in one
+ * {@code sendmmsg}, bursts of replies arrive in one {@code recvmmsg}.
  */
 final class UdpBench {
 
@@ -66,8 +64,6 @@ final class UdpBench {
   private static final long HIGHEST_LATENCY_NANOS = 3_600_000_000_000L;
   private static final byte[] OVER_LIMIT = " over_limit ".getBytes(StandardCharsets.US_ASCII);
   private static final int MAX_KEYS = 2 * 65_536;
-  /** Replies are read whole up to this size (an over_limit reply is about 30 bytes). */
-  private static final int MAX_REPLY = 2048;
 
   private UdpBench() {
   }
@@ -108,11 +104,7 @@ final class UdpBench {
         Client client = new Client(inFlight, keys, timeoutNanos, totals, i);
         Bootstrap bootstrap = new Bootstrap().group(group)
             .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
-            .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(32 * MAX_REPLY))
             .handler(client);
-        if (epoll) {
-          bootstrap.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_REPLY);
-        }
         bootstrap.connect(server).sync();
         sockets.add(client);
       }
@@ -148,10 +140,11 @@ final class UdpBench {
 
   private static int report(Totals totals, Snapshot before, Snapshot after, Snapshot end, double seconds,
                             Histogram latency, long timeoutNanos) {
-    long answered = after.answered - before.answered;
+    long allowed = after.allowed - before.allowed;
     long refused = after.refused - before.refused;
+    long answered = allowed + refused;
     System.out.printf("%,.0f over_limit/s  (%,d replies in %.2f s; %,d Y, %,d N)%n",
-        answered / seconds, answered, seconds, refused, answered - refused);
+        answered / seconds, answered, seconds, refused, allowed);
     System.out.printf("latency us: p50 %.1f  p99 %.1f  p999 %.1f  max %.1f%n",
         latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,
         latency.getValueAtPercentile(99.9) / 1e3, latency.getMaxValue() / 1e3);
@@ -178,7 +171,7 @@ final class UdpBench {
   private static final class Totals {
     final Recorder latency = new Recorder(HIGHEST_LATENCY_NANOS, 3);
     final LongAdder sent = new LongAdder();
-    final LongAdder answered = new LongAdder();
+    final LongAdder allowed = new LongAdder();
     final LongAdder refused = new LongAdder();
     final LongAdder lost = new LongAdder();
     final LongAdder late = new LongAdder();
@@ -188,13 +181,12 @@ final class UdpBench {
     volatile Exception failure;
 
     Snapshot snapshot() {
-      // A reply counts as answered before it counts as refused: read refused first, so never more refused than answered.
-      long refusedSoFar = refused.sum();
-      return new Snapshot(sent.sum(), answered.sum(), refusedSoFar, lost.sum(), late.sum(), malformed.sum(), unknownId.sum());
+      // Each reply is counted once, as allowed or as refused, so both figures and their sum stay consistent.
+      return new Snapshot(sent.sum(), allowed.sum(), refused.sum(), lost.sum(), late.sum(), malformed.sum(), unknownId.sum());
     }
   }
 
-  private record Snapshot(long sent, long answered, long refused, long lost, long late, long malformed, long unknownId) {
+  private record Snapshot(long sent, long allowed, long refused, long lost, long late, long malformed, long unknownId) {
   }
 
   /**
@@ -207,13 +199,14 @@ final class UdpBench {
     private final long timeoutNanos;
     private final Totals totals;
     private final SplittableRandom random;
-    private final byte[] reply = new byte[MAX_REPLY];
+    private final byte[] reply = new byte[BatchedDatagrams.MAX_DATAGRAM];
     /** id → send time, in send order: the head is always the oldest request. */
     private final LinkedHashMap<Long, Long> pending = new LinkedHashMap<>();
     /** Ids that timed out, kept ten timeouts so a late reply is told apart from a wrong one. */
     private final LinkedHashMap<Long, Long> expired = new LinkedHashMap<>();
     private final Promise<Void> finished = ImmediateEventExecutor.INSTANCE.newPromise();
     private ChannelHandlerContext ctx;
+    private BatchedDatagrams out;
     private boolean finishing;
     private long nextId = 1;
 
@@ -226,8 +219,14 @@ final class UdpBench {
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
+    public void handlerAdded(ChannelHandlerContext ctx) {
       this.ctx = ctx;
+      BatchedDatagrams.configure((DatagramChannel) ctx.channel());
+      out = new BatchedDatagrams(ctx);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
       long checkEveryNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), timeoutNanos / 10);
       ctx.executor().scheduleAtFixedRate(this::expire, checkEveryNanos, checkEveryNanos, TimeUnit.NANOSECONDS);
       fill();
@@ -248,24 +247,19 @@ final class UdpBench {
       }
     }
 
-    /** Writes until {@code inFlight} requests are pending, then sends them all with one flush. */
+    /** Writes until {@code inFlight} requests are pending; they leave together after this turn. */
     private void fill() {
       if (finishing) {
         return;
       }
-      boolean wrote = false;
       while (pending.size() < inFlight && ctx.channel().isWritable()) {
         long id = nextId++;
-        ByteBuf out = ctx.alloc().ioBuffer(64);
-        putDigits(out, id);
-        out.writeBytes(OVER_LIMIT).writeBytes(keys[random.nextInt(keys.length)]);
+        ByteBuf request = ctx.alloc().ioBuffer(64);
+        putDigits(request, id);
+        request.writeBytes(OVER_LIMIT).writeBytes(keys[random.nextInt(keys.length)]);
         pending.put(id, System.nanoTime());
-        ctx.write(out, ctx.voidPromise());
+        out.write(request);
         totals.sent.increment();
-        wrote = true;
-      }
-      if (wrote) {
-        ctx.flush();
       }
     }
 
@@ -321,10 +315,7 @@ final class UdpBench {
         return;
       }
       totals.latency.recordValue(Math.min(HIGHEST_LATENCY_NANOS, Math.max(0, now - sentAt)));
-      totals.answered.increment();
-      if (verdict == 'Y') {
-        totals.refused.increment();
-      }
+      (verdict == 'Y' ? totals.refused : totals.allowed).increment();
     }
 
     /** Requests older than the timeout are lost; new ones take their place. */

@@ -4,18 +4,18 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
+
+import io.sluice.verticles.udp.BatchedDatagrams;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -24,8 +24,7 @@ import java.util.Map;
 /**
  * {@code java -jar sluice.jar bench udp-echo}: the floor under the UDP figures. A server that does
  * no work — each {@code <id> over_limit …} gets {@code <id> ok N 0.0 22.0 20} at once — with the
- * same I/O as Sluice's UDP endpoint (one epoll event loop, recvmmsg, replies flushed once per turn
- * with sendmmsg). What {@code bench udp} measures against it is what this machine's kernel and the
+ * same I/O as Sluice's UDP endpoint: one event loop and {@link BatchedDatagrams}. What {@code bench udp} measures against it is what this machine's kernel and the
  * load tool allow; the difference to Sluice is Sluice's own work.
  */
 final class UdpEchoServer {
@@ -37,7 +36,6 @@ final class UdpEchoServer {
       "  --host HOST          bind address (127.0.0.1)",
       "  --port PORT          UDP port (9001)");
 
-  private static final int MAX_DATAGRAM = 2048;
   private static final byte[] REPLY = " ok N 0.0 22.0 20".getBytes(StandardCharsets.US_ASCII);
 
   private UdpEchoServer() {
@@ -56,11 +54,7 @@ final class UdpEchoServer {
     try {
       Bootstrap bootstrap = new Bootstrap().group(group)
           .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
-          .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(32 * MAX_DATAGRAM))
           .handler(new Echo());
-      if (epoll) {
-        bootstrap.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM);
-      }
       Channel channel = bootstrap.bind(host, port).sync().channel();
       System.out.printf("UDP echo baseline on %s:%d (%s)%n", host, port, epoll ? "epoll" : "NIO");
       channel.closeFuture().sync();
@@ -71,7 +65,13 @@ final class UdpEchoServer {
   }
 
   private static final class Echo extends SimpleChannelInboundHandler<DatagramPacket> {
-    private boolean flushScheduled;
+    private BatchedDatagrams out;
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+      BatchedDatagrams.configure((DatagramChannel) ctx.channel());
+      out = new BatchedDatagrams(ctx);
+    }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket request) {
@@ -82,14 +82,7 @@ final class UdpEchoServer {
       }
       ByteBuf reply = ctx.alloc().ioBuffer(space - in.readerIndex() + REPLY.length)
           .writeBytes(in, in.readerIndex(), space - in.readerIndex()).writeBytes(REPLY);
-      ctx.write(new DatagramPacket(reply, request.sender()), ctx.voidPromise());
-      if (!flushScheduled) {
-        flushScheduled = true;
-        ctx.channel().eventLoop().execute(() -> {
-          flushScheduled = false;
-          ctx.flush();
-        });
-      }
+      out.write(new DatagramPacket(reply, request.sender()));
     }
   }
 }

@@ -14,6 +14,9 @@ import java.math.RoundingMode;
  */
 public final class CFormat {
 
+  /** Below this the exact product by ten and its rounding fit in a double and a long (see {@link #roundedTenths}). */
+  private static final double FAST_LIMIT = 1e14;
+
   private CFormat() {
   }
 
@@ -37,9 +40,6 @@ public final class CFormat {
         : new BigDecimal(magnitude).setScale(1, RoundingMode.HALF_EVEN).toPlainString();
     return negative ? "-" + digits : digits;
   }
-
-  /** Below this the exact product by ten and its rounding fit in a double and a long (see {@link #roundedTenths}). */
-  private static final double FAST_LIMIT = 1e14;
 
   /**
    * The exact value of {@code 10 · magnitude} rounded to an integer, ties to even, without

@@ -1,6 +1,5 @@
 package io.sluice.verticles.udp;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -15,10 +14,8 @@ import java.net.InetSocketAddress;
  * The UDP endpoint's Netty handler: each datagram to the engine, each reply back to its sender.
  *
  * <p>Why Netty and not Vert.x's {@code DatagramSocket}: that API flushes every {@code send}, one
- * {@code sendto} system call per reply, which was 45% of the endpoint's CPU. Here replies are
- * written as they become ready and flushed once per turn of the event loop, so a burst of replies
- * leaves in one {@code sendmmsg} (epoll), just as the requests of a burst arrive in one
- * {@code recvmmsg}.
+ * {@code sendto} system call per reply, which was 45% of the endpoint's CPU. Here replies go out
+ * through {@link BatchedDatagrams}: one {@code sendmmsg} per turn of the event loop.
  *
  * <p>A reply that finds the socket's outbound buffer full (the kernel is not draining it) is
  * dropped and counted rather than queued without limit: UDP may lose any datagram, and a client
@@ -26,7 +23,7 @@ import java.net.InetSocketAddress;
  */
 final class DatagramReplies extends ChannelInboundHandlerAdapter {
 
-  /** What the handler reports, for metrics and the dashboard. */
+  /** What the handler reports, for metrics and the log. */
   interface Observer {
     void replyDropped();
 
@@ -38,8 +35,7 @@ final class DatagramReplies extends ChannelInboundHandlerAdapter {
   private final Clock clock;
   private final Observer observer;
   private ChannelHandlerContext ctx;
-  private boolean flushScheduled;
-  private final Runnable flush = this::flush;
+  private BatchedDatagrams out;
 
   DatagramReplies(UdpEngine engine, UdpPeers peers, Clock clock, Observer observer) {
     this.engine = engine;
@@ -51,6 +47,7 @@ final class DatagramReplies extends ChannelInboundHandlerAdapter {
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
+    this.out = new BatchedDatagrams(ctx);
   }
 
   @Override
@@ -75,18 +72,7 @@ final class DatagramReplies extends ChannelInboundHandlerAdapter {
       return;
     }
     peers.replied(ip, recipient.getPort(), reply.length);
-    ByteBuf content = ctx.alloc().ioBuffer(reply.length).writeBytes(reply);
-    ctx.write(new DatagramPacket(content, recipient), ctx.voidPromise());
-    if (!flushScheduled) {
-      flushScheduled = true;
-      // Runs once the event loop has handled this turn's reads and replies.
-      ctx.channel().eventLoop().execute(flush);
-    }
-  }
-
-  private void flush() {
-    flushScheduled = false;
-    ctx.flush();
+    out.write(new DatagramPacket(ctx.alloc().ioBuffer(reply.length).writeBytes(reply), recipient));
   }
 
   @Override

@@ -10,8 +10,6 @@ import io.sluice.verticles.shard.ShardOutbox;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.udp.wire.UdpCommand;
-import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.InternetProtocolFamily;
 import io.vertx.core.Future;
@@ -34,9 +32,6 @@ import java.util.Map;
 public final class UdpVerticle extends VerticleBase {
 
   private static final System.Logger LOG = System.getLogger(UdpVerticle.class.getName());
-  /** Datagrams are read whole up to this size (the protocol reads only the first 1000 bytes). */
-  private static final int MAX_DATAGRAM = 2048;
-  private static final int RECEIVE_BUFFER = 32 * MAX_DATAGRAM;
 
   private final String host;
   private final int port;
@@ -118,11 +113,7 @@ public final class UdpVerticle extends VerticleBase {
     InetSocketAddress address = new InetSocketAddress(host, port);
     channel = ((VertxInternal) vertx).transport().datagramChannel(
         address.getAddress() instanceof Inet6Address ? InternetProtocolFamily.IPv6 : InternetProtocolFamily.IPv4);
-    if (channel instanceof EpollDatagramChannel) {
-      // recvmmsg: one system call reads up to RECEIVE_BUFFER / MAX_DATAGRAM datagrams.
-      ((EpollDatagramChannel) channel).config().setMaxDatagramPayloadSize(MAX_DATAGRAM);
-    }
-    channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(RECEIVE_BUFFER));
+    BatchedDatagrams.configure(channel);
     channel.pipeline().addLast("replies", replies);
     Promise<Void> bound = loop.promise();
     loop.nettyEventLoop().register(channel).addListener(registered -> {

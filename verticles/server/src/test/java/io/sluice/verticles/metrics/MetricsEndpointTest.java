@@ -51,7 +51,7 @@ class MetricsEndpointTest {
     assertThat(line(scrape, "sluice_connections ")).endsWith(" 1.0");
     assertThat(scrape).contains("sluice_keys{shard=\"0\"}", "sluice_keys{shard=\"1\"}",
         "sluice_expired_records_reclaimed_total{shard=\"0\"}", "sluice_pushes_dropped_total",
-        "sluice_channel_subscriptions", "sluice_channels");
+        "sluice_channel_subscriptions", "sluice_channels", "sluice_udp_replies_dropped_total 0.0");
     long keys = Arrays.stream(scrape.split("\n"))
         .filter(l -> l.startsWith("sluice_keys{"))
         .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
