@@ -1,6 +1,7 @@
 package io.sluice.verticles.front;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
 import io.sluice.core.session.ThrottrSession;
@@ -40,16 +41,20 @@ public abstract class FrontConnection implements Transport, PushSink {
   private final ReadStream<Buffer> input;
   private final WriteStream<Buffer> output;
   private final String kind;
+  private final PushFlushes pushFlushes;
   protected boolean closed;
 
   /**
+   * @param channel      the Netty channel under the transport, where pushes' flushes are gathered
    * @param writePerRead see {@link ThrottrSession}: true when each incoming message needs its own
    *                     outgoing message
    */
   protected FrontConnection(String kind, ConnectionStats.Protocol protocol, SocketAddress peer,
-                            ReadStream<Buffer> input, WriteStream<Buffer> output, Instance instance,
-                            ShardOutbox shards, ChannelHub hub, TcpSettings limits, boolean writePerRead) {
+                            ReadStream<Buffer> input, WriteStream<Buffer> output, Channel channel,
+                            Instance instance, ShardOutbox shards, ChannelHub hub, TcpSettings limits,
+                            boolean writePerRead) {
     this.kind = kind;
+    this.pushFlushes = PushFlushes.install(channel);
     this.instance = instance;
     this.shards = shards;
     this.input = input;
@@ -132,8 +137,19 @@ public abstract class FrontConnection implements Transport, PushSink {
     if (!writable() || output.writeQueueFull()) {
       return false;
     }
-    send(message.pushFrame(instance.valueSize()));
+    ByteBuf frame = message.pushFrame(instance.valueSize());
+    sendPush(() -> send(frame));
     return true;
+  }
+
+  /** Makes a push's write, whose flush waits for the end of the loop turn (see {@link PushFlushes}). */
+  protected final void sendPush(Runnable write) {
+    pushFlushes.gathering(true);
+    try {
+      write.run();
+    } finally {
+      pushFlushes.gathering(false);
+    }
   }
 
   protected void send(ByteBuf bytes) {

@@ -6,7 +6,9 @@ import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardOutbox;
 import io.sluice.verticles.tcp.TcpSettings;
+import io.netty.channel.Channel;
 import io.vertx.core.Handler;
+import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -52,8 +54,11 @@ public final class WebSocketBridge {
         return;
       }
       boolean authenticated = !access.tokenRequired() || access.authorizedByHeader(request);
+      // The upgraded socket keeps the HTTP connection's Netty channel; vertx-web's wrapper of the
+      // socket does not reveal it, the connection does.
+      Channel channel = ((ConnectionBase) request.connection()).channel();
       request.toWebSocket().onSuccess(socket ->
-          new WebSocketConnection(socket, instance, outbox, hub, access, authenticated, limits).start());
+          new WebSocketConnection(socket, channel, instance, outbox, hub, access, authenticated, limits).start());
     };
   }
 }

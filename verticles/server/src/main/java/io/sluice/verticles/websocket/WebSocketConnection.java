@@ -8,6 +8,7 @@ import io.sluice.verticles.front.FrontConnection;
 import io.sluice.verticles.shard.ShardOutbox;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.Channel;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.DecodeException;
@@ -28,10 +29,11 @@ final class WebSocketConnection extends FrontConnection {
   private boolean authenticated;
   private boolean binaryClient;
 
-  WebSocketConnection(ServerWebSocket socket, Instance instance, ShardOutbox shards, ChannelHub hub,
+  /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
+  WebSocketConnection(ServerWebSocket socket, Channel channel, Instance instance, ShardOutbox shards, ChannelHub hub,
                       WebSocketAccess access, boolean authenticated, TcpSettings limits) {
-    super("WebSocket", ConnectionStats.Protocol.WEBSOCKET, socket.remoteAddress(), socket, socket, instance, shards,
-        hub, limits, true);
+    super("WebSocket", ConnectionStats.Protocol.WEBSOCKET, socket.remoteAddress(), socket, socket, channel, instance,
+        shards, hub, limits, true);
     this.socket = socket;
     this.access = access;
     this.authenticated = authenticated;
@@ -149,7 +151,8 @@ final class WebSocketConnection extends FrontConnection {
     if (!writable() || socket.writeQueueFull()) {
       return false;
     }
-    sendText(message.text(m -> JsonFrames.message(m.channel(), m.payload())));
+    String text = message.text(m -> JsonFrames.message(m.channel(), m.payload()));
+    sendPush(() -> sendText(text));
     return true;
   }
 
