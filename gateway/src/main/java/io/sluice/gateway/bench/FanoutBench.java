@@ -40,6 +40,8 @@ final class FanoutBench {
       "  --http-port PORT     HTTP port of the WebSocket bridge (8080)",
       "  --subscribers N      WebSocket subscribers (1000)",
       "  --in-flight N        PUBLISH requests awaiting their status (8)",
+      "  --rate N             instead: N publishes per second on a fixed schedule (open loop), for",
+      "                       latency at a given load; each message carries its scheduled time",
       "  --duration SECONDS   measured time (10)",
       "  --warmup SECONDS     unmeasured time before it (2)");
 
@@ -50,7 +52,7 @@ final class FanoutBench {
 
   static int run(List<String> args) throws Exception {
     Map<String, String> options = Arguments.parse(args, List.of("host", "port", "http-port", "subscribers",
-        "in-flight", "duration", "warmup"));
+        "in-flight", "rate", "duration", "warmup"));
     if (options == null) {
       System.out.println(HELP);
       return 0;
@@ -60,6 +62,7 @@ final class FanoutBench {
     int httpPort = Arguments.positive(options, "http-port", 8080);
     int subscribers = Arguments.positive(options, "subscribers", 1000);
     int inFlight = Arguments.positive(options, "in-flight", 8);
+    int rate = Arguments.nonNegative(options, "rate", 0);
     long durationMillis = Arguments.positive(options, "duration", 10) * 1000L;
     long warmupMillis = Arguments.nonNegative(options, "warmup", 2) * 1000L;
 
@@ -79,7 +82,13 @@ final class FanoutBench {
       var netClient = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
       NetSocket publisher = await(netClient.connect(port, host));
       Publisher loop = new Publisher(publisher, inFlight);
-      vertx.runOnContext(v -> loop.start());
+      vertx.runOnContext(v -> {
+        if (rate > 0) {
+          loop.startAtRate(vertx, rate);
+        } else {
+          loop.start();
+        }
+      });
       Thread.sleep(warmupMillis);
       latency.reset();
       long start = System.nanoTime();
@@ -146,7 +155,9 @@ final class FanoutBench {
     private final int inFlight;
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
+    private static final long MAX_BEHIND = 1_000;
     private volatile boolean stopped;
+    private boolean paced;
 
     Publisher(NetSocket socket, int inFlight) {
       this.socket = socket;
@@ -156,6 +167,38 @@ final class FanoutBench {
     void start() {
       socket.handler(this::onStatus);
       publish(inFlight);
+    }
+
+    /**
+     * Open loop: publish i is due at {@code start + i / rate}, and carries that time, not the time it
+     * left; a server that falls behind shows as latency, not as a slower schedule (no coordinated
+     * omission). With more than {@link #MAX_BEHIND} unanswered, due publishes wait, still stamped
+     * with their due time.
+     */
+    void startAtRate(Vertx vertx, int rate) {
+      paced = true;
+      socket.handler(this::onStatus);
+      long start = System.nanoTime();
+      long[] sent = {0};
+      vertx.setPeriodic(1, timer -> {
+        if (stopped) {
+          vertx.cancelTimer(timer);
+          return;
+        }
+        // Publishes 0 … due-1 are due: publish i at start + i / rate.
+        long due = (System.nanoTime() - start) * rate / 1_000_000_000L + 1;
+        long answered = acknowledged.get() + refused.get();
+        long count = Math.min(due - sent[0], MAX_BEHIND - (sent[0] - answered));
+        if (count <= 0) {
+          return;
+        }
+        ByteBuf out = Unpooled.buffer();
+        for (long i = sent[0]; i < sent[0] + count; i++) {
+          encodePublish(out, start + i * 1_000_000_000L / rate);
+        }
+        sent[0] += count;
+        socket.write(BufferInternal.buffer(out));
+      });
     }
 
     void stop() {
@@ -172,7 +215,7 @@ final class FanoutBench {
         }
         count++;
       }
-      if (!stopped) {
+      if (!stopped && !paced) {
         publish(count);
       }
     }
@@ -180,11 +223,14 @@ final class FanoutBench {
     private void publish(int count) {
       ByteBuf out = Unpooled.buffer();
       for (int i = 0; i < count; i++) {
-        byte[] payload = Long.toString(System.nanoTime()).getBytes(StandardCharsets.US_ASCII);
-        RequestEncoder.encode(out, ValueSize.UINT16,
-            new Request.Publish(CHANNEL.getBytes(StandardCharsets.US_ASCII), payload));
+        encodePublish(out, System.nanoTime());
       }
       socket.write(BufferInternal.buffer(out));
+    }
+
+    private static void encodePublish(ByteBuf out, long sentAt) {
+      byte[] payload = Long.toString(sentAt).getBytes(StandardCharsets.US_ASCII);
+      RequestEncoder.encode(out, ValueSize.UINT16, new Request.Publish(CHANNEL.getBytes(StandardCharsets.US_ASCII), payload));
     }
   }
 

@@ -6,6 +6,7 @@ import io.sluice.gateway.config.Invocation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -29,14 +30,29 @@ class FanoutBenchTest {
 
   @Test
   void measuresDeliveriesFromTheRealBridge() throws Exception {
+    startGateway();
+
+    assertThat(runBench("--in-flight", "2")).isZero();
+  }
+
+  @Test
+  void publishesOnAFixedScheduleWithRate() throws Exception {
+    startGateway();
+
+    assertThat(runBench("--rate", "50")).isZero();
+  }
+
+  private void startGateway() throws Exception {
     Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
+  }
 
-    int exit = FanoutBench.run(List.of("--port", String.valueOf(gateway.server().tcpPort()),
+  private int runBench(String... load) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--port", String.valueOf(gateway.server().tcpPort()),
         "--http-port", String.valueOf(gateway.server().httpPort()),
-        "--subscribers", "10", "--in-flight", "2", "--duration", "1", "--warmup", "0"));
-
-    assertThat(exit).isZero();
+        "--subscribers", "10", "--duration", "1", "--warmup", "0"));
+    args.addAll(List.of(load));
+    return FanoutBench.run(args);
   }
 
   @Test
