@@ -1,8 +1,10 @@
 package io.sluice.verticles.front;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Gathers the flushes of a connection's channel pushes into one per event-loop turn.
@@ -17,7 +19,7 @@ import io.netty.channel.ChannelHandlerContext;
  * {@code writeQueueFull()}, the slow-consumer limit) counts every pending byte. Used only from the
  * channel's event loop.
  */
-public final class PushFlushes extends ChannelDuplexHandler {
+public final class PushFlushes extends ChannelOutboundHandlerAdapter {
 
   private boolean gathering;
   private boolean flushScheduled;
@@ -49,7 +51,11 @@ public final class PushFlushes extends ChannelDuplexHandler {
       context.flush();
     } else if (!flushScheduled) {
       flushScheduled = true;
-      context.channel().eventLoop().execute(this::flushGathered);
+      try {
+        context.channel().eventLoop().execute(this::flushGathered);
+      } catch (RejectedExecutionException shuttingDown) {
+        flushGathered();
+      }
     }
   }
 
