@@ -46,6 +46,7 @@ final class FanoutBench {
       "  --warmup SECONDS     unmeasured time before it (2)");
 
   private static final String CHANNEL = "bench.fanout";
+  private static final byte[] CHANNEL_BYTES = CHANNEL.getBytes(StandardCharsets.US_ASCII);
 
   private FanoutBench() {
   }
@@ -158,6 +159,7 @@ final class FanoutBench {
     private static final long MAX_BEHIND = 1_000;
     private volatile boolean stopped;
     private boolean paced;
+    private long sent;
 
     Publisher(NetSocket socket, int inFlight) {
       this.socket = socket;
@@ -179,7 +181,6 @@ final class FanoutBench {
       paced = true;
       socket.handler(this::onStatus);
       long start = System.nanoTime();
-      long[] sent = {0};
       vertx.setPeriodic(1, timer -> {
         if (stopped) {
           vertx.cancelTimer(timer);
@@ -188,15 +189,15 @@ final class FanoutBench {
         // Publishes 0 … due-1 are due: publish i at start + i / rate.
         long due = (System.nanoTime() - start) * rate / 1_000_000_000L + 1;
         long answered = acknowledged.get() + refused.get();
-        long count = Math.min(due - sent[0], MAX_BEHIND - (sent[0] - answered));
+        long count = Math.min(due - sent, MAX_BEHIND - (sent - answered));
         if (count <= 0) {
           return;
         }
         ByteBuf out = Unpooled.buffer();
-        for (long i = sent[0]; i < sent[0] + count; i++) {
+        for (long i = sent; i < sent + count; i++) {
           encodePublish(out, start + i * 1_000_000_000L / rate);
         }
-        sent[0] += count;
+        sent += count;
         socket.write(BufferInternal.buffer(out));
       });
     }
@@ -230,7 +231,7 @@ final class FanoutBench {
 
     private static void encodePublish(ByteBuf out, long sentAt) {
       byte[] payload = Long.toString(sentAt).getBytes(StandardCharsets.US_ASCII);
-      RequestEncoder.encode(out, ValueSize.UINT16, new Request.Publish(CHANNEL.getBytes(StandardCharsets.US_ASCII), payload));
+      RequestEncoder.encode(out, ValueSize.UINT16, new Request.Publish(CHANNEL_BYTES, payload));
     }
   }
 

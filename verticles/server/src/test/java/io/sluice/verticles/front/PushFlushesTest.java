@@ -88,19 +88,6 @@ class PushFlushesTest {
     assertReceived(1, 2);
   }
 
-  @Test
-  void gatheringEndsWithThePush() throws Exception {
-    long pendingAfterTheReply = onLoop(() -> {
-      push(new byte[] {1});
-      channel.write(Unpooled.wrappedBuffer(new byte[] {2}));
-      channel.flush();
-      return pending();
-    });
-
-    assertThat(pendingAfterTheReply).isZero();
-    assertReceived(1, 2);
-  }
-
   /** The slow-consumer limit reads the channel's writability: unflushed pushes must count. */
   @Test
   void unflushedPushesCountTowardsTheOutboundLimit() throws Exception {
