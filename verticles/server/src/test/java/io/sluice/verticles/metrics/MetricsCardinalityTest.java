@@ -30,6 +30,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import static io.sluice.verticles.kit.Scrapes.line;
+import static io.sluice.verticles.kit.Scrapes.scrape;
 import static io.sluice.verticles.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -92,12 +94,6 @@ class MetricsCardinalityTest {
     assertThat(answers).allSatisfy(answer -> assertThat(answer.result().status()).isBetween(200, 499));
   }
 
-  private static String scrape(HttpCalls http) {
-    HttpCalls.Answer answer = http.get("/metrics");
-    assertThat(answer.status()).isEqualTo(200);
-    return answer.body();
-  }
-
   /**
    * The name and labels of each series HTTP requests touch, without its value. (The event bus's
    * series appear when the dashboard's timer first fires, whatever the clients do.)
@@ -113,10 +109,5 @@ class MetricsCardinalityTest {
     Set<String> rest = new TreeSet<>(a);
     rest.removeAll(b);
     return rest;
-  }
-
-  private static String line(String scrape, String prefix) {
-    return Arrays.stream(scrape.split("\n")).filter(l -> l.startsWith(prefix)).findFirst()
-        .orElseThrow(() -> new AssertionError("no series " + prefix));
   }
 }
