@@ -11,9 +11,6 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import static io.sluice.verticles.kit.ChannelCalls.call;
 import static io.sluice.verticles.kit.ChannelCalls.expect;
 import static io.sluice.verticles.kit.ChannelCalls.expectReceived;
@@ -39,53 +36,46 @@ class OversizePublishTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT8);
-  private final List<AutoCloseable> clients = new ArrayList<>();
 
   @AfterEach
-  void stop() throws Exception {
-    for (AutoCloseable client : clients) {
-      client.close();
-    }
+  void stop() {
     sut.close();
     await(vertx.close());
   }
 
-  private <T extends AutoCloseable> T kept(T client) {
-    clients.add(client);
-    return client;
-  }
-
   @Test
   void aJsonPublishLongerThanAPushCanCarryIsRefusedWholly() {
-    Conversation tcp = kept(await(TcpConversation.open(vertx, sut.tcpPort())));
-    Conversation binary = kept(await(WebSocketConversation.open(vertx, sut.httpPort())));
-    whoamiHex(binary);
-    JsonWebSocket json = kept(await(JsonWebSocket.open(vertx, sut.httpPort())));
-    JsonWebSocket publisher = kept(await(JsonWebSocket.open(vertx, sut.httpPort())));
-    expect(tcp, subscribe("news"), OK);
-    expect(binary, subscribe("news"), OK);
-    assertThat(call(json, jsonSubscribe("news", 1))).isEqualTo(ack("subscribe", "news", 1, 1));
-    assertThat(call(publisher, jsonSubscribe("news", 2))).isEqualTo(ack("subscribe", "news", 1, 2));
+    try (Conversation tcp = await(TcpConversation.open(vertx, sut.tcpPort()));
+         Conversation binary = await(WebSocketConversation.open(vertx, sut.httpPort()));
+         JsonWebSocket json = await(JsonWebSocket.open(vertx, sut.httpPort()));
+         JsonWebSocket publisher = await(JsonWebSocket.open(vertx, sut.httpPort()))) {
+      whoamiHex(binary);
+      expect(tcp, subscribe("news"), OK);
+      expect(binary, subscribe("news"), OK);
+      assertThat(call(json, jsonSubscribe("news", 1))).isEqualTo(ack("subscribe", "news", 1, 1));
+      assertThat(call(publisher, jsonSubscribe("news", 2))).isEqualTo(ack("subscribe", "news", 1, 2));
 
-    JsonObject refused = call(publisher, jsonPublish("news", "x".repeat(256), 3));
-    assertThat(refused.getString("event")).as("%s", refused).isEqualTo("error");
-    assertThat(refused.getValue("id")).isEqualTo(3);
-    assertThat(refused.getString("reason")).contains("255", "uint8", "256");
+      JsonObject refused = call(publisher, jsonPublish("news", "x".repeat(256), 3));
+      assertThat(refused.getString("event")).as("%s", refused).isEqualTo("error");
+      assertThat(refused.getValue("id")).isEqualTo(3);
+      assertThat(refused.getString("reason")).contains("255", "uint8", "256");
 
-    // The longest message that fits goes to everyone, and is the first thing each one receives.
-    String longest = "y".repeat(255);
-    await(publisher.send(jsonPublish("news", longest, 4)));
-    assertThat(await(publisher.next())).isEqualTo(message("news", longest));
-    assertThat(await(publisher.next())).isEqualTo(ack("publish", "news", 1, 4));
-    expectReceived(tcp, push8("news", longest));
-    expectReceived(binary, push8("news", longest));
-    assertThat(await(json.next())).isEqualTo(message("news", longest));
+      // The longest message that fits goes to everyone, and is the first thing each one receives.
+      String longest = "y".repeat(255);
+      await(publisher.send(jsonPublish("news", longest, 4)));
+      assertThat(await(publisher.next())).isEqualTo(message("news", longest));
+      assertThat(await(publisher.next())).isEqualTo(ack("publish", "news", 1, 4));
+      expectReceived(tcp, push8("news", longest));
+      expectReceived(binary, push8("news", longest));
+      assertThat(await(json.next())).isEqualTo(message("news", longest));
 
-    // A fresh client is served.
-    Conversation fresh = kept(await(TcpConversation.open(vertx, sut.tcpPort())));
-    expect(fresh, subscribe("news"), OK);
-    assertThat(call(publisher, jsonPublish("news", "z", 5))).isEqualTo(message("news", "z"));
-    expectReceived(fresh, push8("news", "z"));
+      // A fresh client is served.
+      try (Conversation fresh = await(TcpConversation.open(vertx, sut.tcpPort()))) {
+        expect(fresh, subscribe("news"), OK);
+        assertThat(call(publisher, jsonPublish("news", "z", 5))).isEqualTo(message("news", "z"));
+        expectReceived(fresh, push8("news", "z"));
+      }
+    }
   }
 
   /** {@code 19 | C | P:u8 | channel | payload}. */
