@@ -4,6 +4,7 @@ import io.sluice.core.time.Clock;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.verticles.ServerSettings;
 import io.sluice.verticles.SluiceServer;
+import io.sluice.verticles.metrics.SluiceMetrics;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.sluice.verticles.udp.UdpSettings;
@@ -12,7 +13,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
-import io.vertx.micrometer.MicrometerMetricsOptions;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +41,7 @@ public final class Gateway {
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
-            .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+            .setMetricsOptions(SluiceMetrics.vertxOptions()))
         .withMetrics(new MicrometerMetricsFactory(metrics))
         .build();
     ServerSettings settings = new ServerSettings(config.bind(), config.tcpPort(), config.valueSize(), config.shards(),

@@ -1,6 +1,8 @@
 package io.sluice.gateway.config;
 
+import io.sluice.throttr.codec.ValueSize;
 import io.sluice.verticles.check.policy.Policies;
+import io.sluice.verticles.check.policy.Policy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,6 +83,7 @@ public final class ConfigLoader {
     }
     throwIfProblems();
     checkCombinations(settings);
+    checkPolicyStates(settings.get(Options.VALUE_SIZE), file.policies());
     throwIfProblems();
     return new Invocation.Run(new SluiceConfig(settings, file.policies()));
   }
@@ -206,6 +209,18 @@ public final class ConfigLoader {
       problems.add(Options.TCP_PORT.flag() + " (" + tcp.origin() + ") and " + Options.HTTP_PORT.flag()
           + " (" + http.origin() + ") are both " + tcp.value()
           + ": the Throttr and HTTP listeners need different TCP ports");
+    }
+  }
+
+  /** A policy whose states a Throttr GET could not return (it would answer 00) is refused. */
+  private void checkPolicyStates(SluiceConfig.Setting valueSize, Policies policies) {
+    ValueSize size = (ValueSize) valueSize.value();
+    for (Policy policy : policies.all()) {
+      if (!policy.stateFits(size)) {
+        problems.add("policy '" + policy.name() + "' keeps states of up to " + policy.strategy().maxStateLength()
+            + " bytes, more than " + Options.VALUE_SIZE.flag() + " " + size.label() + " (" + valueSize.origin()
+            + ") lets a value have (" + size.max() + "): use a wider value size, or fewer or shorter quota names");
+      }
     }
   }
 

@@ -117,4 +117,20 @@ class PolicySectionTest {
     assertThat(failure("--config", file.toString()).problems())
         .containsExactly("config file " + file + ":2: policy 'p': 'burst' is given twice (line 5)");
   }
+
+  /** A Throttr GET of a state longer than the value size can announce would answer 00: refused at start. */
+  @Test
+  void aPolicyWhoseStatesDoNotFitTheValueSizeIsRefused() throws Exception {
+    StringBuilder yaml = new StringBuilder("policies:\n  small: {strategy: gcra, burst: 3, rate: 5}\n"
+        + "  eight-quotas:\n    strategy: fixed_window\n    quotas:\n");
+    for (int i = 1; i <= 8; i++) {
+      yaml.append("      - {name: quota-number-").append(i).append(", limit: ").append(1000 + i)
+          .append(", window: ").append(i).append("h}\n");
+    }
+    Path file = write(yaml.toString());
+    assertThat(failure("--config", file.toString(), "--value-size", "uint8").problems()).containsExactly(
+        "policy 'eight-quotas' keeps states of up to 332 bytes, more than --value-size uint8 (command line) lets a"
+            + " value have (255): use a wider value size, or fewer or shorter quota names");
+    assertThat(run("--config", file.toString(), "--value-size", "uint16").policies().all()).hasSize(2);
+  }
 }

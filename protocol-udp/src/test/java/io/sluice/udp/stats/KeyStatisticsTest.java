@@ -16,13 +16,58 @@ class KeyStatisticsTest {
   }
 
   @Test
-  void countsAreCumulativeAndNeverReset() {
+  void countsAreCumulativeWhileTheKeyIsInUse() {
     KeyStatistics stats = new KeyStatistics(BucketRotation.ON_ACCESS);
     stats.record("k", false, 1.5, BOUNDARY + 1);
     stats.record("k", true, 30, BOUNDARY + 2);
-    stats.record("k", false, 2, BOUNDARY + 2000);
-    assertThat(stats.snapshot("k", BOUNDARY + 5000)).isEqualTo(new StatsSnapshot(3, 1, 0));
+    stats.record("k", false, 2, BOUNDARY + 550);
+    stats.record("k", false, 2, BOUNDARY + 1100);
+    assertThat(stats.snapshot("k", BOUNDARY + 1600)).isEqualTo(new StatsSnapshot(4, 1, 0));
     assertThat(stats.size()).isEqualTo(1);
+  }
+
+  @Test
+  void aKeyIdleForTwoBucketsIsForgottenAndStartsAfresh() {
+    KeyStatistics stats = new KeyStatistics(BucketRotation.ON_ACCESS);
+    stats.record("k", true, 40, BOUNDARY + 1);
+    assertThat(stats.snapshot("k", BOUNDARY + 300)).isEqualTo(new StatsSnapshot(1, 1, 40));
+    assertThat(stats.snapshot("k", BOUNDARY + 600.999)).isEqualTo(new StatsSnapshot(1, 1, 0));
+    assertThat(stats.snapshot("k", BOUNDARY + 601)).isEqualTo(StatsSnapshot.NONE);
+    stats.record("k", false, 3, BOUNDARY + 700);
+    assertThat(stats.snapshot("k", BOUNDARY + 700)).isEqualTo(new StatsSnapshot(1, 0, 0));
+    assertThat(stats.snapshot("k", BOUNDARY + 900)).isEqualTo(new StatsSnapshot(1, 0, 3));
+  }
+
+  @Test
+  void idleKeysAreReclaimedInSlicesAndByLaterUses() {
+    KeyStatistics stats = new KeyStatistics(BucketRotation.ON_ACCESS);
+    for (int i = 0; i < 20_000; i++) {
+      stats.record("u" + i + " cust=bbc", false, 1, BOUNDARY + i / 1000.0);
+    }
+    assertThat(stats.forgetIdle(BOUNDARY + 599, Integer.MAX_VALUE)).as("none idle long enough").isZero();
+    assertThat(stats.forgetIdle(BOUNDARY + 610.5, 5_000)).isEqualTo(5_000);
+    assertThat(stats.size()).isEqualTo(15_000);
+    for (int i = 0; i < 8_000; i++) {
+      stats.record("v" + i, false, 1, BOUNDARY + 700);
+    }
+    assertThat(stats.size()).as("each use reclaims more idle keys than it adds").isEqualTo(8_000);
+    assertThat(stats.forgetIdle(BOUNDARY + 1300, Integer.MAX_VALUE)).isEqualTo(8_000);
+    assertThat(stats.size()).isZero();
+  }
+
+  @Test
+  void beyondTheCapTheLeastRecentlyUsedKeyIsForgotten() {
+    KeyStatistics stats = new KeyStatistics(BucketRotation.ON_ACCESS, 3);
+    stats.record("a", false, 1, BOUNDARY + 1);
+    stats.record("b", false, 1, BOUNDARY + 2);
+    stats.record("c", false, 1, BOUNDARY + 3);
+    stats.record("a", false, 1, BOUNDARY + 4);
+    assertThat(stats.snapshot("b", BOUNDARY + 4)).as("reading is no use").isEqualTo(new StatsSnapshot(1, 0, 0));
+    stats.record("d", false, 1, BOUNDARY + 5);
+    assertThat(stats.size()).isEqualTo(3);
+    assertThat(stats.snapshot("b", BOUNDARY + 5)).isEqualTo(StatsSnapshot.NONE);
+    assertThat(stats.snapshot("a", BOUNDARY + 5)).isEqualTo(new StatsSnapshot(2, 0, 0));
+    assertThat(stats.snapshot("c", BOUNDARY + 5)).isEqualTo(new StatsSnapshot(1, 0, 0));
   }
 
   @Test
@@ -42,7 +87,7 @@ class KeyStatisticsTest {
   @Test
   void aBucketSkippedEntirelyLeavesNothingForLastMaxRate() {
     KeyStatistics stats = new KeyStatistics(BucketRotation.ON_ACCESS);
-    stats.record("k", false, 40, BOUNDARY + 1);
+    stats.record("k", false, 40, BOUNDARY + 299);
     assertThat(stats.snapshot("k", BOUNDARY + 650).lastMaxRate())
         .as("the bucket of 40 ended 350 s ago; the last complete bucket was empty").isZero();
     assertThat(stats.snapshot("k", BOUNDARY + 650).requests()).isEqualTo(1);
@@ -65,9 +110,9 @@ class KeyStatisticsTest {
   void callerDrivenRotationMovesOnlyWhenAsked() {
     KeyStatistics stats = new KeyStatistics(BucketRotation.CALLER_DRIVEN);
     stats.record("k", false, 9.5, BOUNDARY + 1);
-    assertThat(stats.snapshot("k", BOUNDARY + 10_000).lastMaxRate()).isZero();
-    assertThat(stats.rotateIfDue(BOUNDARY + 10_000)).as("first check always rotates").isTrue();
-    assertThat(stats.snapshot("k", BOUNDARY + 10_000).lastMaxRate())
+    assertThat(stats.snapshot("k", BOUNDARY + 500).lastMaxRate()).isZero();
+    assertThat(stats.rotateIfDue(BOUNDARY + 500)).as("first check always rotates").isTrue();
+    assertThat(stats.snapshot("k", BOUNDARY + 500).lastMaxRate())
         .as("the original moved whatever was current on its first check").isEqualTo(9);
   }
 

@@ -16,6 +16,12 @@ public interface Strategy {
   String name();
 
   /**
+   * The longest state {@link #allow} can write, in bytes (states are ASCII): what a store must be
+   * able to hold, and a Throttr GET to announce, for this policy.
+   */
+  int maxStateLength();
+
+  /**
    * Decides one request of {@code cost} units (upstream requests always cost 1) and, if it is
    * admitted, the state to store.
    *

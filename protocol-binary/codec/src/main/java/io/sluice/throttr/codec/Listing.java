@@ -23,12 +23,25 @@ public final class Listing {
 
     /** The name written after all headers of the fragment; empty for connections. */
     byte[] name(T item);
+
+    /**
+     * Whether the item can be written at all. A key's length is one byte: a longer key (a UDP key
+     * can have 1,000 bytes) would desynchronise the listing, so it is left out.
+     */
+    default boolean listable(T item) {
+      return name(item).length <= MAX_NAME_LENGTH;
+    }
   }
+
+  /** Names (keys, channels) in a listing carry a one-byte length. */
+  static final int MAX_NAME_LENGTH = 255;
 
   private Listing() {
   }
 
-  public static <T> void write(ByteBuf out, List<? extends T> items, ItemFormat<T> format) {
+  public static <T> void write(ByteBuf out, List<? extends T> all, ItemFormat<T> format) {
+    List<? extends T> items = all.stream().allMatch(format::listable)
+        ? all : all.stream().filter(format::listable).toList();
     out.writeByte(Responses.SUCCESS);
     int fragmentCountIndex = out.writerIndex();
     out.writeLongLE(0);
@@ -72,7 +85,8 @@ public final class Listing {
         out.writeByte(item.keyType());
         out.writeByte(item.ttlType());
         out.writeLongLE(item.expiresAtNanos());
-        size.write(out, item.bytesUsed());
+        // A buffer longer than N bytes can express (a check API state) shows as the largest value.
+        size.write(out, size.fits(item.bytesUsed()) ? item.bytesUsed() : size.max());
       }
 
       public byte[] name(KeyItem item) {

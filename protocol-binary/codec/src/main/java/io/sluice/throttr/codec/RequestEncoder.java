@@ -66,7 +66,7 @@ public final class RequestEncoder {
 
   /** A length that does not fit N bytes would be cut and put the stream out of step: refuse it. */
   private static void writeLength(ByteBuf out, ValueSize size, int length) {
-    if (Long.compareUnsigned(length, size.max()) > 0) {
+    if (!size.fits(length)) {
       throw new IllegalArgumentException("a length of " + length + " does not fit " + size.label());
     }
     size.write(out, length);

@@ -49,8 +49,16 @@ public final class Responses {
     size.write(out, ttl);
   }
 
-  /** GET: {@code 01 | ttl_type | ttl:vN | V:vN | value}. */
+  /**
+   * GET: {@code 01 | ttl_type | ttl:vN | V:vN | value}. A value longer than V can announce (a check
+   * API state under uint8, say) gets {@code 00}, as for a missing key: a cut length would put the
+   * client's reading out of step with every later reply.
+   */
   public static void get(ByteBuf out, ValueSize size, int ttlType, long ttl, byte[] value) {
+    if (!size.fits(value.length)) {
+      status(out, false);
+      return;
+    }
     out.writeByte(SUCCESS);
     out.writeByte(ttlType);
     size.write(out, ttl);

@@ -30,6 +30,11 @@ public enum ValueSize {
     return mask;
   }
 
+  /** Whether a length or value can be written in N bytes as it is, without being cut. */
+  public boolean fits(long value) {
+    return Long.compareUnsigned(value, mask) <= 0;
+  }
+
   /** Reduces a value modulo 2^(8N), as the reference's cast to value_type does. */
   public long wrap(long value) {
     return value & mask;

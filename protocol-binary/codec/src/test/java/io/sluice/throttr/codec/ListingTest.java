@@ -52,6 +52,24 @@ class ListingTest {
         + "| 62 75 66 68")));
   }
 
+  /**
+   * A key longer than its one-byte length (a UDP key) is left out of LIST and STATS rather than
+   * announced with a cut length; a buffer longer than N bytes can count shows as the largest value.
+   */
+  @Test
+  void leavesOutKeysLongerThan255BytesAndSaturatesBytesUsed() {
+    byte[] longKey = repeat('u', 256);
+    List<KeyItem> records = List.of(
+        new KeyItem(longKey, KeyItem.TYPE_BUFFER, 0x04, 1, 18),
+        new KeyItem(ascii("k"), KeyItem.TYPE_BUFFER, 0x04, 0x0102030405060708L, 324));
+    String header = "01 | 01 00 00 00 00 00 00 00 | 01 00 00 00 00 00 00 00 | 01 00 00 00 00 00 00 00 | ";
+    assertThat(hexOf(written(out -> Listing.write(out, records, Listing.keys(ValueSize.UINT8)))))
+        .isEqualTo(hexOf(hex(header + "01 01 04 0807060504030201 ff | 6b")));
+    List<KeyStatsItem> stats = List.of(new KeyStatsItem(longKey, 1, 1, 1, 1), new KeyStatsItem(ascii("k"), 1, 2, 3, 4));
+    assertThat(hexOf(written(out -> Listing.write(out, stats, Listing.KEY_STATS))))
+        .isEqualTo(hexOf(hex(header + "01 0100000000000000 0200000000000000 0300000000000000 0400000000000000 | 6b")));
+  }
+
   @Test
   void writesU8AndU32ListItemsOf12And15Bytes() {
     // U8-6 and U32-6: "abc" counter (bytes used = N), "k" 4-byte buffer.

@@ -55,6 +55,15 @@ class ResponsesTest {
         "01 04 1d 00 00 00 04 00 00 00 45 48 4c 4f"); // U32-4
   }
 
+  /** A value V cannot announce gets 00, never a cut length that would put the client out of step. */
+  @Test
+  void answersFailureForAValueLongerThanTheValueSizeCanAnnounce() {
+    assertBytes(out -> Responses.get(out, ValueSize.UINT8, 4, 29, repeat('s', 255)),
+        "01 04 1d ff " + hexOf(repeat('s', 255)));
+    assertBytes(out -> Responses.get(out, ValueSize.UINT8, 4, 29, repeat('s', 324)), "00");
+    assertBytes(out -> Responses.get(out, ValueSize.UINT16, 4, 29, repeat('s', 65_536)), "00");
+  }
+
   @Test
   void writesStatAs33Bytes() {
     assertBytes(out -> Responses.stat(out, 0, 0, 0, 0), "01" + hexOf(new byte[32])); // row 25

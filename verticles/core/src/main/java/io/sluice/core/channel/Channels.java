@@ -18,6 +18,9 @@ public interface Channels {
    * Sends a message to every subscription record of the channel. Returns how many of those records
    * are this connection's own (the caller pushes those itself, before its status byte, as Throttr
    * clients expect), or -1 when the channel has no subscriber at all.
+   *
+   * @throws IllegalArgumentException when the payload is longer than the value size lets a push
+   *                                  frame carry; nothing is delivered then
    */
   int publish(byte[] channel, byte[] payload);
 

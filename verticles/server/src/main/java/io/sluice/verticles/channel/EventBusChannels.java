@@ -8,6 +8,7 @@ import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.time.Clock;
 import io.sluice.throttr.codec.Listing;
 import io.sluice.throttr.codec.SubscriberItem;
+import io.sluice.throttr.codec.ValueSize;
 import io.vertx.core.eventbus.EventBus;
 
 import java.util.ArrayList;
@@ -30,11 +31,12 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
   private final byte[] connectionId;
   private final PushSink sink;
   private final Clock clock;
+  private final ValueSize valueSize;
   private final ChannelHub hub;
   private final Map<ChannelName, List<Subscription>> records = new HashMap<>();
 
   public EventBusChannels(ChannelHub hub, ChannelDirectory directory, ConnectionStats connection,
-                          PushSink sink, Clock clock) {
+                          PushSink sink, Clock clock, ValueSize valueSize) {
     this.eventBus = hub.eventBus();
     this.hub = hub;
     this.directory = directory;
@@ -42,6 +44,7 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     this.connectionId = connection.id();
     this.sink = sink;
     this.clock = clock;
+    this.valueSize = valueSize;
   }
 
   /** Every connection is subscribed to {@code *} and to its own ID as 32 hex characters (spec §7.4). */
@@ -69,8 +72,16 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     return true;
   }
 
+  /**
+   * {@inheritDoc} A payload longer than a push frame's length field can announce is refused before
+   * anyone gets it: Throttr subscribers could not be sent it, and the others alone must not be.
+   */
   @Override
   public int publish(byte[] channel, byte[] payload) {
+    if (!valueSize.fits(payload.length)) {
+      throw new IllegalArgumentException("a message is at most " + valueSize.max() + " bytes with value size "
+          + valueSize.label() + ", this one has " + payload.length);
+    }
     ChannelName name = new ChannelName(channel);
     int everyone = directory.subscriptions(name);
     if (everyone == 0) {

@@ -61,7 +61,8 @@ public abstract class FrontConnection implements Transport, PushSink {
     this.output = output;
     this.stats = new ConnectionStats(ConnectionStats.randomId(), protocol, peer.hostAddress(), peer.port(),
         instance.clock().epochNanos());
-    this.channels = new EventBusChannels(hub, instance.channels(), stats, this, instance.clock());
+    this.channels = new EventBusChannels(hub, instance.channels(), stats, this, instance.clock(),
+        instance.valueSize());
     this.session = new ThrottrSession(instance, stats, channels, this, limits.maxPendingRequests(), writePerRead);
     this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), session);
     output.setWriteQueueMaxSize(limits.maxPendingBytes());

@@ -4,13 +4,20 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
 import io.sluice.core.storage.Store;
 import io.sluice.throttr.codec.RequestType;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.spi.observability.HttpRequest;
+import io.vertx.micrometer.Label;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Sluice's own series, next to Vert.x's, read straight from the figures the instance already keeps
@@ -19,8 +26,15 @@ import java.util.Locale;
  * {@code sluice_keys}, {@code sluice_expired_records_reclaimed_total}, {@code sluice_connections},
  * {@code sluice_channels}, {@code sluice_channel_subscriptions}, {@code sluice_pushes_dropped_total}.
  * Store figures are read from another thread: a gauge a moment stale is fine.
+ *
+ * <p>No label value comes from a client unbounded: every series here is labelled from fixed enums,
+ * shard numbers and configured policies, and {@link #vertxOptions()} keeps Vert.x's own series the same.
  */
 public final class SluiceMetrics {
+
+  /** The methods {@code vertx_http_server_*} names; any other is counted as {@code OTHER}. */
+  private static final Set<HttpMethod> KNOWN_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.POST,
+      HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.PATCH, HttpMethod.OPTIONS, HttpMethod.TRACE, HttpMethod.CONNECT);
 
   private SluiceMetrics() {
   }
@@ -59,6 +73,25 @@ public final class SluiceMetrics {
     FunctionCounter.builder("sluice.pushes.dropped", instance.channels(), channels -> channels.droppedPushes())
         .description("Channel messages not pushed because the subscriber was not reading (slow-consumer policy)")
         .register(registry);
+  }
+
+  /**
+   * Vert.x's own series with bounded labels. A client may send any token as an HTTP method, and
+   * Vert.x's {@code method} label would keep one series per token for ever (and its own map of them,
+   * which a meter filter applied afterwards cannot shrink), so that label is off and the method is
+   * added here, mapped into a fixed set. Paths, routes, event-bus addresses (channel names) and
+   * peer addresses are never labels.
+   */
+  public static MicrometerMetricsOptions vertxOptions() {
+    return new MicrometerMetricsOptions()
+        .setEnabled(true)
+        .setLabels(EnumSet.of(Label.HTTP_CODE, Label.POOL_TYPE, Label.POOL_NAME, Label.EB_SIDE))
+        .setServerRequestTagsProvider(request -> List.of(Tag.of("method", methodLabel(request))));
+  }
+
+  private static String methodLabel(HttpRequest request) {
+    HttpMethod method = request.method();
+    return KNOWN_METHODS.contains(method) ? method.name() : "OTHER";
   }
 
   /**

@@ -8,6 +8,7 @@ import io.sluice.udp.rules.RuleSet;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardOutbox;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.udp.wire.UdpCommand;
 import io.netty.channel.socket.DatagramChannel;
@@ -33,6 +34,10 @@ public final class UdpVerticle extends VerticleBase {
 
   private static final System.Logger LOG = System.getLogger(UdpVerticle.class.getName());
 
+  /** How often, and how many at most, statistics of idle keys are reclaimed (a slice is ~1 ms). */
+  private static final long RECLAIM_PERIOD_MILLIS = 1000;
+  private static final int RECLAIM_SLICE = 16_384;
+
   private final String host;
   private final int port;
   private final RuleSet rules;
@@ -43,6 +48,7 @@ public final class UdpVerticle extends VerticleBase {
   private final Map<String, Counter> requests = new HashMap<>();
   private final Counter droppedReplies;
   private DatagramChannel channel;
+  private long reclaimTimer = -1;
 
   /** @param metrics where {@code sluice_requests_total{protocol="udp"}} is counted */
   public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
@@ -91,6 +97,11 @@ public final class UdpVerticle extends VerticleBase {
           }
         })
         .build();
+    Gauge.builder("sluice.udp.stats.keys", engine.statistics(), statistics -> statistics.size())
+        .description("Keys whose get_stats statistics the UDP front holds (idle ones are forgotten)")
+        .register(metrics);
+    reclaimTimer = vertx.setPeriodic(RECLAIM_PERIOD_MILLIS,
+        id -> engine.statistics().forgetIdle(engine.clock().nowSeconds(), RECLAIM_SLICE));
     return bind(new DatagramReplies(engine, peers, clock, new DatagramReplies.Observer() {
       @Override
       public void replyDropped() {
@@ -139,6 +150,7 @@ public final class UdpVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(reclaimTimer);
     Promise<Void> closed = ((ContextInternal) context).promise();
     channel.close().addListener(done -> closed.complete());
     return closed.future();

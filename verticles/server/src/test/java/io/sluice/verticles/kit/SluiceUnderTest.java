@@ -27,7 +27,7 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   private final Vertx vertx;
   private final ManualClock clock = new ManualClock();
-  private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry metrics;
   private final SluiceServer server;
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize) {
@@ -72,7 +72,17 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules,
                          Policies policies) {
+    this(vertx, valueSize, tcp, http, udpRules, policies, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
+  /**
+   * @param metrics what /metrics serves; the registry the Vert.x was built with, to see Vert.x's own
+   *                series there too
+   */
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules,
+                         Policies policies, PrometheusMeterRegistry metrics) {
     this.vertx = vertx;
+    this.metrics = metrics;
     ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp,
         new HttpSettings(0, http.allowedOrigins(), http.authToken()), new UdpSettings(0, udpRules), policies);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 
+import static io.sluice.verticles.kit.Scrapes.line;
 import static io.sluice.verticles.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -99,10 +100,5 @@ class MetricsEndpointTest {
     } finally {
       http.close();
     }
-  }
-
-  private static String line(String scrape, String prefix) {
-    return Arrays.stream(scrape.split("\n")).filter(l -> l.startsWith(prefix)).findFirst()
-        .orElseThrow(() -> new AssertionError("no series " + prefix + " in:\n" + scrape));
   }
 }

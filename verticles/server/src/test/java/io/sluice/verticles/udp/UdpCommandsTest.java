@@ -137,9 +137,12 @@ class UdpCommandsTest {
     assertThat(client.request("get_stats ws ua=libvlc")).isEqualTo("n_req=130 n_over=5 last_max_rate=0 key=ws ua=libvlc");
     sut.advance(Duration.ofSeconds(1));
     assertThat(client.request("get_stats ws ua=libvlc")).isEqualTo("n_req=130 n_over=5 last_max_rate=125 key=ws ua=libvlc");
-    sut.advance(Duration.ofSeconds(300));
-    assertThat(client.request("get_stats ws ua=libvlc")).as("counts are cumulative; no use in the last bucket")
-        .isEqualTo("n_req=130 n_over=5 last_max_rate=0 key=ws ua=libvlc");
+    sut.advance(Duration.ofSeconds(299));
+    assertThat(client.request("get_stats ws ua=libvlc")).as("still the bucket after the uses")
+        .isEqualTo("n_req=130 n_over=5 last_max_rate=125 key=ws ua=libvlc");
+    sut.advance(Duration.ofSeconds(1));
+    assertThat(client.request("get_stats ws ua=libvlc")).as("600 s without use: forgotten, as last_max_rate ends")
+        .isEqualTo("n_req=0 n_over=0 last_max_rate=0 key=ws ua=libvlc");
   }
 
   @Test

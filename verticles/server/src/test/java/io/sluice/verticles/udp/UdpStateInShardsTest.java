@@ -151,4 +151,24 @@ class UdpStateInShardsTest {
     client.assertNoReply("over_limit ws ip=8.8.8.8");
     assertThat(client.request("over_limit ws ip=9.9.9.9")).isEqualTo("ok N 0.0 22.0 20");
   }
+
+  /**
+   * A UDP key may have up to 1,000 bytes, but a LIST item names its key after a one-byte length:
+   * such a state is left out of LIST (and STATS) rather than announced with a cut length that
+   * would put the client's reading out of step.
+   */
+  @Test
+  void aStateWhoseKeyIsLongerThan255BytesIsLeftOutOfList() {
+    assertThat(client.request("over_limit " + "x".repeat(300) + " ip=132.185.1.1")).isEqualTo("ok N 0.0 300.0 20");
+    assertThat(client.request("over_limit ws ip=1.2.3.4")).isEqualTo("ok N 0.0 22.0 20");
+    assertThat(client.size()).isEqualTo(2);
+
+    await(tcp.send(new byte[] {0x07, 0x18})); // LIST, then WHOAMI
+    ByteBuffer head = ByteBuffer.wrap(await(tcp.receive(1 + 8 + 8 + 8))).order(ByteOrder.LITTLE_ENDIAN);
+    assertThat(head.get(0)).isEqualTo((byte) 1);
+    assertThat(head.getLong(17)).as("items").isEqualTo(1);
+    byte[] item = await(tcp.receive(13)); // K | key type | ttl type | expires_at:u64 | bytes used:u16
+    assertThat(new String(await(tcp.receive(item[0] & 0xff)), StandardCharsets.ISO_8859_1)).isEqualTo("udp:ws ip=1.2.3.4");
+    assertThat(await(tcp.receive(17))[0]).as("WHOAMI's status, right after").isEqualTo((byte) 1);
+  }
 }

@@ -65,6 +65,11 @@ public final class Composite implements Strategy {
     return NAME;
   }
 
+  @Override
+  public int maxStateLength() {
+    return StateFormat.COMPOSITE.length() + primary.maxStateLength() + 1 + secondary.maxStateLength();
+  }
+
 
   @Override
   public Outcome allow(String state, long nowNs, long cost) {

@@ -46,6 +46,11 @@ public final class DecayingRate implements Strategy {
     return NAME;
   }
 
+  @Override
+  public int maxStateLength() {
+    return StateFormat.Level.maxLength(StateFormat.DECAYING_RATE);
+  }
+
 
   /**
    * One request's measurement, the server's {@code do_ratelimit}.

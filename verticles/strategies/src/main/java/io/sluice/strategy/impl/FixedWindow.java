@@ -51,6 +51,16 @@ public final class FixedWindow implements Strategy {
     return NAME;
   }
 
+  /** Counts never exceed their limit: only admitted requests are written. */
+  @Override
+  public int maxStateLength() {
+    int length = StateFormat.FIXED_WINDOW.length() + 1;
+    for (Quota q : policy.quotas()) {
+      length += 3 + q.name().length() + Long.toString(q.limit()).length() + StateFormat.MAX_INT64_LENGTH;
+    }
+    return length;
+  }
+
 
   /** One quota's window as stored: name, requests counted, start in epoch nanoseconds. */
   record Window(String name, long count, long startNs) {

@@ -60,6 +60,11 @@ public final class Gcra implements Strategy {
     return NAME;
   }
 
+  @Override
+  public int maxStateLength() {
+    return StateFormat.GCRA.length() + StateFormat.MAX_INT64_LENGTH;
+  }
+
 
   @Override
   public Outcome allow(String state, long nowNs, long cost) {

@@ -42,6 +42,11 @@ public final class LeakyBucket implements Strategy {
     return NAME;
   }
 
+  @Override
+  public int maxStateLength() {
+    return StateFormat.Level.maxLength(StateFormat.LEAKY_BUCKET);
+  }
+
 
   @Override
   public Outcome allow(String state, long nowNs, long cost) {

@@ -39,6 +39,11 @@ public final class TokenBucket implements Strategy {
     return NAME;
   }
 
+  @Override
+  public int maxStateLength() {
+    return StateFormat.Level.maxLength(StateFormat.TOKEN_BUCKET);
+  }
+
 
   @Override
   public Outcome allow(String state, long nowNs, long cost) {

@@ -27,6 +27,12 @@ public final class StateFormat {
   /** Decaying rate v1, a Sluice extension: {@code 61|<rate>|<lastNs>}. */
   public static final String DECAYING_RATE = "61|";
 
+  /** The longest int64 text, {@code -9223372036854775808}. */
+  public static final int MAX_INT64_LENGTH = 20;
+
+  /** The longest float text: sign, 17 digits, point and a three-digit exponent ({@code e-308}). */
+  public static final int MAX_FLOAT_LENGTH = 24;
+
   private StateFormat() {
   }
 
@@ -42,6 +48,11 @@ public final class StateFormat {
    * @param atNs when the level was last brought up to date, epoch nanoseconds
    */
   public record Level(double value, long atNs) {
+
+    /** The longest {@link #encode} under this header. */
+    public static int maxLength(String header) {
+      return header.length() + MAX_FLOAT_LENGTH + 1 + MAX_INT64_LENGTH;
+    }
 
     public String encode(String header) {
       return header + GoFloat.format(value) + '|' + atNs;

@@ -1,6 +1,7 @@
 package io.sluice.verticles.check.policy;
 
 import io.sluice.strategy.Strategy;
+import io.sluice.throttr.codec.ValueSize;
 
 import java.util.List;
 import java.util.Objects;
@@ -73,6 +74,14 @@ public final class Policy {
    */
   public long maxCost() {
     return maxCost;
+  }
+
+  /**
+   * Whether every state of this policy can be read back over Throttr with this value size: a GET
+   * announces a value's length in N bytes, and answers {@code 00} for a longer one.
+   */
+  public boolean stateFits(ValueSize size) {
+    return size.fits(strategy.maxStateLength());
   }
 
   @Override
