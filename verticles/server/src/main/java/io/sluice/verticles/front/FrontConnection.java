@@ -43,6 +43,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   private final String kind;
   private final PushFlushes pushFlushes;
   protected boolean closed;
+  private boolean readingPaused;
 
   /**
    * @param channel      the Netty channel under the transport, where pushes' flushes are gathered
@@ -164,12 +165,19 @@ public abstract class FrontConnection implements Transport, PushSink {
 
   @Override
   public void pauseReading() {
+    readingPaused = true;
     input.pause();
   }
 
   @Override
   public void resumeReading() {
+    readingPaused = false;
     input.resume();
+  }
+
+  /** Whether the session has asked to stop reading (back-pressure). */
+  protected boolean readingPaused() {
+    return readingPaused;
   }
 
   @Override

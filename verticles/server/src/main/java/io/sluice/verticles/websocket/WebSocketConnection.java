@@ -9,8 +9,11 @@ import io.sluice.verticles.shard.ShardOutbox;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketFrame;
+import io.vertx.core.http.WebSocketFrameType;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
@@ -27,7 +30,9 @@ final class WebSocketConnection extends FrontConnection {
   private final ServerWebSocket socket;
   private final WebSocketAccess access;
   private boolean authenticated;
+  private final EventLoop eventLoop;
   private boolean binaryClient;
+  private boolean repauseScheduled;
 
   /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
   WebSocketConnection(ServerWebSocket socket, Channel channel, Instance instance, ShardOutbox shards, ChannelHub hub,
@@ -35,6 +40,7 @@ final class WebSocketConnection extends FrontConnection {
     super("WebSocket", ConnectionStats.Protocol.WEBSOCKET, socket.remoteAddress(), socket, socket, channel, instance,
         shards, hub, limits, true);
     this.socket = socket;
+    this.eventLoop = channel.eventLoop();
     this.access = access;
     this.authenticated = authenticated;
   }
@@ -44,7 +50,39 @@ final class WebSocketConnection extends FrontConnection {
     open(authenticated);
     socket.binaryMessageHandler(this::onBinary);
     socket.textMessageHandler(this::onText);
+    socket.frameHandler(this::onFrame);
     socket.closeHandler(v -> closed());
+  }
+
+  /**
+   * Vert.x answers each ping with a pong as it decodes it, outside our writes: a client that pings
+   * and never reads would grow the outbound queue without bound. Control frames count as input, and
+   * their pongs obey the same bound as replies: the server stops reading until they drain.
+   */
+  private void onFrame(WebSocketFrame frame) {
+    if (frame.type() == WebSocketFrameType.PING || frame.type() == WebSocketFrameType.PONG) {
+      countRead(frame.binaryData().length());
+      stopReadingWhileQueueFull();
+      if (readingPaused()) {
+        keepPaused();
+      }
+    }
+  }
+
+  /**
+   * Vert.x asks for one more frame after delivering a control frame, which would undo our pause
+   * and let a stream of pings through; pause again once this delivery has returned.
+   */
+  private void keepPaused() {
+    if (!repauseScheduled) {
+      repauseScheduled = true;
+      eventLoop.execute(() -> {
+        repauseScheduled = false;
+        if (readingPaused()) {
+          socket.pause();
+        }
+      });
+    }
   }
 
   private void onBinary(Buffer message) {
@@ -60,7 +98,11 @@ final class WebSocketConnection extends FrontConnection {
   private void onText(String text) {
     countRead(ByteBufUtil.utf8Bytes(text));
     answerText(text);
-    // Back-pressure as for binary messages: a client not reading its replies is not read from either.
+    stopReadingWhileQueueFull();
+  }
+
+  /** Back-pressure as for binary messages: a client not reading its replies is not read from either. */
+  private void stopReadingWhileQueueFull() {
     if (writable() && socket.writeQueueFull()) {
       session.setWritable(false);
     }
