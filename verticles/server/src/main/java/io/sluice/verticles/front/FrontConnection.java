@@ -103,7 +103,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   }
 
   /** A peer resetting its connection is routine; anything else is a Sluice bug worth a stack trace. */
-  private void onException(Throwable error) {
+  protected void onException(Throwable error) {
     if (error instanceof java.io.IOException) {
       LOG.log(System.Logger.Level.DEBUG, kind + " " + peer() + ": " + error.getMessage());
     } else {

@@ -11,9 +11,9 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.vertx.core.buffer.Buffer;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
-import io.vertx.core.http.WebSocketFrameType;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
@@ -25,14 +25,18 @@ import java.nio.charset.StandardCharsets;
  * carry JSON channel commands, one {@code handleX} per op. Pushes go out in the client's language:
  * Throttr push frames once it has sent a binary message, JSON messages otherwise.
  */
-final class WebSocketConnection extends FrontConnection {
+final class WebSocketConnection extends FrontConnection implements MessageAssembler.Sink {
+
+  private static final short POLICY_VIOLATION = 1008;
 
   private final ServerWebSocket socket;
   private final WebSocketAccess access;
   private boolean authenticated;
   private final EventLoop eventLoop;
   private boolean binaryClient;
+  private final MessageAssembler messages;
   private boolean repauseScheduled;
+  private short closeStatus = POLICY_VIOLATION;
 
   /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
   WebSocketConnection(ServerWebSocket socket, Channel channel, Instance instance, ShardOutbox shards, ChannelHub hub,
@@ -43,15 +47,22 @@ final class WebSocketConnection extends FrontConnection {
     this.eventLoop = channel.eventLoop();
     this.access = access;
     this.authenticated = authenticated;
+    this.messages = new MessageAssembler(limits.maxFrame(), this);
   }
 
   /** A client that has not shown the token joins no channel, not even * and its own ID. */
   void start() {
     open(authenticated);
-    socket.binaryMessageHandler(this::onBinary);
-    socket.textMessageHandler(this::onText);
     socket.frameHandler(this::onFrame);
     socket.closeHandler(v -> closed());
+  }
+
+  private void onFrame(WebSocketFrame frame) {
+    switch (frame.type()) {
+      case TEXT, BINARY, CONTINUATION -> messages.add(frame);
+      case PING, PONG -> onControl(frame);
+      default -> { } // CLOSE: Vert.x answers it and then calls the close handler
+    }
   }
 
   /**
@@ -59,13 +70,11 @@ final class WebSocketConnection extends FrontConnection {
    * and never reads would grow the outbound queue without bound. Control frames count as input, and
    * their pongs obey the same bound as replies: the server stops reading until they drain.
    */
-  private void onFrame(WebSocketFrame frame) {
-    if (frame.type() == WebSocketFrameType.PING || frame.type() == WebSocketFrameType.PONG) {
-      countRead(frame.binaryData().length());
-      stopReadingWhileQueueFull();
-      if (readingPaused()) {
-        keepPaused();
-      }
+  private void onControl(WebSocketFrame frame) {
+    countRead(frame.binaryData().length());
+    stopReadingWhileQueueFull();
+    if (readingPaused()) {
+      keepPaused();
     }
   }
 
@@ -85,7 +94,8 @@ final class WebSocketConnection extends FrontConnection {
     }
   }
 
-  private void onBinary(Buffer message) {
+  @Override
+  public void binary(Buffer message) {
     if (!authenticated) {
       countRead(message.length());
       close("binary message before authentication");
@@ -95,7 +105,8 @@ final class WebSocketConnection extends FrontConnection {
     onFrames(message);
   }
 
-  private void onText(String text) {
+  @Override
+  public void text(String text) {
     countRead(ByteBufUtil.utf8Bytes(text));
     answerText(text);
     stopReadingWhileQueueFull();
@@ -210,8 +221,28 @@ final class WebSocketConnection extends FrontConnection {
     return super.writable() && !socket.isClosed();
   }
 
+  /** Bad WebSocket input: closes with the status RFC 6455 §7.4.1 gives its cause. */
+  @Override
+  public void refuse(short status, String reason) {
+    closeStatus = status;
+    close(reason);
+  }
+
+  /**
+   * The decoder's refusals carry their close status (1002 protocol error, 1009 frame too big).
+   */
+  @Override
+  protected void onException(Throwable error) {
+    if (error instanceof CorruptedWebSocketFrameException corrupted) {
+      refuse((short) corrupted.closeStatus().code(), corrupted.getMessage());
+    } else {
+      super.onException(error);
+    }
+  }
+
+  /** Other closes (bad Throttr input, authentication) are policy violations, 1008. */
   @Override
   protected void closeTransport(String reason) {
-    socket.close((short) 1008, reason.length() > 120 ? reason.substring(0, 120) : reason);
+    socket.close(closeStatus, reason.length() > 120 ? reason.substring(0, 120) : reason);
   }
 }
