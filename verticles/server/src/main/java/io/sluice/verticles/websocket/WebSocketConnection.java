@@ -12,6 +12,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.vertx.core.buffer.Buffer;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
 import io.vertx.core.json.DecodeException;
@@ -27,6 +28,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class WebSocketConnection extends FrontConnection implements MessageAssembler.Sink {
 
+  private static final System.Logger LOG = System.getLogger(WebSocketConnection.class.getName());
   private static final short POLICY_VIOLATION = 1008;
 
   private final ServerWebSocket socket;
@@ -229,12 +231,15 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   }
 
   /**
-   * The decoder's refusals carry their close status (1002 protocol error, 1009 frame too big).
+   * The decoder's refusals carry their close status (1002 protocol error, 1009 frame too big); a
+   * peer that went away without a close handshake is routine. Anything else is a Sluice bug.
    */
   @Override
   protected void onException(Throwable error) {
     if (error instanceof CorruptedWebSocketFrameException corrupted) {
       refuse((short) corrupted.closeStatus().code(), corrupted.getMessage());
+    } else if (error instanceof HttpClosedException) {
+      LOG.log(System.Logger.Level.DEBUG, "WebSocket " + peer() + " went away without a close handshake");
     } else {
       super.onException(error);
     }
