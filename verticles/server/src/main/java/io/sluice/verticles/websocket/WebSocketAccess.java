@@ -6,7 +6,6 @@ import io.vertx.core.http.HttpServerRequest;
 
 import java.net.URI;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Who may open the bridge. Browsers send {@code Origin}: it must be the page's own origin (same
@@ -20,9 +19,9 @@ final class WebSocketAccess {
   private final List<String> allowedOrigins;
   private final BearerToken token;
 
-  WebSocketAccess(List<String> allowedOrigins, Optional<String> token) {
+  WebSocketAccess(List<String> allowedOrigins, BearerToken token) {
     this.allowedOrigins = allowedOrigins;
-    this.token = new BearerToken(token);
+    this.token = token;
   }
 
   /** Null when the origin may connect, else the reason it may not. */
@@ -44,17 +43,7 @@ final class WebSocketAccess {
     return "origin '" + origin + "' is not allowed";
   }
 
-  boolean tokenRequired() {
-    return token.required();
-  }
-
-  /** Whether the request already carries the token in its Authorization header. */
-  boolean authorizedByHeader(HttpServerRequest request) {
-    return token.presentedIn(request);
-  }
-
-  /** Compares in constant time, so response timing does not reveal the token. */
-  boolean matches(String presented) {
-    return token.matches(presented);
+  BearerToken token() {
+    return token;
   }
 }

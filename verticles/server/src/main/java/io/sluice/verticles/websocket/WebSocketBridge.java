@@ -2,6 +2,8 @@ package io.sluice.verticles.websocket;
 
 import io.sluice.core.instance.Instance;
 import io.sluice.verticles.channel.ChannelHub;
+import io.sluice.verticles.http.BearerToken;
+import io.sluice.verticles.http.Endpoint;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardOutbox;
@@ -26,10 +28,11 @@ public final class WebSocketBridge {
   private final TcpSettings limits;
 
   /** @param limits frame size and per-connection bounds, the same as for TCP clients */
-  public WebSocketBridge(Instance instance, ShardDirectory shards, HttpSettings http, TcpSettings limits) {
+  public WebSocketBridge(Instance instance, ShardDirectory shards, HttpSettings http, BearerToken token,
+                         TcpSettings limits) {
     this.instance = instance;
     this.shards = shards;
-    this.access = new WebSocketAccess(http.allowedOrigins(), http.authToken());
+    this.access = new WebSocketAccess(http.allowedOrigins(), token);
     this.limits = limits;
   }
 
@@ -53,7 +56,12 @@ public final class WebSocketBridge {
         context.response().setStatusCode(426).putHeader("Upgrade", "websocket").end("WebSocket upgrade required");
         return;
       }
-      boolean authenticated = !access.tokenRequired() || access.authorizedByHeader(request);
+      BearerToken.Verdict verdict = access.token().verify(request);
+      if (verdict == BearerToken.Verdict.REFUSED) {
+        Endpoint.sendRefused(context.response(), access.token(), request);
+        return;
+      }
+      boolean authenticated = verdict == BearerToken.Verdict.ADMITTED;
       // The upgraded socket keeps the HTTP connection's Netty channel; vertx-web's wrapper of the
       // socket does not reveal it, the connection does.
       Channel channel = ((ConnectionBase) request.connection()).channel();

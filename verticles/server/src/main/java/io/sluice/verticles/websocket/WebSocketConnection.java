@@ -5,6 +5,7 @@ import io.sluice.core.instance.Instance;
 import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.channel.ChannelMessage;
 import io.sluice.verticles.front.FrontConnection;
+import io.sluice.verticles.http.BearerToken;
 import io.sluice.verticles.shard.ShardOutbox;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.netty.buffer.ByteBufUtil;
@@ -30,6 +31,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   private static final System.Logger LOG = System.getLogger(WebSocketConnection.class.getName());
   private static final short POLICY_VIOLATION = 1008;
+  static final int MAX_FAILED_AUTHS = 5;
 
   private final ServerWebSocket socket;
   private final WebSocketAccess access;
@@ -38,6 +40,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private boolean binaryClient;
   private final MessageAssembler messages;
   private boolean repauseScheduled;
+  private int failedAuths;
   private short closeStatus = POLICY_VIOLATION;
 
   /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
@@ -148,15 +151,22 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     }
   }
 
+  /**
+   * A wrong token counts against the client's address (see {@link BearerToken}) and against this
+   * connection, which is closed after {@value #MAX_FAILED_AUTHS}: guessing needs new connections.
+   */
   private void handleAuth(JsonObject command, Object id) {
-    boolean ok = !access.tokenRequired() || access.matches(command.getValue("token") instanceof String
-        ? command.getString("token") : "");
+    String presented = command.getValue("token") instanceof String ? command.getString("token") : null;
+    boolean ok = access.token().verify(presented, stats.ip()) == BearerToken.Verdict.ADMITTED;
     if (ok && !authenticated) {
       // Only now: a client that has not shown the token must not hear what * or its ID channel carry.
       authenticated = true;
       channels.joinAutomaticChannels();
     }
     sendText(JsonFrames.ack("auth", null, ok, id));
+    if (!ok && ++failedAuths >= MAX_FAILED_AUTHS) {
+      close(MAX_FAILED_AUTHS + " failed auth attempts");
+    }
   }
 
   private void handleSubscribe(JsonObject command, Object id) {

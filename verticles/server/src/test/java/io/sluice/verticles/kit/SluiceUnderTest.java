@@ -111,6 +111,18 @@ public final class SluiceUnderTest implements AutoCloseable {
     await(server.stop());
   }
 
+  /** Blocks the test thread on a future that must fail, and answers why it did. */
+  public static Throwable awaitFailure(Future<?> future) {
+    try {
+      future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause();
+    } catch (Exception e) {
+      throw new AssertionError("the attempt did not finish: " + e, e);
+    }
+    throw new AssertionError("the attempt succeeded");
+  }
+
   /** Blocks the test thread (never an event loop) on a future, with a generous bound. */
   public static <T> T await(Future<T> future) {
     try {
