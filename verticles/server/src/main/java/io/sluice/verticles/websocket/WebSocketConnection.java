@@ -11,8 +11,8 @@ import io.sluice.verticles.tcp.TcpSettings;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.vertx.core.buffer.Buffer;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
@@ -34,23 +34,23 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   static final int MAX_FAILED_AUTHS = 5;
 
   private final ServerWebSocket socket;
-  private final WebSocketAccess access;
-  private boolean authenticated;
   private final EventLoop eventLoop;
-  private boolean binaryClient;
+  private final BearerToken token;
   private final MessageAssembler messages;
+  private boolean authenticated;
+  private boolean binaryClient;
   private boolean repauseScheduled;
   private int failedAuths;
   private short closeStatus = POLICY_VIOLATION;
 
   /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
   WebSocketConnection(ServerWebSocket socket, Channel channel, Instance instance, ShardOutbox shards, ChannelHub hub,
-                      WebSocketAccess access, boolean authenticated, TcpSettings limits) {
+                      BearerToken token, boolean authenticated, TcpSettings limits) {
     super("WebSocket", ConnectionStats.Protocol.WEBSOCKET, socket.remoteAddress(), socket, socket, channel, instance,
         shards, hub, limits, true);
     this.socket = socket;
     this.eventLoop = channel.eventLoop();
-    this.access = access;
+    this.token = token;
     this.authenticated = authenticated;
     this.messages = new MessageAssembler(limits.maxFrame(), this);
   }
@@ -157,7 +157,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
    */
   private void handleAuth(JsonObject command, Object id) {
     String presented = command.getValue("token") instanceof String ? command.getString("token") : null;
-    boolean ok = access.token().verify(presented, stats.ip()) == BearerToken.Verdict.ADMITTED;
+    boolean ok = token.verify(presented, stats.ip()) == BearerToken.Verdict.ADMITTED;
     if (ok && !authenticated) {
       // Only now: a client that has not shown the token must not hear what * or its ID channel carry.
       authenticated = true;

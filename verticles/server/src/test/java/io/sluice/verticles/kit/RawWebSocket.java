@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +60,7 @@ public final class RawWebSocket implements AutoCloseable {
       request.append(header).append("\r\n");
     }
     socket.getOutputStream().write(request.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
-    String head = readHead(socket.getInputStream());
+    String head = RawHttp.readHead(socket.getInputStream());
     return new RawWebSocket(socket, Integer.parseInt(head.substring(9, 12)));
   }
 
@@ -158,19 +157,5 @@ public final class RawWebSocket implements AutoCloseable {
       frame.write(payload[i] ^ key[i & 3]);
     }
     return frame.toByteArray();
-  }
-
-  private static String readHead(InputStream in) throws IOException {
-    ByteArrayOutputStream head = new ByteArrayOutputStream();
-    int matched = 0;
-    while (matched < 4) {
-      int b = in.read();
-      if (b < 0) {
-        throw new EOFException("connection closed during the handshake: " + head);
-      }
-      head.write(b);
-      matched = (b == "\r\n\r\n".charAt(matched)) ? matched + 1 : (b == '\r' ? 1 : 0);
-    }
-    return head.toString(StandardCharsets.ISO_8859_1);
   }
 }

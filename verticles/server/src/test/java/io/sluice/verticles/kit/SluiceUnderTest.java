@@ -74,7 +74,7 @@ public final class SluiceUnderTest implements AutoCloseable {
                          Policies policies) {
     this.vertx = vertx;
     ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp,
-        new HttpSettings(0, http.allowedOrigins(), http.authToken()), new UdpSettings(0, udpRules), policies);
+        new HttpSettings(0, http.allowedOrigins(), http.authToken(), http.allowedHosts()), new UdpSettings(0, udpRules), policies);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
