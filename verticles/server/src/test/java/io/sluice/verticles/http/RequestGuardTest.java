@@ -31,22 +31,35 @@ class RequestGuardTest {
   private static final String JSON = "Content-Type: application/json";
 
   private final Vertx vertx = Vertx.vertx();
-  private SluiceUnderTest sut;
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, Policies.none());
 
   @AfterEach
   void stop() {
-    if (sut != null) {
-      sut.close();
-    }
+    sut.close();
     await(vertx.close());
   }
 
-  private void serve(List<String> allowedHosts) {
-    sut = new SluiceUnderTest(vertx, Policies.none(), new HttpSettings(0, List.of(), Optional.empty(), allowedHosts));
+  private interface Check {
+    void run(SluiceUnderTest server) throws IOException;
+  }
+
+  /** Runs {@code check} against another server (on its own Vert.x), with these names allowed. */
+  private static void withAllowedHosts(List<String> allowedHosts, Check check) throws IOException {
+    Vertx other = Vertx.vertx();
+    try (SluiceUnderTest server = new SluiceUnderTest(other, Policies.none(),
+        new HttpSettings(0, List.of(), Optional.empty(), allowedHosts))) {
+      check.run(server);
+    } finally {
+      await(other.close());
+    }
   }
 
   private Answer get(String path, String... headers) throws IOException {
-    return RawHttp.exchange(sut.httpPort(), "GET", path, null, headers);
+    return get(sut, path, headers);
+  }
+
+  private static Answer get(SluiceUnderTest server, String path, String... headers) throws IOException {
+    return RawHttp.exchange(server.httpPort(), "GET", path, null, headers);
   }
 
   private String local() {
@@ -59,7 +72,6 @@ class RequestGuardTest {
 
   @Test
   void reboundHostIsRefusedWith421() throws IOException {
-    serve(List.of());
     String evil = "Host: evil.example:" + sut.httpPort();
     String evilOrigin = "Origin: http://evil.example:" + sut.httpPort();
     Answer api = get("/api/overview", evil);
@@ -77,29 +89,28 @@ class RequestGuardTest {
   @ParameterizedTest
   @ValueSource(strings = {"localhost", "LOCALHOST.", "127.0.0.1", "[::1]", "10.1.2.3", "[fe80::1]"})
   void loopbackNamesAndAddressesAreServed(String host) throws IOException {
-    serve(List.of());
     assertThat(get("/api/overview", "Host: " + host + ":" + sut.httpPort()).status()).isEqualTo(200);
     assertThat(get("/api/overview", "Host: " + host).status()).isEqualTo(200);
   }
 
   @Test
   void allowedHostsAreServed() throws IOException {
-    serve(List.of("sluice.example", "Other.Example"));
-    assertThat(get("/api/overview", "Host: sluice.example").status()).isEqualTo(200);
-    assertThat(get("/api/overview", "Host: other.example:8080").status()).isEqualTo(200);
-    assertThat(get("/api/overview", "Host: evil.example").status()).isEqualTo(421);
+    withAllowedHosts(List.of("sluice.example", "Other.Example"), server -> {
+      assertThat(get(server, "/api/overview", "Host: sluice.example").status()).isEqualTo(200);
+      assertThat(get(server, "/api/overview", "Host: other.example:8080").status()).isEqualTo(200);
+      assertThat(get(server, "/api/overview", "Host: evil.example").status()).isEqualTo(421);
+    });
   }
 
   @Test
   void anyHostIsServedWithAStar() throws IOException {
-    serve(List.of("*"));
-    assertThat(get("/api/overview", "Host: evil.example").status()).isEqualTo(200);
+    withAllowedHosts(List.of("*"), server ->
+        assertThat(get(server, "/api/overview", "Host: evil.example").status()).isEqualTo(200));
   }
 
   /** Orchestrators and scrapers reach them by whatever name; they change and reveal nothing private. */
   @Test
   void probesAnswerAnyHost() throws IOException {
-    serve(List.of());
     assertThat(get("/health", "Host: sluice.svc.cluster.local").status()).isEqualTo(200);
     assertThat(get("/ready", "Host: sluice.svc.cluster.local").status()).isEqualTo(200);
     assertThat(get("/metrics", "Host: sluice.svc.cluster.local").status()).isEqualTo(200);
@@ -107,7 +118,6 @@ class RequestGuardTest {
 
   @Test
   void crossSiteSimplePostIsRefused() throws IOException {
-    serve(List.of());
     Answer refused = RawHttp.exchange(sut.httpPort(), "POST", "/api/keys", KEY_BODY, local(),
         "Origin: http://evil.example", "Content-Type: text/plain");
     assertThat(refused.status()).isEqualTo(403);
@@ -124,7 +134,6 @@ class RequestGuardTest {
 
   @Test
   void jsonApisTakeOnlyJson() throws IOException {
-    serve(List.of());
     Answer refused = RawHttp.exchange(sut.httpPort(), "POST", "/api/keys", KEY_BODY, local(),
         "Content-Type: text/plain");
     assertThat(refused.status()).isEqualTo(415);
@@ -142,7 +151,6 @@ class RequestGuardTest {
   /** curl, scripts, nginx and Envoy send no Origin; the page's own origin is served. */
   @Test
   void servicesAndTheOwnPageChangeState() throws IOException {
-    serve(List.of());
     assertThat(RawHttp.exchange(sut.httpPort(), "POST", "/api/keys", KEY_BODY, local(), JSON).status())
         .isEqualTo(201);
     assertThat(RawHttp.exchange(sut.httpPort(), "DELETE", "/api/keys/k1", null, local(),
@@ -152,7 +160,6 @@ class RequestGuardTest {
   /** A dashboard loaded from http://localhost:PORT talks to 127.0.0.1:PORT and back: one server. */
   @Test
   void bothLoopbackNamesAreThePagesOwnOrigin() throws IOException {
-    serve(List.of());
     int port = sut.httpPort();
     assertThat(RawHttp.exchange(port, "GET", "/ws", null,
         RawHttp.upgrade("Host: 127.0.0.1:" + port, "Origin: http://localhost:" + port)).status()).isEqualTo(101);

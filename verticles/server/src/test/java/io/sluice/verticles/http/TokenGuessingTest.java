@@ -41,11 +41,9 @@ class TokenGuessingTest {
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
       new HttpSettings(0, List.of(), Optional.of(TOKEN)));
-  private final LogCapture log = new LogCapture("io.sluice");
 
   @AfterEach
   void stop() {
-    log.close();
     sut.close();
     await(vertx.close());
   }
@@ -80,14 +78,16 @@ class TokenGuessingTest {
     for (int i = 0; i < 2 * AuthFailures.MAX_FAILURES; i++) {
       assertThat(overview("127.0.0.1", null).status()).as("no token is not a guess").isEqualTo(401);
     }
-    for (int i = 0; i < AuthFailures.MAX_FAILURES; i++) {
-      assertThat(overview("127.0.0.1", "Bearer guess-" + i).status()).isEqualTo(401);
+    try (LogCapture log = new LogCapture("io.sluice")) {
+      for (int i = 0; i < AuthFailures.MAX_FAILURES; i++) {
+        assertThat(overview("127.0.0.1", "Bearer guess-" + i).status()).isEqualTo(401);
+      }
+      Answer refused = overview("127.0.0.1", "Bearer " + TOKEN);
+      assertThat(refused.status()).as("even the right token, while refused").isEqualTo(429);
+      assertThat(refused.header("Retry-After")).isEqualTo(Long.toString(AuthFailures.WINDOW_SECONDS));
+      assertThat(refused.json().getString("error")).contains("too many wrong tokens");
+      assertThat(log.aboveDebug()).as("one line when the address is refused").hasSize(1);
     }
-    Answer refused = overview("127.0.0.1", "Bearer " + TOKEN);
-    assertThat(refused.status()).as("even the right token, while refused").isEqualTo(429);
-    assertThat(refused.header("Retry-After")).isEqualTo(Long.toString(AuthFailures.WINDOW_SECONDS));
-    assertThat(refused.json().getString("error")).contains("too many wrong tokens");
-    assertThat(log.aboveDebug()).as("one line when the address is refused").hasSize(1);
 
     assertThat(overview(OTHER_ADDRESS, "Bearer " + TOKEN).status()).as("another address").isEqualTo(200);
     sut.advance(Duration.ofSeconds(AuthFailures.WINDOW_SECONDS));

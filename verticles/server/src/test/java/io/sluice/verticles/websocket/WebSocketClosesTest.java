@@ -1,6 +1,7 @@
 package io.sluice.verticles.websocket;
 
 import io.sluice.throttr.codec.ValueSize;
+import io.sluice.verticles.kit.LogCapture;
 import io.sluice.verticles.kit.RawWebSocket;
 import io.sluice.verticles.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;
@@ -9,19 +10,24 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Consumer;
+import java.util.logging.LogRecord;
 
 import static io.sluice.verticles.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Bad WebSocket input is closed with the status RFC 6455 §7.4.1 gives its cause, so a client can
- * tell what it did wrong: 1009 for a frame or message over the limit ({@code --max-frame}), 1002
- * for a protocol error, 1007 for a text message that is not UTF-8. After each, a fresh client is
- * served.
+ * How WebSocket connections end. Bad input is closed with the status RFC 6455 §7.4.1 gives its
+ * cause, so a client can tell what it did wrong: 1009 for a frame or message over the limit
+ * ({@code --max-frame}), 1002 for a protocol error, 1007 for a text message that is not UTF-8. A
+ * client that goes away without a close handshake (a closed tab, a lost network) is routine:
+ * Sluice forgets the connection and logs it at most at DEBUG, without a stack trace. After each, a
+ * fresh client is served.
  */
-class WebSocketCloseCodesTest {
+class WebSocketClosesTest {
 
   private static final int MAX_FRAME = 8096;
 
@@ -114,5 +120,46 @@ class WebSocketCloseCodesTest {
       assertThat(ack.getString("channel")).isEqualTo("café");
       assertThat(ack.getInteger("status")).isEqualTo(1);
     }
+  }
+
+  @Test
+  void droppedConnectionIsNotAnError() throws IOException {
+    assertDropIsRoutine(socket -> { });
+  }
+
+  /** SO_LINGER 0: the close sends a reset, which the server reads as "connection reset by peer". */
+  @Test
+  void resetConnectionIsNotAnError() throws IOException {
+    assertDropIsRoutine(socket -> {
+      try {
+        socket.setSoLinger(true, 0);
+      } catch (IOException e) {
+        throw new AssertionError(e);
+      }
+    });
+  }
+
+  private void assertDropIsRoutine(Consumer<Socket> beforeClose) throws IOException {
+    try (LogCapture log = new LogCapture("io.sluice")) {
+      RawWebSocket client = RawWebSocket.open(sut.httpPort());
+      assertThat(client.status()).isEqualTo(101);
+      client.sendText("{\"op\":\"subscribe\",\"channel\":\"news\"}");
+      client.read();
+      beforeClose.accept(client.socket());
+      client.close();
+      awaitNoConnection();
+      assertThat(log.aboveDebug()).extracting(LogRecord::getMessage).isEmpty();
+      assertThat(log.records()).allSatisfy(record -> assertThat(record.getThrown()).isNull());
+    }
+    assertFreshClientServed();
+  }
+
+  /** The server learns of the drop asynchronously; its registry shows when it has handled it. */
+  private void awaitNoConnection() {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (!sut.server().instance().connections().all().isEmpty() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertThat(sut.server().instance().connections().all()).isEmpty();
   }
 }
