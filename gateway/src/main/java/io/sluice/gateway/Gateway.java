@@ -47,7 +47,7 @@ public final class Gateway {
     ServerSettings settings = new ServerSettings(config.bind(), config.tcpPort(), config.valueSize(), config.shards(),
         loops, config.sweepIntervalMillis(),
         new TcpSettings(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS),
-        new HttpSettings(config.httpPort(), config.allowedOrigins(), config.authToken()),
+        new HttpSettings(config.httpPort(), config.allowedOrigins(), config.authToken(), config.allowedHosts()),
         new UdpSettings(config.udpPort(), UdpRules.load(config.rulesFile())), config.policies());
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)

@@ -94,7 +94,12 @@ public final class Options {
   public static final Option<java.util.List<String>> ALLOWED_ORIGINS = Option.valued("allowed-origins", "ORIGINS", ValueType.origins())
       .yaml("http.allowed-origins").environment()
       .defaultValue(java.util.List::<String>of, "same origin only")
-      .describedAs("Browser origins allowed to open the WebSocket bridge besides the page's own; * allows any.");
+      .describedAs("Browser origins allowed to change state (POST, PUT, PATCH, DELETE) and open the WebSocket bridge besides the page's own; * allows any.");
+
+  public static final Option<java.util.List<String>> ALLOWED_HOSTS = Option.valued("allowed-hosts", "HOSTS", ValueType.hosts())
+      .yaml("http.allowed-hosts").environment()
+      .defaultValue(java.util.List::<String>of, "IP addresses, localhost and the bind address")
+      .describedAs("Host header names the HTTP port answers besides IP addresses, localhost and the bind address (others get 421, against DNS rebinding); * answers any.");
 
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
@@ -109,7 +114,7 @@ public final class Options {
 
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
-      BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
+      BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

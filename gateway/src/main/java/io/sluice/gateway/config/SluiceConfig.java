@@ -86,6 +86,10 @@ public final class SluiceConfig {
     return value(Options.ALLOWED_ORIGINS);
   }
 
+  public java.util.List<String> allowedHosts() {
+    return value(Options.ALLOWED_HOSTS);
+  }
+
   public Optional<String> authToken() {
     return Optional.ofNullable(value(Options.AUTH_TOKEN));
   }

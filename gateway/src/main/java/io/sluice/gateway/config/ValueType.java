@@ -110,26 +110,42 @@ public final class ValueType<T> {
   }
 
   private static java.util.List<String> parseOrigins(String text) {
-    java.util.List<String> origins = new java.util.ArrayList<>();
+    return parseList(text, origin -> {
+      java.net.URI uri;
+      try {
+        uri = java.net.URI.create(origin);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("expected scheme://host[:port] entries");
+      }
+      if (uri.getScheme() == null || uri.getHost() == null || (uri.getPath() != null && !uri.getPath().isEmpty())) {
+        throw new IllegalArgumentException("expected scheme://host[:port] entries");
+      }
+      return origin;
+    });
+  }
+
+  /**
+   * Host names the HTTP port answers besides those it always does: comma-separated, without
+   * scheme or port, or {@code *} for any.
+   */
+  public static ValueType<java.util.List<String>> hosts() {
+    return new ValueType<>("comma-separated host names, or *", ValueType::parseHosts, hosts -> String.join(",", hosts));
+  }
+
+  private static java.util.List<String> parseHosts(String text) {
+    return parseList(text, ValueType::parseHost);
+  }
+
+  /** Comma-separated entries, each checked by {@code entry}, or {@code *}; empty entries are skipped. */
+  private static java.util.List<String> parseList(String text, java.util.function.UnaryOperator<String> entry) {
+    java.util.List<String> entries = new java.util.ArrayList<>();
     for (String part : text.split(",")) {
-      String origin = part.trim();
-      if (origin.isEmpty()) {
-        continue;
+      String trimmed = part.trim();
+      if (!trimmed.isEmpty()) {
+        entries.add(trimmed.equals("*") ? trimmed : entry.apply(trimmed));
       }
-      if (!origin.equals("*")) {
-        java.net.URI uri;
-        try {
-          uri = java.net.URI.create(origin);
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("expected scheme://host[:port] entries");
-        }
-        if (uri.getScheme() == null || uri.getHost() == null || (uri.getPath() != null && !uri.getPath().isEmpty())) {
-          throw new IllegalArgumentException("expected scheme://host[:port] entries");
-        }
-      }
-      origins.add(origin);
     }
-    return java.util.List.copyOf(origins);
+    return java.util.List.copyOf(entries);
   }
 
   /** {@code true} or {@code false}, any case. */

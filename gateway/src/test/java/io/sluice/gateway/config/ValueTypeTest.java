@@ -35,6 +35,20 @@ class ValueTypeTest {
   }
 
   @Test
+  void hostsAreACommaListOfHostsOrAStar() {
+    assertThat(ValueType.hosts().parse(" sluice.example.com, 10.0.0.1,,[::1] ")).containsExactly("sluice.example.com",
+        "10.0.0.1", "::1");
+    assertThat(ValueType.hosts().parse("*")).containsExactly("*");
+    assertThat(ValueType.hosts().format(List.of("a.example", "b.example"))).isEqualTo("a.example,b.example");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http://sluice.example", "sluice.example:8080", "sluice.example/", "a..b"})
+  void hostsRejectSchemesPortsAndPaths(String hosts) {
+    assertThatIllegalArgumentException().isThrownBy(() -> ValueType.hosts().parse(hosts));
+  }
+
+  @Test
   void integersAreDecimalAndTrimmed() {
     assertThat(ValueType.integer(0, 10).parse(" 7 ")).isEqualTo(7);
     assertThat(ValueType.integer(-5, 10).parse("-5")).isEqualTo(-5);

@@ -11,7 +11,9 @@ import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardParcel;
 import io.sluice.verticles.shard.ShardVerticle;
 import io.sluice.verticles.tcp.ThrottrTcpVerticle;
+import io.sluice.verticles.http.BearerToken;
 import io.sluice.verticles.http.HttpFrontVerticle;
+import io.sluice.verticles.http.RequestGuard;
 import io.sluice.verticles.udp.UdpVerticle;
 import io.sluice.verticles.websocket.WebSocketBridge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -141,17 +143,22 @@ public final class SluiceServer {
    * the port as TCP's do. Then the dashboard's verticle, which feeds the live view.
    */
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
-    WebSocketBridge bridge = new WebSocketBridge(instance, directory, settings.http(), settings.tcp());
+    // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
+    BearerToken token = new BearerToken(settings.http().authToken(), instance.clock());
+    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.tcp());
     List<HttpFeature> features = new ArrayList<>();
-    features.add(HttpFeature.at("/ws", bridge::handler));
-    new CheckApi(settings.policies(), directory, settings.http().authToken(), meters()).mounts()
-        .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
+    // First the public read-only probes, which orchestrators and scrapers reach by any name; the
+    // guard then checks Host and Origin for everything after it.
     if (metrics != null) {
       features.add(HttpFeature.at("/metrics", () -> PrometheusScrapingHandler.create(metrics)));
     }
     features.add(new Health(directory));
+    features.add(new RequestGuard(settings.http(), settings.bind()));
+    features.add(HttpFeature.at("/ws", bridge::handler));
+    new CheckApi(settings.policies(), directory, token, meters()).mounts()
+        .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     // Last: the dashboard serves its page at "/" and so would match every path.
-    features.add(new Dashboard(instance, directory, settings.http().authToken()));
+    features.add(new Dashboard(instance, directory, token));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int port = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> fronts = new ArrayList<>();

@@ -15,7 +15,6 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -42,11 +41,11 @@ public final class CheckApi {
   /** One outbox per front event loop, shared by its endpoints. */
   private final Map<Context, ShardLimits> limitsByLoop = new ConcurrentHashMap<>();
 
-  public CheckApi(Policies policies, ShardDirectory shards, Optional<String> authToken, MeterRegistry metrics) {
+  public CheckApi(Policies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics) {
     this.policies = new CheckPolicies(policies);
     this.decisions = new CheckDecisions(metrics);
     this.shards = shards;
-    this.token = new BearerToken(authToken);
+    this.token = token;
   }
 
   /**

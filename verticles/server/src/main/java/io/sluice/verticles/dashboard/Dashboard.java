@@ -15,7 +15,6 @@ import io.vertx.ext.web.handler.StaticHandler;
 
 import java.util.List;
 import java.util.regex.Pattern;
-import java.util.Optional;
 
 /**
  * The dashboard on the HTTP port: its JSON API under {@code /api/} (see docs/dashboard-api.md) and
@@ -36,10 +35,10 @@ public final class Dashboard implements HttpFeature {
   private final ShardDirectory directory;
   private final BearerToken token;
 
-  public Dashboard(Instance instance, ShardDirectory directory, Optional<String> authToken) {
+  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
     this.dashboard = new DashboardContext(instance);
     this.directory = directory;
-    this.token = new BearerToken(authToken);
+    this.token = token;
   }
 
   @Override

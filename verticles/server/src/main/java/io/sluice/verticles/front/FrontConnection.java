@@ -43,6 +43,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   private final String kind;
   private final PushFlushes pushFlushes;
   protected boolean closed;
+  private boolean readingPaused;
 
   /**
    * @param channel      the Netty channel under the transport, where pushes' flushes are gathered
@@ -103,7 +104,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   }
 
   /** A peer resetting its connection is routine; anything else is a Sluice bug worth a stack trace. */
-  private void onException(Throwable error) {
+  protected void onException(Throwable error) {
     if (error instanceof java.io.IOException) {
       LOG.log(System.Logger.Level.DEBUG, kind + " " + peer() + ": " + error.getMessage());
     } else {
@@ -165,12 +166,19 @@ public abstract class FrontConnection implements Transport, PushSink {
 
   @Override
   public void pauseReading() {
+    readingPaused = true;
     input.pause();
   }
 
   @Override
   public void resumeReading() {
+    readingPaused = false;
     input.resume();
+  }
+
+  /** Whether the session has asked to stop reading (back-pressure). */
+  protected boolean readingPaused() {
+    return readingPaused;
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
@@ -51,9 +52,7 @@ public final class Endpoint implements Handler<RoutingContext> {
       send(context.response(), new ApiError(405, method.name() + " is not served here; use " + allow, null));
       return;
     }
-    if (token != null && !token.admits(context.request())) {
-      context.response().putHeader(WWW_AUTHENTICATE, "Bearer realm=\"sluice\"");
-      send(context.response(), new ApiError(401, "this server requires Authorization: Bearer <token>", null));
+    if (token != null && !admitted(context)) {
       return;
     }
     try {
@@ -61,6 +60,29 @@ public final class Endpoint implements Handler<RoutingContext> {
     } catch (RuntimeException failure) {
       fail(context, failure);
     }
+  }
+
+  /** Answers 401 for a missing or wrong token, 429 while the client's address is refused. */
+  private boolean admitted(RoutingContext context) {
+    HttpServerRequest request = context.request();
+    switch (token.verify(request)) {
+      case ADMITTED:
+        return true;
+      case REFUSED:
+        sendRefused(context.response(), token, request);
+        return false;
+      default:
+        context.response().putHeader(WWW_AUTHENTICATE, "Bearer realm=\"sluice\"");
+        send(context.response(), new ApiError(401, "this server requires Authorization: Bearer <token>", null));
+        return false;
+    }
+  }
+
+  /** 429 with Retry-After, for a client whose address has presented too many wrong tokens. */
+  public static void sendRefused(HttpServerResponse response, BearerToken token, HttpServerRequest request) {
+    long seconds = token.refusedForSeconds(request.remoteAddress().hostAddress());
+    response.putHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
+    send(response, new ApiError(429, "too many wrong tokens from this address; retry in " + seconds + " s", null));
   }
 
   private static void fail(RoutingContext context, Throwable failure) {

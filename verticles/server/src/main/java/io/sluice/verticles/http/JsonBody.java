@@ -8,10 +8,13 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
+import java.util.Locale;
+
 /**
  * Reads a request body of at most {@link #MAX_BYTES} as a JSON object. API requests are a few
- * dozen bytes; a bound keeps a client from making the server buffer megabytes. Must be called from
- * the route handler itself, before anything asynchronous: the router does not pause requests.
+ * dozen bytes; a bound keeps a client from making the server buffer megabytes. The body must say it
+ * is JSON (415 otherwise). Must be called from the route handler itself, before anything
+ * asynchronous: the router does not pause requests.
  */
 public final class JsonBody {
 
@@ -22,6 +25,11 @@ public final class JsonBody {
 
   /** @param example a valid body, quoted in the error a bad body gets */
   public static Future<JsonObject> read(HttpServerRequest request, String example) {
+    if (!declaresJson(request)) {
+      // A cross-site page may POST text/plain or a form without asking first, never JSON.
+      return Future.failedFuture(new ApiError(415, "the body must be JSON, sent with Content-Type: "
+          + Endpoint.JSON, null));
+    }
     long declared = declaredLength(request);
     if (declared > MAX_BYTES) {
       return Future.failedFuture(tooLarge());
@@ -46,6 +54,17 @@ public final class JsonBody {
       }
     });
     return parsed.future();
+  }
+
+  /** application/json, or any application/…+json, with or without parameters (charset). */
+  private static boolean declaresJson(HttpServerRequest request) {
+    String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
+    if (type == null) {
+      return false;
+    }
+    int parameters = type.indexOf(';');
+    String media = (parameters < 0 ? type : type.substring(0, parameters)).trim().toLowerCase(Locale.ROOT);
+    return media.equals(Endpoint.JSON) || (media.startsWith("application/") && media.endsWith("+json"));
   }
 
   /** The Content-Length, or -1 when there is none (a chunked body). */

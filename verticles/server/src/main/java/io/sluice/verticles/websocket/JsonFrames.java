@@ -2,9 +2,7 @@ package io.sluice.verticles.websocket;
 
 import io.vertx.core.json.JsonObject;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -65,10 +63,7 @@ final class JsonFrames {
 
   private static void putData(JsonObject message, byte[] payload) {
     try {
-      message.put("data", StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(payload)).toString());
+      message.put("data", MessageAssembler.strictUtf8(payload));
     } catch (CharacterCodingException e) {
       message.put("data", Base64.getEncoder().encodeToString(payload)).put("encoding", BASE64);
     }

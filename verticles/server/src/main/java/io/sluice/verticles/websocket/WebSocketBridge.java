@@ -2,7 +2,8 @@ package io.sluice.verticles.websocket;
 
 import io.sluice.core.instance.Instance;
 import io.sluice.verticles.channel.ChannelHub;
-import io.sluice.verticles.http.HttpSettings;
+import io.sluice.verticles.http.BearerToken;
+import io.sluice.verticles.http.Endpoint;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardOutbox;
 import io.sluice.verticles.tcp.TcpSettings;
@@ -18,24 +19,23 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class WebSocketBridge {
 
-  private static final System.Logger LOG = System.getLogger(WebSocketBridge.class.getName());
-
   private final Instance instance;
   private final ShardDirectory shards;
-  private final WebSocketAccess access;
+  private final BearerToken token;
   private final TcpSettings limits;
 
   /** @param limits frame size and per-connection bounds, the same as for TCP clients */
-  public WebSocketBridge(Instance instance, ShardDirectory shards, HttpSettings http, TcpSettings limits) {
+  public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, TcpSettings limits) {
     this.instance = instance;
     this.shards = shards;
-    this.access = new WebSocketAccess(http.allowedOrigins(), http.authToken());
+    this.token = token;
     this.limits = limits;
   }
 
   /**
-   * Checks origin and token, then upgrades the request and serves the connection on this event
-   * loop. Called once per HTTP front instance, on its event loop: each gets its own channel hub.
+   * Checks the token, then upgrades the request and serves the connection on this event loop (the
+   * {@link io.sluice.verticles.http.RequestGuard} has checked Host and Origin). Called once per
+   * HTTP front instance, on its event loop: each gets its own channel hub.
    */
   public Handler<RoutingContext> handler() {
     io.vertx.core.Context loop = io.vertx.core.Vertx.currentContext();
@@ -43,22 +43,21 @@ public final class WebSocketBridge {
     ShardOutbox outbox = new ShardOutbox(loop, loop.owner().eventBus(), shards);
     return context -> {
       var request = context.request();
-      String refusal = access.refusal(request);
-      if (refusal != null) {
-        LOG.log(System.Logger.Level.WARNING, "refusing WebSocket from " + request.remoteAddress() + ": " + refusal);
-        context.response().setStatusCode(403).end(refusal);
-        return;
-      }
       if (!request.canUpgradeToWebSocket()) {
         context.response().setStatusCode(426).putHeader("Upgrade", "websocket").end("WebSocket upgrade required");
         return;
       }
-      boolean authenticated = !access.tokenRequired() || access.authorizedByHeader(request);
+      BearerToken.Verdict verdict = token.verify(request);
+      if (verdict == BearerToken.Verdict.REFUSED) {
+        Endpoint.sendRefused(context.response(), token, request);
+        return;
+      }
+      boolean authenticated = verdict == BearerToken.Verdict.ADMITTED;
       // The upgraded socket keeps the HTTP connection's Netty channel; vertx-web's wrapper of the
       // socket does not reveal it, the connection does.
       Channel channel = ((ConnectionBase) request.connection()).channel();
       request.toWebSocket().onSuccess(socket ->
-          new WebSocketConnection(socket, channel, instance, outbox, hub, access, authenticated, limits).start());
+          new WebSocketConnection(socket, channel, instance, outbox, hub, token, authenticated, limits).start());
     };
   }
 }

@@ -5,12 +5,17 @@ import io.sluice.core.instance.Instance;
 import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.channel.ChannelMessage;
 import io.sluice.verticles.front.FrontConnection;
+import io.sluice.verticles.http.BearerToken;
 import io.sluice.verticles.shard.ShardOutbox;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketFrame;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
@@ -22,32 +27,80 @@ import java.nio.charset.StandardCharsets;
  * carry JSON channel commands, one {@code handleX} per op. Pushes go out in the client's language:
  * Throttr push frames once it has sent a binary message, JSON messages otherwise.
  */
-final class WebSocketConnection extends FrontConnection {
+final class WebSocketConnection extends FrontConnection implements MessageAssembler.Sink {
+
+  private static final System.Logger LOG = System.getLogger(WebSocketConnection.class.getName());
+  private static final short POLICY_VIOLATION = 1008;
+  static final int MAX_FAILED_AUTHS = 5;
 
   private final ServerWebSocket socket;
-  private final WebSocketAccess access;
+  private final EventLoop eventLoop;
+  private final BearerToken token;
+  private final MessageAssembler messages;
   private boolean authenticated;
   private boolean binaryClient;
+  private boolean repauseScheduled;
+  private int failedAuths;
+  private short closeStatus = POLICY_VIOLATION;
 
   /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
   WebSocketConnection(ServerWebSocket socket, Channel channel, Instance instance, ShardOutbox shards, ChannelHub hub,
-                      WebSocketAccess access, boolean authenticated, TcpSettings limits) {
+                      BearerToken token, boolean authenticated, TcpSettings limits) {
     super("WebSocket", ConnectionStats.Protocol.WEBSOCKET, socket.remoteAddress(), socket, socket, channel, instance,
         shards, hub, limits, true);
     this.socket = socket;
-    this.access = access;
+    this.eventLoop = channel.eventLoop();
+    this.token = token;
     this.authenticated = authenticated;
+    this.messages = new MessageAssembler(limits.maxFrame(), this);
   }
 
   /** A client that has not shown the token joins no channel, not even * and its own ID. */
   void start() {
     open(authenticated);
-    socket.binaryMessageHandler(this::onBinary);
-    socket.textMessageHandler(this::onText);
+    socket.frameHandler(this::onFrame);
     socket.closeHandler(v -> closed());
   }
 
-  private void onBinary(Buffer message) {
+  private void onFrame(WebSocketFrame frame) {
+    switch (frame.type()) {
+      case TEXT, BINARY, CONTINUATION -> messages.add(frame);
+      case PING, PONG -> onControl(frame);
+      default -> { } // CLOSE: Vert.x answers it and then calls the close handler
+    }
+  }
+
+  /**
+   * Vert.x answers each ping with a pong as it decodes it, outside our writes: a client that pings
+   * and never reads would grow the outbound queue without bound. Control frames count as input, and
+   * their pongs obey the same bound as replies: the server stops reading until they drain.
+   */
+  private void onControl(WebSocketFrame frame) {
+    countRead(frame.binaryData().length());
+    stopReadingWhileQueueFull();
+    if (readingPaused()) {
+      keepPaused();
+    }
+  }
+
+  /**
+   * Vert.x asks for one more frame after delivering a control frame, which would undo our pause
+   * and let a stream of pings through; pause again once this delivery has returned.
+   */
+  private void keepPaused() {
+    if (!repauseScheduled) {
+      repauseScheduled = true;
+      eventLoop.execute(() -> {
+        repauseScheduled = false;
+        if (readingPaused()) {
+          socket.pause();
+        }
+      });
+    }
+  }
+
+  @Override
+  public void binary(Buffer message) {
     if (!authenticated) {
       countRead(message.length());
       close("binary message before authentication");
@@ -57,10 +110,15 @@ final class WebSocketConnection extends FrontConnection {
     onFrames(message);
   }
 
-  private void onText(String text) {
+  @Override
+  public void text(String text) {
     countRead(ByteBufUtil.utf8Bytes(text));
     answerText(text);
-    // Back-pressure as for binary messages: a client not reading its replies is not read from either.
+    stopReadingWhileQueueFull();
+  }
+
+  /** Back-pressure as for binary messages: a client not reading its replies is not read from either. */
+  private void stopReadingWhileQueueFull() {
     if (writable() && socket.writeQueueFull()) {
       session.setWritable(false);
     }
@@ -93,15 +151,22 @@ final class WebSocketConnection extends FrontConnection {
     }
   }
 
+  /**
+   * A wrong token counts against the client's address (see {@link BearerToken}) and against this
+   * connection, which is closed after {@value #MAX_FAILED_AUTHS}: guessing needs new connections.
+   */
   private void handleAuth(JsonObject command, Object id) {
-    boolean ok = !access.tokenRequired() || access.matches(command.getValue("token") instanceof String
-        ? command.getString("token") : "");
+    String presented = command.getValue("token") instanceof String ? command.getString("token") : null;
+    boolean ok = token.verify(presented, stats.ip()) == BearerToken.Verdict.ADMITTED;
     if (ok && !authenticated) {
       // Only now: a client that has not shown the token must not hear what * or its ID channel carry.
       authenticated = true;
       channels.joinAutomaticChannels();
     }
     sendText(JsonFrames.ack("auth", null, ok, id));
+    if (!ok && ++failedAuths >= MAX_FAILED_AUTHS) {
+      close(MAX_FAILED_AUTHS + " failed auth attempts");
+    }
   }
 
   private void handleSubscribe(JsonObject command, Object id) {
@@ -168,8 +233,31 @@ final class WebSocketConnection extends FrontConnection {
     return super.writable() && !socket.isClosed();
   }
 
+  /** Bad WebSocket input: closes with the status RFC 6455 §7.4.1 gives its cause. */
+  @Override
+  public void refuse(short status, String reason) {
+    closeStatus = status;
+    close(reason);
+  }
+
+  /**
+   * The decoder's refusals carry their close status (1002 protocol error, 1009 frame too big); a
+   * peer that went away without a close handshake is routine. Anything else is a Sluice bug.
+   */
+  @Override
+  protected void onException(Throwable error) {
+    if (error instanceof CorruptedWebSocketFrameException corrupted) {
+      refuse((short) corrupted.closeStatus().code(), corrupted.getMessage());
+    } else if (error instanceof HttpClosedException) {
+      LOG.log(System.Logger.Level.DEBUG, "WebSocket " + peer() + " went away without a close handshake");
+    } else {
+      super.onException(error);
+    }
+  }
+
+  /** Other closes (bad Throttr input, authentication) are policy violations, 1008. */
   @Override
   protected void closeTransport(String reason) {
-    socket.close((short) 1008, reason.length() > 120 ? reason.substring(0, 120) : reason);
+    socket.close(closeStatus, reason.length() > 120 ? reason.substring(0, 120) : reason);
   }
 }

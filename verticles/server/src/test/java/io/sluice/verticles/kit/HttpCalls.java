@@ -47,7 +47,7 @@ public final class HttpCalls implements AutoCloseable {
     return send(HttpMethod.GET, uri, null, headers);
   }
 
-  /** Blocks the test thread until the whole answer is in. */
+  /** Blocks the test thread until the whole answer is in. A body is sent as JSON unless a Content-Type is given. */
   public Answer send(HttpMethod method, String uri, String body, String... headers) {
     return await(sendAsync(method, uri, body, headers));
   }
@@ -61,6 +61,9 @@ public final class HttpCalls implements AutoCloseable {
     RequestOptions options = new RequestOptions().setMethod(method).setPort(port).setHost("127.0.0.1").setURI(uri);
     for (int i = 0; i + 1 < headers.length; i += 2) {
       options.addHeader(headers[i], headers[i + 1]);
+    }
+    if (body != null && (options.getHeaders() == null || !options.getHeaders().contains("Content-Type"))) {
+      options.putHeader("Content-Type", "application/json");
     }
     Promise<Answer> answer = Promise.promise();
     context.runOnContext(v -> client.request(options)

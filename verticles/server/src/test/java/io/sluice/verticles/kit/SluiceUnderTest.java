@@ -84,7 +84,7 @@ public final class SluiceUnderTest implements AutoCloseable {
     this.vertx = vertx;
     this.metrics = metrics;
     ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp,
-        new HttpSettings(0, http.allowedOrigins(), http.authToken()), new UdpSettings(0, udpRules), policies);
+        new HttpSettings(0, http.allowedOrigins(), http.authToken(), http.allowedHosts()), new UdpSettings(0, udpRules), policies);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
@@ -119,6 +119,18 @@ public final class SluiceUnderTest implements AutoCloseable {
   @Override
   public void close() {
     await(server.stop());
+  }
+
+  /** Blocks the test thread on a future that must fail, and answers why it did. */
+  public static Throwable awaitFailure(Future<?> future) {
+    try {
+      future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause();
+    } catch (Exception e) {
+      throw new AssertionError("the attempt did not finish: " + e, e);
+    }
+    throw new AssertionError("the attempt succeeded");
   }
 
   /** Blocks the test thread (never an event loop) on a future, with a generous bound. */

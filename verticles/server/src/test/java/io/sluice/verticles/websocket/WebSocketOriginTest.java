@@ -15,13 +15,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import static io.sluice.verticles.kit.ChannelCalls.call;
 import static io.sluice.verticles.kit.ChannelFrames.ack;
 import static io.sluice.verticles.kit.ChannelFrames.jsonSubscribe;
 import static io.sluice.verticles.kit.SluiceUnderTest.await;
+import static io.sluice.verticles.kit.SluiceUnderTest.awaitFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -59,7 +58,7 @@ class WebSocketOriginTest {
   private void assertRefused(WebSocketConnectOptions options) {
     List<String> before = connectionIds();
     Future<JsonWebSocket> attempt = JsonWebSocket.open(vertx, options);
-    Throwable failure = failureOf(attempt);
+    Throwable failure = awaitFailure(attempt);
     assertThat(failure).isInstanceOf(UpgradeRejectedException.class);
     assertThat(((UpgradeRejectedException) failure).getStatus()).isEqualTo(403);
     assertThat(connectionIds()).as("no connection was set up").isSubsetOf(before);
@@ -71,16 +70,6 @@ class WebSocketOriginTest {
     }
   }
 
-  private static Throwable failureOf(Future<?> future) {
-    try {
-      future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      return e.getCause();
-    } catch (Exception e) {
-      throw new AssertionError("the attempt did not finish: " + e, e);
-    }
-    throw new AssertionError("the upgrade was accepted");
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {"http://evil.example", "https://evil.example:8443", "null", "http://127.0.0.1:1",
