@@ -1,4 +1,4 @@
-package io.sluice.benchmarks;
+package io.sluice.verticles.benchmarks.jmh;
 
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ThrottrShard;

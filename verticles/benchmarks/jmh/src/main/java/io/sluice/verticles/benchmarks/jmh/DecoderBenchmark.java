@@ -1,4 +1,4 @@
-package io.sluice.benchmarks;
+package io.sluice.verticles.benchmarks.jmh;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -1,4 +1,4 @@
-package io.sluice.benchmarks;
+package io.sluice.verticles.benchmarks.jmh;
 
 /** 16-byte keys: a letter and 15 decimal digits, built without String.format's cost in the measured loop. */
 final class Keys {
