@@ -16,7 +16,7 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.concurrent.Promise;
-import io.sluice.verticles.udp.BatchedDatagrams;
+import io.sluice.verticles.transport.BatchedDatagrams;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 

@@ -15,7 +15,7 @@ import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 
-import io.sluice.verticles.udp.BatchedDatagrams;
+import io.sluice.verticles.transport.BatchedDatagrams;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;

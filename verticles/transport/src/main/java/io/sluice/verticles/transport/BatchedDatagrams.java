@@ -1,4 +1,4 @@
-package io.sluice.verticles.udp;
+package io.sluice.verticles.transport;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.FixedRecvByteBufAllocator;
@@ -7,7 +7,8 @@ import io.netty.channel.socket.DatagramChannel;
 
 /**
  * Datagrams in bursts, both ways: the UDP endpoint's I/O, shared with the load tools that measure
- * it (so {@code bench udp-echo} really has Sluice's I/O).
+ * it (so {@code bench udp-echo} really has Sluice's I/O). It lives in its own module, plain Netty,
+ * so that the load tool gets it without depending on the server.
  *
  * <p>Reading: on epoll one {@code recvmmsg} takes up to 32 datagrams, each read whole up to
  * {@link #MAX_DATAGRAM} bytes (longer ones are cut by the kernel). Writing: a datagram is written
@@ -32,8 +33,8 @@ public final class BatchedDatagrams {
 
   /** Sets the channel up to read in bursts; call before it is registered. */
   public static void configure(DatagramChannel channel) {
-    if (channel instanceof EpollDatagramChannel) {
-      ((EpollDatagramChannel) channel).config().setMaxDatagramPayloadSize(MAX_DATAGRAM);
+    if (channel instanceof EpollDatagramChannel epoll) {
+      epoll.config().setMaxDatagramPayloadSize(MAX_DATAGRAM);
     }
     channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(RECEIVE_BUFFER));
   }
