@@ -1,4 +1,4 @@
-package io.sluice.gateway.bench;
+package io.sluice.verticles.benchmarks.load;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -1,4 +1,4 @@
-package io.sluice.gateway.bench;
+package io.sluice.verticles.benchmarks.load;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -130,7 +130,7 @@ public final class Bench {
     try {
       return future.toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
     } catch (java.util.concurrent.ExecutionException e) {
-      throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+      throw e.getCause() instanceof Exception cause ? cause : e;
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.sluice.gateway.bench;
+package io.sluice.verticles.benchmarks.load;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -291,7 +291,7 @@ final class UdpBench {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       totals.failure = cause instanceof PortUnreachableException
           ? new IOException("nothing listens on the UDP port (ICMP port unreachable)", cause)
-          : cause instanceof Exception ? (Exception) cause : new IOException(cause);
+          : cause instanceof Exception exception ? exception : new IOException(cause);
       finished.trySuccess(null);
     }
 

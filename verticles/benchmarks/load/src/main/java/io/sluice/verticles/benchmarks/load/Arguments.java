@@ -1,4 +1,4 @@
-package io.sluice.gateway.bench;
+package io.sluice.verticles.benchmarks.load;
 
 import java.util.LinkedHashMap;
 import java.util.List;
