@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Requests/s and latency of POST /v1/check with wrk (Debian: apt-get install -y wrk), against a fresh
 # server from gateway/target/sluice.jar with deploy/examples/sluice.yaml; figures in
-# docs/http-check-api.md. Usage: deploy/bench/check.sh [seconds, default 30] [connections, default 64]
-# Build first: mvn -q -DskipTests install
+# docs/http-check-api.md. Usage: verticles/benchmarks/scripts/check.sh [seconds, default 30] [connections, default 64]
+# Build first: mvn -q -DskipTests package
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 seconds=${1:-30}
 connections=${2:-64}
 port=${HTTP_PORT:-9800}
@@ -16,6 +16,6 @@ for _ in $(seq 1 100); do grep -q "serving Throttr" /tmp/sluice-check-bench.log 
 url="http://127.0.0.1:$port/v1/check"
 for script in check check-keys; do
   echo "== $script.lua, $connections connections (warm-up 15 s, then $seconds s)"
-  wrk -t2 -c"$connections" -d15s -s "deploy/bench/$script.lua" "$url" >/dev/null
-  wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "deploy/bench/$script.lua" "$url"
+  wrk -t2 -c"$connections" -d15s -s "verticles/benchmarks/scripts/$script.lua" "$url" >/dev/null
+  wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "verticles/benchmarks/scripts/$script.lua" "$url"
 done

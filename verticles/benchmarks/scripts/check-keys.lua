@@ -1,6 +1,6 @@
 -- wrk script: POST /v1/check over 100 000 keys per thread in turn, so nearly every answer is a 200
 -- that writes the key's new state (the read-decide-write path).
---   wrk -t2 -c64 -d30s --latency -s deploy/bench/check-keys.lua http://127.0.0.1:9800/v1/check
+--   wrk -t2 -c64 -d30s --latency -s verticles/benchmarks/scripts/check-keys.lua http://127.0.0.1:9800/v1/check
 local threads = 0
 
 function setup(thread)

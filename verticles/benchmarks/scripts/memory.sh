@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Measures Sluice's memory per counter: RSS growth of a fresh server after inserting N counters with
 # 16-byte keys (bench prefill), after a full GC so that only live data and the heap's committed
-# headroom count. Usage: deploy/bench/memory.sh [N=1000000] [extra server flags...]
+# headroom count. Usage: verticles/benchmarks/scripts/memory.sh [N=1000000] [extra server flags...]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 keys=${1:-1000000}
 shift || true
 jar=gateway/target/sluice.jar
