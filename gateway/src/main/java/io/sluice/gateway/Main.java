@@ -1,6 +1,6 @@
 package io.sluice.gateway;
 
-import io.sluice.gateway.bench.Bench;
+import io.sluice.verticles.benchmarks.load.Bench;
 import io.sluice.gateway.config.ConfigException;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;

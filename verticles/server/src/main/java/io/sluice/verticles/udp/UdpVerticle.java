@@ -7,6 +7,7 @@ import io.sluice.udp.UdpEngineListener;
 import io.sluice.udp.rules.RuleSet;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardOutbox;
+import io.sluice.verticles.transport.BatchedDatagrams;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

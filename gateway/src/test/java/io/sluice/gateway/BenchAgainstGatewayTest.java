@@ -1,0 +1,68 @@
+package io.sluice.gateway;
+
+import io.sluice.gateway.config.ConfigLoader;
+import io.sluice.gateway.config.Invocation;
+import io.sluice.verticles.benchmarks.load.Bench;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The load tool against the real gateway, through the entry point {@code sluice bench} uses: the
+ * tool reads the server's replies and pushes by their layout, so these runs are what notice when
+ * the two part ways (the tool then measures nothing and fails). They live here, not in the load
+ * module, because that module must not depend on the server. Speed is not asserted here;
+ * docs/benchmarks.md has the figures.
+ */
+class BenchAgainstGatewayTest {
+
+  private Gateway gateway;
+
+  @AfterEach
+  void stop() throws Exception {
+    if (gateway != null) {
+      gateway.stop();
+    }
+  }
+
+  @Test
+  void fanoutMeasuresDeliveriesFromTheRealBridge() throws Exception {
+    startGateway();
+
+    assertThat(runFanout("--in-flight", "2")).isZero();
+  }
+
+  @Test
+  void fanoutPublishesOnAFixedScheduleWithRate() throws Exception {
+    startGateway();
+
+    assertThat(runFanout("--rate", "50")).isZero();
+  }
+
+  @Test
+  void throttrBenchValidatesEveryReplyOfTheRealServer() throws Exception {
+    startGateway();
+
+    assertThat(Bench.run(List.of("--port", String.valueOf(gateway.server().tcpPort()), "--connections", "2",
+        "--pipeline", "8", "--keys", "100", "--mix", "query=1,update=1,insert=1,set=1,get=1",
+        "--duration", "1", "--warmup", "0"))).isZero();
+  }
+
+  private void startGateway() throws Exception {
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of());
+    gateway = Gateway.start(((Invocation.Run) invocation).config());
+  }
+
+  private int runFanout(String... load) {
+    List<String> args = new ArrayList<>(List.of("fanout", "--port", String.valueOf(gateway.server().tcpPort()),
+        "--http-port", String.valueOf(gateway.server().httpPort()),
+        "--subscribers", "10", "--duration", "1", "--warmup", "0"));
+    args.addAll(List.of(load));
+    return Bench.run(args);
+  }
+}

@@ -1,0 +1,93 @@
+package io.sluice.verticles.benchmarks.jmh;
+
+import io.sluice.core.shard.ShardBatch;
+import io.sluice.core.shard.ThrottrShard;
+import io.sluice.core.storage.Store;
+import io.sluice.core.time.Clock;
+import io.sluice.throttr.codec.Request;
+import io.sluice.throttr.codec.TtlUnit;
+import io.sluice.throttr.codec.ValueSize;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+/** A shard running batches of 64 requests against a store of {@code keys} counters. */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class ShardBenchmark {
+
+  static final int BATCH = 64;
+
+  @Param({"10000", "1000000"})
+  public int keys;
+
+  private ThrottrShard shard;
+  private byte[][] keyBytes;
+  private final SplittableRandom random = new SplittableRandom(7);
+  private long fresh;
+
+  @Setup(Level.Trial)
+  public void fill() {
+    shard = new ThrottrShard(new Store(Clock.SYSTEM, Clock.SYSTEM.epochNanos()), ValueSize.UINT64);
+    keyBytes = new byte[keys][];
+    ShardBatch batch = new ShardBatch(0);
+    for (int i = 0; i < keys; i++) {
+      keyBytes[i] = Keys.numbered('k', i);
+      batch.add(new Request.Insert(Long.MAX_VALUE, TtlUnit.HOURS.code(), 10, keyBytes[i]));
+    }
+    shard.execute(batch);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public ShardBatch updateQuota() {
+    ShardBatch batch = new ShardBatch(0);
+    for (int i = 0; i < BATCH; i++) {
+      batch.add(new Request.Update(0, 2, 1, keyBytes[random.nextInt(keys)]));
+    }
+    shard.execute(batch);
+    return batch;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public ShardBatch query() {
+    ShardBatch batch = new ShardBatch(0);
+    for (int i = 0; i < BATCH; i++) {
+      batch.add(new Request.Query(keyBytes[random.nextInt(keys)]));
+    }
+    shard.execute(batch);
+    return batch;
+  }
+
+  /** New keys with a 1 ms TTL, so the store does not grow without bound over the run. */
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public ShardBatch insertNewKeys() {
+    ShardBatch batch = new ShardBatch(0);
+    for (int i = 0; i < BATCH; i++) {
+      byte[] key = Keys.numbered('n', fresh++);
+      batch.add(new Request.Insert(10, TtlUnit.MILLISECONDS.code(), 1, key));
+    }
+    shard.execute(batch);
+    shard.store().sweep(256);
+    return batch;
+  }
+}

@@ -1,0 +1,136 @@
+package io.sluice.verticles.benchmarks.load;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.net.NetClientOptions;
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code java -jar sluice.jar bench}: a redis-benchmark-like load tool for the Throttr protocol over
+ * real sockets. Prefills the key space, warms up, then measures; prints ops/s and latency
+ * percentiles. Exits 1 if any reply was malformed or out of step.
+ */
+public final class Bench {
+
+  private interface Tool {
+    int run(List<String> args) throws Exception;
+  }
+
+  private record Subcommand(String help, Tool tool) {
+  }
+
+  private static final Map<String, Subcommand> SUBCOMMANDS = Map.of(
+      "fanout", new Subcommand(FanoutBench.HELP, FanoutBench::run),
+      "udp", new Subcommand(UdpBench.HELP, UdpBench::run),
+      "udp-echo", new Subcommand(UdpEchoServer.HELP, UdpEchoServer::run));
+
+  private Bench() {
+  }
+
+  public static int run(List<String> args) {
+    Subcommand subcommand = args.isEmpty() ? null : SUBCOMMANDS.get(args.get(0));
+    if (subcommand != null) {
+      String name = "bench " + args.get(0);
+      try {
+        return subcommand.tool.run(args.subList(1, args.size()));
+      } catch (IllegalArgumentException e) {
+        System.err.println(name + ": " + e.getMessage());
+        System.err.println(subcommand.help);
+        return 2;
+      } catch (Exception e) {
+        System.err.println(name + ": " + e.getMessage());
+        return 1;
+      }
+    }
+    BenchOptions options;
+    try {
+      options = BenchOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("bench: " + e.getMessage());
+      System.err.println(BenchOptions.HELP);
+      return 2;
+    }
+    if (options == null) {
+      System.out.println(BenchOptions.HELP);
+      return 0;
+    }
+    int loops = Math.min(options.connections(), Runtime.getRuntime().availableProcessors());
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+    try {
+      return measure(vertx, options);
+    } catch (Exception e) {
+      System.err.println("bench: " + e.getMessage());
+      return 1;
+    } finally {
+      vertx.close();
+    }
+  }
+
+  private static int measure(Vertx vertx, BenchOptions options) throws Exception {
+    var client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
+    List<BenchConnection> connections = new ArrayList<>();
+    byte[][] keys = Workload.sharedKeys(options.keys());
+    for (int i = 0; i < options.connections(); i++) {
+      int index = i;
+      connections.add(await(client.connect(options.port(), options.host())
+          .map(socket -> new BenchConnection(socket, new Workload(options, index, keys), options))));
+    }
+    long prefillStart = System.nanoTime();
+    await(runOnEach(connections, BenchConnection::prefill));
+    double prefillSeconds = (System.nanoTime() - prefillStart) / 1e9;
+    System.out.printf("prefill: %d keys in %.2f s%n", options.keys(), prefillSeconds);
+    connections.forEach(c -> c.context.runOnContext(v -> c.startLoad()));
+    Thread.sleep(options.warmup().toMillis());
+    connections.forEach(c -> c.record(true));
+    long start = System.nanoTime();
+    Thread.sleep(options.duration().toMillis());
+    connections.forEach(c -> c.record(false));
+    double seconds = (System.nanoTime() - start) / 1e9;
+    await(runOnEach(connections, BenchConnection::stop));
+    connections.forEach(BenchConnection::close);
+    await(client.close());
+    Histogram latency = new Histogram(3_600_000_000_000L, 3);
+    long completed = 0;
+    long refused = 0;
+    for (BenchConnection c : connections) {
+      if (c.failure != null) {
+        throw c.failure;
+      }
+      latency.add(c.latency);
+      completed += c.completed;
+      refused += c.refused;
+    }
+    System.out.printf("mix %s, %d connections x %d in flight, %d keys, value size %s%n",
+        options.mix(), options.connections(), options.pipeline(), options.keys(), options.valueSize().label());
+    System.out.printf("%,.0f ops/s  (%,d replies in %.2f s, %,d refused)%n", completed / seconds, completed, seconds, refused);
+    System.out.printf("latency us: p50 %.1f  p99 %.1f  p999 %.1f  max %.1f%n",
+        latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,
+        latency.getValueAtPercentile(99.9) / 1e3, latency.getMaxValue() / 1e3);
+    return 0;
+  }
+
+  private static Future<Void> runOnEach(List<BenchConnection> connections,
+                                        java.util.function.Function<BenchConnection, Future<Void>> action) {
+    List<Future<Void>> all = new ArrayList<>();
+    for (BenchConnection connection : connections) {
+      io.vertx.core.Promise<Void> done = io.vertx.core.Promise.promise();
+      connection.context.runOnContext(v -> action.apply(connection).onComplete(done));
+      all.add(done.future());
+    }
+    return Future.all(all).mapEmpty();
+  }
+
+  private static <T> T await(Future<T> future) throws Exception {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
+  }
+}

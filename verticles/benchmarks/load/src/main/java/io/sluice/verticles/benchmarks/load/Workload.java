@@ -1,0 +1,151 @@
+package io.sluice.verticles.benchmarks.load;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.throttr.codec.Request;
+import io.sluice.throttr.codec.RequestEncoder;
+import io.sluice.throttr.codec.TtlUnit;
+import io.sluice.throttr.codec.ValueSize;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+
+/**
+ * The requests one bench connection sends, and what a correct reply to each looks like. Keys are
+ * 16 bytes: {@code k} + 15 digits for the shared key space, {@code n} + connection + sequence for
+ * INSERTs of new keys.
+ */
+final class Workload {
+
+  /** The reply shape a request expects; every reply is checked against it, never skipped. */
+  enum Expect { STATUS, QUERY, GET }
+
+  private static final long TTL_SECONDS = 3600;
+
+  private final BenchOptions options;
+  private final BenchOptions.Operation[] table;
+  private final SplittableRandom random;
+  private final byte[] value;
+  private final byte[][] sharedKeys;
+  /** The next new key for INSERT: "n", two connection digits, 13 sequence digits, counted up in place. */
+  private final byte[] nextNewKey;
+  private int prefillNext;
+
+  /** The shared key space, made once for all connections. */
+  static byte[][] sharedKeys(int count) {
+    byte[][] keys = new byte[count][];
+    for (int i = 0; i < count; i++) {
+      keys[i] = String.format("k%015d", i).getBytes(StandardCharsets.US_ASCII);
+    }
+    return keys;
+  }
+
+  Workload(BenchOptions options, int connection, byte[][] sharedKeys) {
+    this.options = options;
+    this.random = new SplittableRandom(0x5eed + connection);
+    this.value = new byte[options.valueBytes()];
+    java.util.Arrays.fill(value, (byte) 'v');
+    int total = options.mix().values().stream().mapToInt(Integer::intValue).sum();
+    this.table = new BenchOptions.Operation[total];
+    int i = 0;
+    for (var entry : options.mix().entrySet()) {
+      for (int w = 0; w < entry.getValue(); w++) {
+        table[i++] = entry.getKey();
+      }
+    }
+    this.prefillNext = connection;
+    this.sharedKeys = sharedKeys;
+    this.nextNewKey = String.format("n%02d%013d", connection % 100, 0).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Key formatting stays out of the measured loop: a key is 16 bytes made once. */
+  private byte[] newKey() {
+    byte[] key = nextNewKey.clone();
+    for (int i = nextNewKey.length - 1; i >= 3; i--) {
+      if (nextNewKey[i] == '9') {
+        nextNewKey[i] = '0';
+      } else {
+        nextNewKey[i]++;
+        break;
+      }
+    }
+    return key;
+  }
+
+  /** Prefill: this connection inserts every key whose index falls to it (a full quota each). */
+  boolean hasPrefill() {
+    return prefillNext < options.keys();
+  }
+
+  Expect writePrefill(ByteBuf out) {
+    byte[] key = sharedKeys[prefillNext];
+    prefillNext += options.connections();
+    encode(out, new Request.Insert(options.valueSize().max(), TtlUnit.SECONDS.code(), TTL_SECONDS, key));
+    return Expect.STATUS;
+  }
+
+  Expect writeNext(ByteBuf out) {
+    BenchOptions.Operation operation = table[random.nextInt(table.length)];
+    byte[] key = sharedKeys[random.nextInt(sharedKeys.length)];
+    switch (operation) {
+      case INSERT:
+        encode(out, new Request.Insert(1, TtlUnit.SECONDS.code(), TTL_SECONDS, newKey()));
+        return Expect.STATUS;
+      case QUERY:
+        encode(out, new Request.Query(key));
+        return Expect.QUERY;
+      case UPDATE:
+        encode(out, new Request.Update(Request.Update.ATTRIBUTE_QUOTA, Request.Update.CHANGE_DECREASE, 1, key));
+        return Expect.STATUS;
+      case SET:
+        encode(out, new Request.Set(TtlUnit.SECONDS.code(), TTL_SECONDS, setKey(key), value));
+        return Expect.STATUS;
+      default:
+        encode(out, new Request.Get(key));
+        return Expect.GET;
+    }
+  }
+
+  /** SET may not overwrite a counter, so buffers live under their own keys. */
+  private static byte[] setKey(byte[] key) {
+    byte[] copy = key.clone();
+    copy[0] = 'b';
+    return copy;
+  }
+
+  private void encode(ByteBuf out, Request request) {
+    RequestEncoder.encode(out, options.valueSize(), request);
+  }
+
+  /**
+   * The length of the reply at the reader index if it is complete, else -1; negative lengths below
+   * -1 mean a complete failure reply ({@code 00}) of length 1, counted as "refused". Anything that
+   * is not a well-formed reply to the request throws: the stream would be out of step.
+   */
+  static int replyLength(ByteBuf in, Expect expect, ValueSize size) {
+    if (!in.isReadable()) {
+      return -1;
+    }
+    int status = in.getUnsignedByte(in.readerIndex());
+    if (status == 0x00) {
+      return REFUSED;
+    }
+    if (status != 0x01) {
+      throw new IllegalStateException(String.format("reply starts with 0x%02x to a request expecting %s", status, expect));
+    }
+    int n = size.bytes();
+    switch (expect) {
+      case STATUS:
+        return 1;
+      case QUERY:
+        return in.readableBytes() >= 2 + 2 * n ? 2 + 2 * n : -1;
+      default:
+        if (in.readableBytes() < 2 + 2 * n) {
+          return -1;
+        }
+        int length = 2 + 2 * n + (int) size.get(in, in.readerIndex() + 2 + n);
+        return in.readableBytes() >= length ? length : -1;
+    }
+  }
+
+  static final int REFUSED = -2;
+}
