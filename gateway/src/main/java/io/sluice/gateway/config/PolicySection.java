@@ -1,8 +1,8 @@
 package io.sluice.gateway.config;
 
-import io.sluice.verticles.check.policy.Policies;
-import io.sluice.verticles.check.policy.Policy;
-import io.sluice.verticles.check.policy.PolicyParser;
+import io.sluice.strategy.policy.Policies;
+import io.sluice.strategy.policy.Policy;
+import io.sluice.strategy.policy.PolicyParser;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;

@@ -2,7 +2,7 @@ package io.sluice.verticles.check;
 
 import io.sluice.verticles.http.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sluice.verticles.check.policy.Policies;
+import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.http.BearerToken;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardQueries;

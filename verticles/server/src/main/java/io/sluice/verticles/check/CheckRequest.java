@@ -1,7 +1,7 @@
 package io.sluice.verticles.check;
 
 import io.sluice.verticles.http.ApiError;
-import io.sluice.verticles.check.policy.Policy;
+import io.sluice.strategy.policy.Policy;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 

@@ -1,4 +1,4 @@
-package io.sluice.verticles.check.policy;
+package io.sluice.strategy.policy;
 
 import io.sluice.strategy.BucketPolicy;
 import io.sluice.strategy.Quota;
