@@ -11,13 +11,7 @@ import io.vertx.ext.web.RoutingContext;
  * consuming nothing and writing nothing. Always 200; {@code allowed} in the body and the header
  * fields tell the rest.
  */
-final class PeekHandler implements Endpoint.Action {
-
-  private final CheckServices services;
-
-  PeekHandler(CheckServices services) {
-    this.services = services;
-  }
+record PeekHandler(CheckServices services) implements Endpoint.Action {
 
   @Override
   public Future<Void> serve(RoutingContext context) {

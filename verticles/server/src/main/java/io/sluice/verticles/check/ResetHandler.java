@@ -12,15 +12,9 @@ import io.vertx.ext.web.RoutingContext;
  * next check starts fresh. {@code key} is the key as the policy built it (percent-encoded; it may
  * contain {@code /}). Answers {@code {"policy":…,"key":…,"removed":true|false}}.
  */
-final class ResetHandler implements Endpoint.Action {
+record ResetHandler(CheckServices services) implements Endpoint.Action {
 
   static final String PREFIX = "/v1/limits/";
-
-  private final CheckServices services;
-
-  ResetHandler(CheckServices services) {
-    this.services = services;
-  }
 
   @Override
   public Future<Void> serve(RoutingContext context) {

@@ -3,6 +3,7 @@ package io.sluice.strategy.impl;
 import io.sluice.strategy.BucketPolicy;
 import io.sluice.strategy.Decision;
 import io.sluice.strategy.Result;
+import io.sluice.strategy.state.StateFormat.Level;
 import java.time.Duration;
 
 /**
@@ -14,6 +15,12 @@ public abstract class BucketStrategy extends PolicyStrategy<BucketPolicy> {
 
   BucketStrategy(String name, String header, BucketPolicy policy) {
     super(name, header, policy);
+  }
+
+  /** A stored level, {@code <value>|<atNs>}, as the token and leaky buckets keep; GCRA keeps less. */
+  @Override
+  public int maxStateLength() {
+    return Level.maxLength(header());
   }
 
   /** Upstream's {@code CalcExpiration}, the same for every bucket: see {@link Nanos#bucketTtl}. */

@@ -30,11 +30,6 @@ public final class LeakyBucket extends BucketStrategy {
   }
 
   @Override
-  public int maxStateLength() {
-    return Level.maxLength(header());
-  }
-
-  @Override
   Outcome decide(String state, long nowNs, long cost) {
     Level stored = state == null ? null : decodeLevel(state);
     double level = stored == null ? 0 : leak(stored, nowNs);

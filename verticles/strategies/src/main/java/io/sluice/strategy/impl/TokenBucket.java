@@ -27,11 +27,6 @@ public final class TokenBucket extends BucketStrategy {
   }
 
   @Override
-  public int maxStateLength() {
-    return Level.maxLength(header());
-  }
-
-  @Override
   Outcome decide(String state, long nowNs, long cost) {
     Level stored = state == null ? null : decodeLevel(state);
     double tokens = stored == null ? policy().burst() : refill(stored, nowNs);
