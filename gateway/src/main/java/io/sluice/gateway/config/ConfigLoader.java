@@ -1,8 +1,8 @@
 package io.sluice.gateway.config;
 
 import io.sluice.throttr.codec.ValueSize;
-import io.sluice.verticles.check.policy.Policies;
-import io.sluice.verticles.check.policy.Policy;
+import io.sluice.strategy.policy.Policies;
+import io.sluice.strategy.policy.Policy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -212,11 +212,14 @@ public final class ConfigLoader {
     }
   }
 
-  /** A policy whose states a Throttr GET could not return (it would answer 00) is refused. */
+  /**
+   * A policy whose states a Throttr GET could not return is refused: a GET announces a value's
+   * length in value-size bytes, and answers {@code 00} for a longer one.
+   */
   private void checkPolicyStates(SluiceConfig.Setting valueSize, Policies policies) {
     ValueSize size = (ValueSize) valueSize.value();
     for (Policy policy : policies.all()) {
-      if (!policy.stateFits(size)) {
+      if (!size.fits(policy.strategy().maxStateLength())) {
         problems.add("policy '" + policy.name() + "' keeps states of up to " + policy.strategy().maxStateLength()
             + " bytes, more than " + Options.VALUE_SIZE.flag() + " " + size.label() + " (" + valueSize.origin()
             + ") lets a value have (" + size.max() + "): use a wider value size, or fewer or shorter quota names");

@@ -1,6 +1,7 @@
 package io.sluice.gateway.config;
 
-import io.sluice.verticles.check.policy.Policies;
+import io.sluice.strategy.policy.Policies;
+import io.sluice.verticles.config.YamlNodes;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
@@ -11,7 +12,6 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -93,26 +93,26 @@ final class YamlConfigFile {
       problems.add(cannotRead + (cause instanceof CharacterCodingException ? "it is not valid UTF-8" : String.valueOf(cause.getMessage())));
       return;
     }
-    if (root == null || isNull(root)) {
+    if (root == null || YamlNodes.isNull(root)) {
       return; // an empty file sets nothing
     }
-    if (!(root instanceof MappingNode)) {
+    if (!(root instanceof MappingNode top)) {
       problems.add(at(root.getStartMark()) + ": expected option keys at the top level (see deploy/sluice.yaml)");
       return;
     }
-    readSection((MappingNode) root, "");
+    readSection(top, "");
   }
 
   private void readSection(MappingNode section, String prefix) {
     for (NodeTuple entry : section.getValue()) {
       Node keyNode = entry.getKeyNode();
       Node valueNode = entry.getValueNode();
-      if (!(keyNode instanceof ScalarNode)) {
+      if (!(keyNode instanceof ScalarNode name)) {
         problems.add(at(keyNode.getStartMark()) + ": keys must be plain names");
         continue;
       }
-      String key = prefix + ((ScalarNode) keyNode).getValue();
-      int line = lineOf(keyNode);
+      String key = prefix + name.getValue();
+      int line = YamlNodes.lineOf(keyNode);
       Optional<Option<?>> option = Options.byYamlKey(key);
       if (key.equals(PolicySection.KEY)) {
         // Not an option: a structure of its own, which only the file can give.
@@ -125,9 +125,9 @@ final class YamlConfigFile {
       } else if (option.isPresent()) {
         readValue(option.get(), key, line, valueNode);
       } else if (Options.isYamlSection(key)) {
-        if (valueNode instanceof MappingNode) {
-          readSection((MappingNode) valueNode, key + ".");
-        } else if (!isNull(valueNode)) {
+        if (valueNode instanceof MappingNode nested) {
+          readSection(nested, key + ".");
+        } else if (!YamlNodes.isNull(valueNode)) {
           problems.add(at(line) + ": '" + key + "' is a section holding " + keysUnder(key) + ", not a value");
         }
       } else {
@@ -147,7 +147,7 @@ final class YamlConfigFile {
       problems.add(at(line) + ": '" + key + "' is set twice (first at line " + earlier + ")");
       return;
     }
-    if (isNull(valueNode)) {
+    if (YamlNodes.isNull(valueNode)) {
       return; // "key:" or "key: ~" leaves the built-in default in place
     }
     String text = ((ScalarNode) valueNode).getValue();
@@ -170,14 +170,6 @@ final class YamlConfigFile {
       suggestion = Spelling.closest(key, keys);
     }
     return suggestion.map(closest -> "; did you mean '" + closest + "'?").orElse("");
-  }
-
-  private static boolean isNull(Node node) {
-    return node instanceof ScalarNode && Tag.NULL.equals(node.getTag());
-  }
-
-  private static int lineOf(Node node) {
-    return node.getStartMark() == null ? 0 : node.getStartMark().getLine() + 1;
   }
 
   private String at(int line) {

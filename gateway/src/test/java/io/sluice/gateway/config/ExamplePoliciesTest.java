@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sluice.strategy.Quota;
 import io.sluice.strategy.impl.FixedWindow;
-import io.sluice.verticles.check.policy.Policy;
+import io.sluice.strategy.policy.Policy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.strategy.impl.FixedWindow;
 import io.sluice.strategy.impl.TokenBucket;
-import io.sluice.verticles.check.policy.Policy;
+import io.sluice.strategy.policy.Policy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.sluice.verticles;
 
 import io.sluice.throttr.codec.ValueSize;
-import io.sluice.verticles.check.policy.Policies;
+import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.sluice.verticles.udp.UdpSettings;

@@ -2,7 +2,7 @@ package io.sluice.verticles.check;
 
 import io.sluice.verticles.http.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sluice.verticles.check.policy.Policies;
+import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.http.BearerToken;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardQueries;
@@ -54,19 +54,19 @@ public final class CheckApi {
    */
   public Map<String, Supplier<Handler<RoutingContext>>> mounts() {
     Map<String, Supplier<Handler<RoutingContext>>> mounts = new LinkedHashMap<>();
-    mounts.put("/v1/check", () -> new Endpoint(List.of(HttpMethod.POST), token, new CheckHandler(policies, limits(), decisions)));
-    mounts.put(ForwardedCheckHandler.PREFIX + "*",
-        () -> new Endpoint(List.of(), token, new ForwardedCheckHandler(policies, limits(), decisions)));
-    mounts.put("/v1/peek", () -> new Endpoint(List.of(HttpMethod.POST), token, new PeekHandler(policies, limits(), decisions)));
-    mounts.put(ResetHandler.PREFIX + "*",
-        () -> new Endpoint(List.of(HttpMethod.DELETE), token, new ResetHandler(policies, limits(), decisions)));
+    mounts.put("/v1/check", () -> new Endpoint(List.of(HttpMethod.POST), token, CheckHandler.json(services())));
+    mounts.put(CheckHandler.FORWARDED_PREFIX + "*", () -> new Endpoint(List.of(), token, CheckHandler.forwarded(services())));
+    mounts.put("/v1/peek", () -> new Endpoint(List.of(HttpMethod.POST), token, new PeekHandler(services())));
+    mounts.put(ResetHandler.PREFIX + "*", () -> new Endpoint(List.of(HttpMethod.DELETE), token, new ResetHandler(services())));
     mounts.put("/openapi.json", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), null, new OpenApiHandler()));
     return mounts;
   }
 
-  private ShardLimits limits() {
+  /** The services of the calling front event loop, whose shard outbox its endpoints share. */
+  private CheckServices services() {
     Context loop = Vertx.currentContext();
-    return limitsByLoop.computeIfAbsent(loop,
+    ShardLimits limits = limitsByLoop.computeIfAbsent(loop,
         context -> new ShardLimits(new ShardQueries(context, shards)));
+    return new CheckServices(policies, limits, decisions);
   }
 }

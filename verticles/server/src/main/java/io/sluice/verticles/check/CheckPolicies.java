@@ -1,8 +1,8 @@
 package io.sluice.verticles.check;
 
 import io.sluice.verticles.http.ApiError;
-import io.sluice.verticles.check.policy.Policies;
-import io.sluice.verticles.check.policy.Policy;
+import io.sluice.strategy.policy.Policies;
+import io.sluice.strategy.policy.Policy;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.sluice.verticles.check;
 
 import io.sluice.verticles.http.ApiError;
-import io.sluice.verticles.check.policy.Policy;
+import io.sluice.strategy.policy.Policy;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 
@@ -89,13 +89,13 @@ record CheckRequest(RateLimitFields target, String key, byte[] recordKey, long c
     if (value == null) {
       return null;
     }
-    if (!(value instanceof String)) {
+    if (!(value instanceof String text)) {
       throw ApiError.badRequest("'" + field + "' must be a string, was " + value);
     }
-    if (((String) value).isEmpty()) {
+    if (text.isEmpty()) {
       throw ApiError.badRequest("'" + field + "' must not be empty");
     }
-    return (String) value;
+    return text;
   }
 
   private static long jsonCost(Object value, Policy policy) {
@@ -105,8 +105,8 @@ record CheckRequest(RateLimitFields target, String key, byte[] recordKey, long c
     if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
       return bounded(((Number) value).longValue(), value, policy);
     }
-    if (value instanceof BigInteger) {
-      return bounded(((BigInteger) value).signum() < 0 ? -1 : Long.MAX_VALUE, value, policy);
+    if (value instanceof BigInteger big) {
+      return bounded(big.signum() < 0 ? -1 : Long.MAX_VALUE, value, policy);
     }
     throw notWhole(value, policy);
   }

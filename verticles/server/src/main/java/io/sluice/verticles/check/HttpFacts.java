@@ -1,6 +1,6 @@
 package io.sluice.verticles.check;
 
-import io.sluice.verticles.check.policy.RequestFacts;
+import io.sluice.strategy.policy.RequestFacts;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 

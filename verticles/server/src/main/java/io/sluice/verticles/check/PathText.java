@@ -10,6 +10,22 @@ final class PathText {
   private PathText() {
   }
 
+  /**
+   * A path under a prefix that names a policy, {@code PREFIX{policy}[/rest]}.
+   *
+   * @param policy the policy's name, decoded ({@code ""} when missing)
+   * @param rest   what follows the name from its {@code /} on, still encoded, or null
+   */
+  record Split(String policy, String rest) {
+  }
+
+  /** @throws ApiError 400 on a malformed escape in the policy's name */
+  static Split split(String path, String prefix) {
+    String after = path.length() > prefix.length() ? path.substring(prefix.length()) : "";
+    int slash = after.indexOf('/');
+    return slash < 0 ? new Split(decode(after), null) : new Split(decode(after.substring(0, slash)), after.substring(slash));
+  }
+
   /** @throws ApiError 400 on a malformed escape */
   static String decode(String raw) {
     if (raw.indexOf('%') < 0) {

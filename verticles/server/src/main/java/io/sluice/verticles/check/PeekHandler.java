@@ -11,25 +11,15 @@ import io.vertx.ext.web.RoutingContext;
  * consuming nothing and writing nothing. Always 200; {@code allowed} in the body and the header
  * fields tell the rest.
  */
-final class PeekHandler implements Endpoint.Action {
-
-  private final CheckPolicies policies;
-  private final ShardLimits limits;
-  private final CheckDecisions decisions;
-
-  PeekHandler(CheckPolicies policies, ShardLimits limits, CheckDecisions decisions) {
-    this.policies = policies;
-    this.limits = limits;
-    this.decisions = decisions;
-  }
+record PeekHandler(CheckServices services) implements Endpoint.Action {
 
   @Override
   public Future<Void> serve(RoutingContext context) {
-    decisions.request("peek");
+    services.decisions().request("peek");
     HttpServerRequest http = context.request();
     return JsonBody.read(http, CheckRequest.EXAMPLE).compose(body -> {
-      CheckRequest peek = CheckRequest.fromJson(body, CheckRequest.PEEK_FIELDS, http, policies);
-      return limits.run(LimitTask.peek(peek.recordKey(), peek.target().policy().strategy()))
+      CheckRequest peek = CheckRequest.fromJson(body, CheckRequest.PEEK_FIELDS, http, services.policies());
+      return services.limits().run(LimitTask.peek(peek.recordKey(), peek.target().policy().strategy()))
           .map(done -> {
             DecisionResponse.send(context.response(), peek.target(), done.decision(), done.nowNs(), false);
             return null;

@@ -2,8 +2,8 @@ package io.sluice.verticles.check;
 
 import io.sluice.strategy.Decision;
 import io.sluice.strategy.Result;
-import io.sluice.verticles.check.policy.AdvertisedLimit;
-import io.sluice.verticles.check.policy.Policy;
+import io.sluice.strategy.policy.AdvertisedLimit;
+import io.sluice.strategy.policy.Policy;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.sluice.verticles.check;
 import io.sluice.throttr.client.ThrottrClient;
 import io.sluice.throttr.client.ThrottrClientOptions;
 import io.sluice.throttr.codec.response.Response;
-import io.sluice.verticles.check.policy.Policies;
+import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.kit.HttpCalls;
 import io.sluice.verticles.kit.SluiceUnderTest;

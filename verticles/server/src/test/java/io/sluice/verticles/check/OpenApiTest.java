@@ -1,6 +1,6 @@
 package io.sluice.verticles.check;
 
-import io.sluice.verticles.check.policy.Policies;
+import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.kit.HttpCalls.Answer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;

@@ -1,7 +1,7 @@
 package io.sluice.verticles.http;
 
 import io.sluice.throttr.codec.ValueSize;
-import io.sluice.verticles.check.policy.Policies;
+import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.kit.RawHttp;
 import io.sluice.verticles.kit.RawHttp.Answer;
 import io.sluice.verticles.kit.SluiceUnderTest;

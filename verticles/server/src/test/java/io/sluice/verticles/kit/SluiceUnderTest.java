@@ -6,7 +6,7 @@ import io.sluice.core.time.ManualClock;
 import io.sluice.throttr.codec.ValueSize;
 import io.sluice.verticles.ServerSettings;
 import io.sluice.verticles.SluiceServer;
-import io.sluice.verticles.check.policy.Policies;
+import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.udp.rules.RuleSet;
 import io.sluice.verticles.tcp.TcpSettings;

@@ -29,51 +29,54 @@ import java.util.Objects;
  * <p>Peek always reports both sides. A value without the {@code 51|} header or the {@code $}
  * separator is malformed; upstream silently treats it as two fresh sides, which resets the limits.
  */
-public final class Composite implements Strategy {
+public final class Composite extends PolicyStrategy<Composite.Parts> {
 
   public static final String NAME = "composite";
   public static final String PRIMARY = "primary_";
   public static final String SECONDARY = "secondary_";
 
-  private final FixedWindow primary;
-  private final Strategy secondary;
+  /** What a composite is configured with: its two strategies. */
+  public record Parts(FixedWindow primary, BucketStrategy secondary) {
+
+    public Parts {
+      Objects.requireNonNull(primary, "primary");
+      Objects.requireNonNull(secondary, "secondary");
+    }
+  }
 
   /**
    * @param secondary a {@link TokenBucket}, {@link LeakyBucket} or {@link Gcra}
    * @throws IllegalArgumentException for any other secondary
    */
   public Composite(FixedWindow primary, Strategy secondary) {
-    this.primary = Objects.requireNonNull(primary, "primary");
-    this.secondary = Objects.requireNonNull(secondary, "secondary");
-    if (!(secondary instanceof TokenBucket || secondary instanceof LeakyBucket
-        || secondary instanceof Gcra)) {
-      throw new IllegalArgumentException("the secondary strategy must be a token bucket, leaky bucket"
-          + " or GCRA, was " + secondary.name());
+    super(NAME, StateFormat.COMPOSITE, new Parts(primary, bucket(secondary)));
+  }
+
+  private static BucketStrategy bucket(Strategy secondary) {
+    if (secondary instanceof BucketStrategy bucket) {
+      return bucket;
     }
+    throw new IllegalArgumentException("the secondary strategy must be a token bucket, leaky bucket"
+        + " or GCRA, was " + Objects.requireNonNull(secondary, "secondary").name());
   }
 
   public FixedWindow primary() {
-    return primary;
+    return policy().primary();
   }
 
-  public Strategy secondary() {
-    return secondary;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
+  public BucketStrategy secondary() {
+    return policy().secondary();
   }
 
   @Override
   public int maxStateLength() {
-    return StateFormat.COMPOSITE.length() + primary.maxStateLength() + 1 + secondary.maxStateLength();
+    return header().length() + primary().maxStateLength() + 1 + secondary().maxStateLength();
   }
 
-
   @Override
-  public Outcome allow(String state, long nowNs, long cost) {
-    Strategy.requireCost(cost);
+  Outcome decide(String state, long nowNs, long cost) {
+    FixedWindow primary = primary();
+    BucketStrategy secondary = secondary();
     Sides sides = Sides.decode(state);
     Decision primaryPeek = primary.peek(sides.primary(), nowNs);
     if (!primaryPeek.allowed()) {
@@ -91,7 +94,7 @@ public final class Composite implements Strategy {
     if (!secondaryAllow.allowed()) {
       return Outcome.unchanged(join(primaryPeek, secondaryAllow.decision()));
     }
-    String encoded = StateFormat.COMPOSITE + primaryAllow.newState() + '$' + secondaryAllow.newState();
+    String encoded = header() + primaryAllow.newState() + '$' + secondaryAllow.newState();
     Duration ttl = primaryAllow.ttl().compareTo(secondaryAllow.ttl()) >= 0
         ? primaryAllow.ttl() : secondaryAllow.ttl();
     return Outcome.write(join(primaryAllow.decision(), secondaryAllow.decision()), encoded, ttl);
@@ -100,7 +103,7 @@ public final class Composite implements Strategy {
   @Override
   public Decision peek(String state, long nowNs) {
     Sides sides = Sides.decode(state);
-    return join(primary.peek(sides.primary(), nowNs), secondary.peek(sides.secondary(), nowNs));
+    return join(primary().peek(sides.primary(), nowNs), secondary().peek(sides.secondary(), nowNs));
   }
 
   private static Decision join(Decision primaryDecision, Decision secondaryDecision) {

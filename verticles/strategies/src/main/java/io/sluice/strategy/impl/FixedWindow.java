@@ -5,14 +5,12 @@ import io.sluice.strategy.MalformedStateException;
 import io.sluice.strategy.Outcome;
 import io.sluice.strategy.Quota;
 import io.sluice.strategy.Result;
-import io.sluice.strategy.Strategy;
 import io.sluice.strategy.WindowPolicy;
 import io.sluice.strategy.state.StateFormat;
 import io.sluice.strategy.state.StateFormat.Fields;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Fixed window with several named quotas (spec §3.2). Each quota's window starts at the first
@@ -32,45 +30,32 @@ import java.util.Objects;
  * it until the whole record expires. Stored entries for names no longer in the policy are ignored
  * and dropped at the next write.
  */
-public final class FixedWindow implements Strategy {
+public final class FixedWindow extends PolicyStrategy<WindowPolicy> {
 
   public static final String NAME = "fixed_window";
 
-  private final WindowPolicy policy;
-
   public FixedWindow(WindowPolicy policy) {
-    this.policy = Objects.requireNonNull(policy, "policy");
-  }
-
-  public WindowPolicy policy() {
-    return policy;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
+    super(NAME, StateFormat.FIXED_WINDOW, policy);
   }
 
   /** Counts never exceed their limit: only admitted requests are written. */
   @Override
   public int maxStateLength() {
-    int length = StateFormat.FIXED_WINDOW.length() + 1;
-    for (Quota q : policy.quotas()) {
+    int length = header().length() + 1;
+    for (Quota q : policy().quotas()) {
       length += 3 + q.name().length() + Long.toString(q.limit()).length() + StateFormat.MAX_INT64_LENGTH;
     }
     return length;
   }
-
 
   /** One quota's window as stored: name, requests counted, start in epoch nanoseconds. */
   record Window(String name, long count, long startNs) {
   }
 
   @Override
-  public Outcome allow(String state, long nowNs, long cost) {
-    Strategy.requireCost(cost);
+  Outcome decide(String state, long nowNs, long cost) {
     List<Window> windows = current(state, nowNs);
-    List<Quota> quotas = policy.quotas();
+    List<Quota> quotas = policy().quotas();
     boolean admitted = true;
     for (int i = 0; i < quotas.size(); i++) {
       admitted &= fits(quotas.get(i), windows.get(i), cost);
@@ -104,7 +89,7 @@ public final class FixedWindow implements Strategy {
   @Override
   public Decision peek(String state, long nowNs) {
     List<Window> windows = current(state, nowNs);
-    List<Quota> quotas = policy.quotas();
+    List<Quota> quotas = policy().quotas();
     List<Result> results = new ArrayList<>(quotas.size());
     for (int i = 0; i < quotas.size(); i++) {
       Quota q = quotas.get(i);
@@ -120,8 +105,8 @@ public final class FixedWindow implements Strategy {
   /** Each configured quota's window at {@code now}, in policy order. */
   private List<Window> current(String state, long nowNs) {
     List<Window> stored = state == null ? List.of() : decode(state);
-    List<Window> windows = new ArrayList<>(policy.quotas().size());
-    for (Quota q : policy.quotas()) {
+    List<Window> windows = new ArrayList<>(policy().quotas().size());
+    for (Quota q : policy().quotas()) {
       Window found = null;
       for (Window w : stored) {
         if (w.name().equals(q.name())) {

@@ -4,10 +4,7 @@ import io.sluice.strategy.BucketPolicy;
 import io.sluice.strategy.Decision;
 import io.sluice.strategy.Outcome;
 import io.sluice.strategy.Result;
-import io.sluice.strategy.Strategy;
 import io.sluice.strategy.state.StateFormat;
-import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Generic cell rate algorithm (spec §3.4). Emission interval {@code T = ⌊1e9 / rate⌋} ns, tolerance
@@ -19,17 +16,16 @@ import java.util.Objects;
  * {@code TAT + T × cost − τ − now}, which upstream does not report. Peek: remaining of the stored
  * TAT, allowed if positive, reset = TAT + τ (fresh: burst and now + τ).
  */
-public final class Gcra implements Strategy {
+public final class Gcra extends BucketStrategy {
 
   public static final String NAME = "gcra";
 
-  private final BucketPolicy policy;
   private final long emissionNs;
   private final long toleranceNs;
 
   /** @throws IllegalArgumentException if the rate exceeds 1e9/s or τ does not fit in int64 ns */
   public Gcra(BucketPolicy policy) {
-    this.policy = Objects.requireNonNull(policy, "policy");
+    super(NAME, StateFormat.GCRA, policy);
     this.emissionNs = (long) (1e9 / policy.rate());
     if (emissionNs < 1) {
       throw new IllegalArgumentException("GCRA rate must be at most 1e9 per second, was " + policy.rate());
@@ -39,10 +35,6 @@ public final class Gcra implements Strategy {
       throw new IllegalArgumentException("GCRA burst / rate too large: tolerance exceeds 292 years");
     }
     this.toleranceNs = (long) tolerance;
-  }
-
-  public BucketPolicy policy() {
-    return policy;
   }
 
   /** T, the emission interval in nanoseconds. */
@@ -56,63 +48,51 @@ public final class Gcra implements Strategy {
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public int maxStateLength() {
-    return StateFormat.GCRA.length() + StateFormat.MAX_INT64_LENGTH;
+    return header().length() + StateFormat.MAX_INT64_LENGTH;
   }
 
-
   @Override
-  public Outcome allow(String state, long nowNs, long cost) {
-    Strategy.requireCost(cost);
+  Outcome decide(String state, long nowNs, long cost) {
     long tat = state == null ? nowNs : decode(state);
     long increment = Nanos.mul(emissionNs, cost);
     long newTat = Nanos.add(Math.max(tat, nowNs), increment);
     if (Nanos.sub(newTat, nowNs) <= toleranceNs) {
-      Result result = new Result(Result.DEFAULT, true, policy.burst(), remaining(newTat, nowNs),
-          Nanos.add(newTat, toleranceNs), 0);
-      Duration ttl = Nanos.bucketTtl(policy.burst(), policy.rate());
-      return Outcome.write(Decision.of(result), StateFormat.GCRA + newTat, ttl);
+      return Outcome.write(decision(true, remaining(newTat, nowNs), Nanos.add(newTat, toleranceNs), 0),
+          header() + newTat, ttl());
     }
     long retryAfter = increment > toleranceNs
         ? Result.NEVER
         : Nanos.sub(Nanos.sub(Nanos.add(tat, increment), toleranceNs), nowNs);
-    return Outcome.unchanged(
-        Decision.of(new Result(Result.DEFAULT, false, policy.burst(), 0, newTat, retryAfter)));
+    return Outcome.unchanged(decision(false, 0, newTat, retryAfter));
   }
 
   @Override
   public Decision peek(String state, long nowNs) {
     if (state == null) {
-      return Decision.of(new Result(Result.DEFAULT, true, policy.burst(), policy.burst(),
-          Nanos.add(nowNs, toleranceNs), 0));
+      return decision(true, policy().burst(), Nanos.add(nowNs, toleranceNs), 0);
     }
     long tat = decode(state);
     long remaining = remaining(tat, nowNs);
     boolean allowed = remaining > 0;
     long retryAfter = allowed ? 0
         : Math.max(0, Nanos.sub(Nanos.sub(Nanos.add(tat, emissionNs), toleranceNs), nowNs));
-    return Decision.of(new Result(Result.DEFAULT, allowed, policy.burst(), remaining,
-        Nanos.add(tat, toleranceNs), retryAfter));
+    return decision(allowed, remaining, Nanos.add(tat, toleranceNs), retryAfter);
   }
 
   /** Upstream's {@code calculateRemaining}: requests that fit before the TAT runs τ ahead of now. */
   long remaining(long tat, long nowNs) {
     if (nowNs > tat) {
-      return policy.burst();
+      return policy().burst();
     }
     long behind = Nanos.sub(tat, nowNs);
     if (behind >= toleranceNs) {
       return 0;
     }
-    return Math.min((toleranceNs - behind) / emissionNs, policy.burst());
+    return Math.min((toleranceNs - behind) / emissionNs, policy().burst());
   }
 
-  private static long decode(String state) {
-    return StateFormat.Fields.open(state, StateFormat.GCRA, NAME).restLong();
+  private long decode(String state) {
+    return StateFormat.Fields.open(state, header(), name()).restLong();
   }
 }

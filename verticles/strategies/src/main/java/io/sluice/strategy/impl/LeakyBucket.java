@@ -4,10 +4,8 @@ import io.sluice.strategy.BucketPolicy;
 import io.sluice.strategy.Decision;
 import io.sluice.strategy.Outcome;
 import io.sluice.strategy.Result;
-import io.sluice.strategy.Strategy;
 import io.sluice.strategy.state.StateFormat;
 import io.sluice.strategy.state.StateFormat.Level;
-import java.util.Objects;
 
 /**
  * Leaky bucket (spec §3.3): a queue of at most {@code burst} requests draining at {@code rate} per
@@ -23,59 +21,37 @@ import java.util.Objects;
  * reports 1 remaining and reset = now, and Peek says allowed. The retry-after is honest (0.5 s at
  * rate 1 in that example).
  */
-public final class LeakyBucket implements Strategy {
+public final class LeakyBucket extends BucketStrategy {
 
   public static final String NAME = "leaky_bucket";
 
-  private final BucketPolicy policy;
-
   public LeakyBucket(BucketPolicy policy) {
-    this.policy = Objects.requireNonNull(policy, "policy");
-  }
-
-  public BucketPolicy policy() {
-    return policy;
+    super(NAME, StateFormat.LEAKY_BUCKET, policy);
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public int maxStateLength() {
-    return StateFormat.Level.maxLength(StateFormat.LEAKY_BUCKET);
-  }
-
-
-  @Override
-  public Outcome allow(String state, long nowNs, long cost) {
-    Strategy.requireCost(cost);
-    Level stored = state == null ? null : decode(state);
+  Outcome decide(String state, long nowNs, long cost) {
+    Level stored = state == null ? null : decodeLevel(state);
     double level = stored == null ? 0 : leak(stored, nowNs);
-    if (level + cost <= policy.burst()) {
+    if (level + cost <= policy().burst()) {
       double after = level + cost;
-      Result result = new Result(Result.DEFAULT, true, policy.burst(), remaining(after), nowNs, 0);
-      return Outcome.write(Decision.of(result), new Level(after, nowNs).encode(StateFormat.LEAKY_BUCKET),
-          Nanos.bucketTtl(policy.burst(), policy.rate()));
+      return Outcome.write(decision(true, remaining(after), nowNs, 0), encode(new Level(after, nowNs)), ttl());
     }
-    Result result = new Result(Result.DEFAULT, false, policy.burst(), remaining(level),
-        resetTime(nowNs, level, policy.burst(), policy.rate(), cost), retryAfter(stored, nowNs, cost));
-    return Outcome.unchanged(Decision.of(result));
+    return Outcome.unchanged(decision(false, remaining(level),
+        resetTime(nowNs, level, policy().burst(), policy().rate(), cost), retryAfter(stored, nowNs, cost)));
   }
 
   @Override
   public Decision peek(String state, long nowNs) {
     if (state == null) {
-      return Decision.of(new Result(Result.DEFAULT, true, policy.burst(), policy.burst(), nowNs, 0));
+      return decision(true, policy().burst(), nowNs, 0);
     }
-    Level stored = decode(state);
+    Level stored = decodeLevel(state);
     double level = Math.max(0.0,
-        stored.value() - Nanos.seconds(Nanos.sub(nowNs, stored.atNs())) * policy.rate());
+        stored.value() - Nanos.seconds(Nanos.sub(nowNs, stored.atNs())) * policy().rate());
     long remaining = remaining(level);
     boolean allowed = remaining > 0;
-    return Decision.of(new Result(Result.DEFAULT, allowed, policy.burst(), remaining, nowNs,
-        allowed ? 0 : retryAfter(stored, nowNs, 1)));
+    return decision(allowed, remaining, nowNs, allowed ? 0 : retryAfter(stored, nowNs, 1));
   }
 
   /** Upstream's reset of a denial: now while below the burst, else when enough has leaked. */
@@ -87,28 +63,24 @@ public final class LeakyBucket implements Strategy {
   }
 
   private double leak(Level stored, long nowNs) {
-    double leaked = (double) Nanos.sub(nowNs, stored.atNs()) * policy.rate() / 1e9;
+    double leaked = (double) Nanos.sub(nowNs, stored.atNs()) * policy().rate() / 1e9;
     return Math.max(0.0, stored.value() - leaked);
   }
 
   private long remaining(double level) {
-    return Math.max(policy.burst() - (long) level, 0);
+    return Math.max(policy().burst() - (long) level, 0);
   }
 
   /** First instant the allow rule admits {@code cost} against the unchanged stored state. */
   private long retryAfter(Level stored, long nowNs, long cost) {
-    if (cost > policy.burst()) {
+    if (cost > policy().burst()) {
       return Result.NEVER;
     }
     if (stored == null) {
       return 0;
     }
-    double excess = stored.value() + cost - policy.burst();
-    long estimate = Nanos.add(stored.atNs(), Nanos.fromSeconds(excess / policy.rate()));
-    return Nanos.waitUntil(nowNs, estimate, t -> leak(stored, t) + cost <= policy.burst());
-  }
-
-  private static Level decode(String state) {
-    return Level.decode(state, StateFormat.LEAKY_BUCKET, NAME);
+    double excess = stored.value() + cost - policy().burst();
+    long estimate = Nanos.add(stored.atNs(), Nanos.fromSeconds(excess / policy().rate()));
+    return Nanos.waitUntil(nowNs, estimate, t -> leak(stored, t) + cost <= policy().burst());
   }
 }

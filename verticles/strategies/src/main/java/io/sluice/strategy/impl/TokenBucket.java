@@ -4,10 +4,8 @@ import io.sluice.strategy.BucketPolicy;
 import io.sluice.strategy.Decision;
 import io.sluice.strategy.Outcome;
 import io.sluice.strategy.Result;
-import io.sluice.strategy.Strategy;
 import io.sluice.strategy.state.StateFormat;
 import io.sluice.strategy.state.StateFormat.Level;
-import java.util.Objects;
 
 /**
  * Token bucket (spec §3.1): {@code burst} tokens, refilled continuously at {@code rate} per second;
@@ -20,60 +18,38 @@ import java.util.Objects;
  * {@code elapsed.Seconds() × rate}, reports {@code ⌊tokens⌋}, allowed if that is positive, and
  * reset = now always.
  */
-public final class TokenBucket implements Strategy {
+public final class TokenBucket extends BucketStrategy {
 
   public static final String NAME = "token_bucket";
 
-  private final BucketPolicy policy;
-
   public TokenBucket(BucketPolicy policy) {
-    this.policy = Objects.requireNonNull(policy, "policy");
-  }
-
-  public BucketPolicy policy() {
-    return policy;
+    super(NAME, StateFormat.TOKEN_BUCKET, policy);
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public int maxStateLength() {
-    return StateFormat.Level.maxLength(StateFormat.TOKEN_BUCKET);
-  }
-
-
-  @Override
-  public Outcome allow(String state, long nowNs, long cost) {
-    Strategy.requireCost(cost);
-    Level stored = state == null ? null : decode(state);
-    double tokens = stored == null ? policy.burst() : refill(stored, nowNs);
+  Outcome decide(String state, long nowNs, long cost) {
+    Level stored = state == null ? null : decodeLevel(state);
+    double tokens = stored == null ? policy().burst() : refill(stored, nowNs);
     if (tokens >= cost) {
       double left = tokens - cost;
-      Result result = new Result(Result.DEFAULT, true, policy.burst(), floor(left), nowNs, 0);
-      return Outcome.write(Decision.of(result), new Level(left, nowNs).encode(StateFormat.TOKEN_BUCKET),
-          Nanos.bucketTtl(policy.burst(), policy.rate()));
+      return Outcome.write(decision(true, floor(left), nowNs, 0), encode(new Level(left, nowNs)), ttl());
     }
-    Result result = new Result(Result.DEFAULT, false, policy.burst(), floor(tokens),
-        resetTime(nowNs, tokens, policy.rate(), cost), retryAfter(stored, nowNs, cost));
-    return Outcome.unchanged(Decision.of(result));
+    return Outcome.unchanged(decision(false, floor(tokens),
+        resetTime(nowNs, tokens, policy().rate(), cost), retryAfter(stored, nowNs, cost)));
   }
 
   @Override
   public Decision peek(String state, long nowNs) {
     if (state == null) {
-      return Decision.of(new Result(Result.DEFAULT, true, policy.burst(), policy.burst(), nowNs, 0));
+      return decision(true, policy().burst(), nowNs, 0);
     }
-    Level stored = decode(state);
+    Level stored = decodeLevel(state);
     double tokens = Math.min(
-        stored.value() + Nanos.seconds(Nanos.sub(nowNs, stored.atNs())) * policy.rate(),
-        policy.burst());
+        stored.value() + Nanos.seconds(Nanos.sub(nowNs, stored.atNs())) * policy().rate(),
+        policy().burst());
     long remaining = floor(tokens);
     boolean allowed = remaining > 0;
-    return Decision.of(new Result(Result.DEFAULT, allowed, policy.burst(), remaining, nowNs,
-        allowed ? 0 : retryAfter(stored, nowNs, 1)));
+    return decision(allowed, remaining, nowNs, allowed ? 0 : retryAfter(stored, nowNs, 1));
   }
 
   /** Upstream's reset of a denial: now if the tokens suffice, else when they will have refilled. */
@@ -85,27 +61,23 @@ public final class TokenBucket implements Strategy {
   }
 
   private double refill(Level stored, long nowNs) {
-    double added = (double) Nanos.sub(nowNs, stored.atNs()) * policy.rate() / 1e9;
-    return Math.min(stored.value() + added, policy.burst());
+    double added = (double) Nanos.sub(nowNs, stored.atNs()) * policy().rate() / 1e9;
+    return Math.min(stored.value() + added, policy().burst());
   }
 
   /** First instant the allow rule admits {@code cost} against the unchanged stored state. */
   private long retryAfter(Level stored, long nowNs, long cost) {
-    if (cost > policy.burst()) {
+    if (cost > policy().burst()) {
       return Result.NEVER;
     }
     if (stored == null) {
       return 0;
     }
-    long estimate = Nanos.add(stored.atNs(), Nanos.fromSeconds((cost - stored.value()) / policy.rate()));
+    long estimate = Nanos.add(stored.atNs(), Nanos.fromSeconds((cost - stored.value()) / policy().rate()));
     return Nanos.waitUntil(nowNs, estimate, t -> refill(stored, t) >= cost);
   }
 
   private static long floor(double tokens) {
     return Math.max((long) tokens, 0);
-  }
-
-  private static Level decode(String state) {
-    return Level.decode(state, StateFormat.TOKEN_BUCKET, NAME);
   }
 }

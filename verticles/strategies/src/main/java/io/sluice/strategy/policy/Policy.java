@@ -1,7 +1,6 @@
-package io.sluice.verticles.check.policy;
+package io.sluice.strategy.policy;
 
 import io.sluice.strategy.Strategy;
-import io.sluice.throttr.codec.ValueSize;
 
 import java.util.List;
 import java.util.Objects;
@@ -74,14 +73,6 @@ public final class Policy {
    */
   public long maxCost() {
     return maxCost;
-  }
-
-  /**
-   * Whether every state of this policy can be read back over Throttr with this value size: a GET
-   * announces a value's length in N bytes, and answers {@code 00} for a longer one.
-   */
-  public boolean stateFits(ValueSize size) {
-    return size.fits(strategy.maxStateLength());
   }
 
   @Override

@@ -1,8 +1,9 @@
-package io.sluice.verticles.check.policy;
+package io.sluice.strategy.policy;
 
 import io.sluice.strategy.BucketPolicy;
 import io.sluice.strategy.DecayPolicy;
 import io.sluice.strategy.Quota;
+import io.sluice.strategy.Result;
 import io.sluice.strategy.Strategy;
 import io.sluice.strategy.WindowPolicy;
 import io.sluice.strategy.impl.Composite;
@@ -11,6 +12,7 @@ import io.sluice.strategy.impl.FixedWindow;
 import io.sluice.strategy.impl.Gcra;
 import io.sluice.strategy.impl.LeakyBucket;
 import io.sluice.strategy.impl.TokenBucket;
+import io.sluice.verticles.config.ConfigValues;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -124,7 +127,7 @@ public final class PolicyParser {
     }
   }
 
-  private static <P> Strategy orNull(P policy, java.util.function.Function<P, Strategy> create) {
+  private static <P> Strategy orNull(P policy, Function<P, Strategy> create) {
     return policy == null ? null : create.apply(policy);
   }
 
@@ -169,7 +172,7 @@ public final class PolicyParser {
     Long limit = fields.positiveInteger("limit");
     Duration window = fields.duration("window");
     return limit == null || window == null ? null
-        : new FixedWindow(WindowPolicy.of(new Quota(io.sluice.strategy.Result.DEFAULT, limit, window)));
+        : new FixedWindow(WindowPolicy.of(new Quota(Result.DEFAULT, limit, window)));
   }
 
   private BucketPolicy bucket(Fields fields, String where) {
@@ -203,7 +206,7 @@ public final class PolicyParser {
         secondaryFields.rejectUnknown("composite secondary");
       }
     }
-    return primary == null || secondary == null ? null : new Composite((FixedWindow) primary, secondary);
+    return primary instanceof FixedWindow window && secondary != null ? new Composite(window, secondary) : null;
   }
 
   private DecayingRate decayingRate(Fields fields, String where) {
@@ -220,22 +223,22 @@ public final class PolicyParser {
       return KeyExtractor.PARAM;
     }
     List<String> parts = new ArrayList<>();
-    if (value instanceof List) {
-      for (Object part : (List<?>) value) {
-        if (!(part instanceof String)) {
-          problem("'key' parts must be text such as header:X-Api-Key, found " + describe(part));
+    if (value instanceof List<?> list) {
+      for (Object part : list) {
+        if (!(part instanceof String text)) {
+          problem("'key' parts must be text such as header:X-Api-Key, found " + ConfigValues.describe(part));
           return KeyExtractor.PARAM;
         }
-        parts.add((String) part);
+        parts.add(text);
       }
       if (parts.isEmpty()) {
         problem("'key' must name at least one part");
         return KeyExtractor.PARAM;
       }
-    } else if (value instanceof String) {
-      parts.add((String) value);
+    } else if (value instanceof String text) {
+      parts.add(text);
     } else {
-      problem("'key' must be a source (param | header:X-Api-Key) or a list of them, found " + describe(value));
+      problem("'key' must be a source (param | header:X-Api-Key) or a list of them, found " + ConfigValues.describe(value));
       return KeyExtractor.PARAM;
     }
     try {
@@ -247,29 +250,16 @@ public final class PolicyParser {
   }
 
   private Fields fields(String where, Object spec) {
-    if (!(spec instanceof Map)) {
+    if (!(spec instanceof Map<?, ?> map)) {
       problem((where.isEmpty() ? "the definition" : "'" + where.substring(0, where.length() - 1) + "'")
-          + " must be a mapping of fields, found " + describe(spec));
+          + " must be a mapping of fields, found " + ConfigValues.describe(spec));
       return null;
     }
-    return new Fields(where, (Map<?, ?>) spec);
+    return new Fields(where, map);
   }
 
   private void problem(String message) {
     problems.add("policy '" + policyName + "': " + message);
-  }
-
-  private static String describe(Object value) {
-    if (value == null) {
-      return "nothing";
-    }
-    if (value instanceof Map) {
-      return "a mapping";
-    }
-    if (value instanceof List) {
-      return "a list";
-    }
-    return "'" + value + "'";
   }
 
   /** The fields of one mapping, remembering which were read so that the rest can be refused. */
@@ -304,11 +294,11 @@ public final class PolicyParser {
 
     List<?> list(String field) {
       Object value = raw(field);
-      if (!(value instanceof List)) {
-        problem("'" + where + field + "' must be a list, found " + describe(value));
+      if (!(value instanceof List<?> list)) {
+        problem("'" + where + field + "' must be a list, found " + ConfigValues.describe(value));
         return null;
       }
-      return (List<?>) value;
+      return list;
     }
 
     String text(String field, boolean required) {
@@ -320,7 +310,7 @@ public final class PolicyParser {
         return null;
       }
       if (value instanceof Map || value instanceof List) {
-        problem("'" + where + field + "' takes a single value, found " + describe(value));
+        problem("'" + where + field + "' takes a single value, found " + ConfigValues.describe(value));
         return null;
       }
       return value.toString().trim();

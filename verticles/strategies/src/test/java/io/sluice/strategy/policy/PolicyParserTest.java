@@ -1,4 +1,4 @@
-package io.sluice.verticles.check.policy;
+package io.sluice.strategy.policy;
 
 import io.sluice.strategy.BucketPolicy;
 import io.sluice.strategy.Quota;
@@ -125,7 +125,7 @@ class PolicyParserTest {
         "policy 'a': 'strategy' is required",
         "policy 'b': 'strategy' must be one of token_bucket, fixed_window, leaky_bucket, gcra, composite, decaying_rate,"
             + " was 'sliding_log'",
-        "policy 'c': the definition must be a mapping of fields, found 'fixed_window'",
+        "policy 'c': the definition must be a mapping of fields, found the string \"fixed_window\"",
         "policy 'bad name!': the name must be 1 to 64 characters of [A-Za-z0-9_.-] (it appears in URLs, headers and"
             + " record keys)",
         "policy 'e': 'window' is required",

@@ -1,15 +1,13 @@
-package io.sluice.verticles.check.policy;
+package io.sluice.strategy.policy;
 
 import io.sluice.strategy.BucketPolicy;
 import io.sluice.strategy.Quota;
 import io.sluice.strategy.Result;
 import io.sluice.strategy.Strategy;
+import io.sluice.strategy.impl.BucketStrategy;
 import io.sluice.strategy.impl.Composite;
 import io.sluice.strategy.impl.DecayingRate;
 import io.sluice.strategy.impl.FixedWindow;
-import io.sluice.strategy.impl.Gcra;
-import io.sluice.strategy.impl.LeakyBucket;
-import io.sluice.strategy.impl.TokenBucket;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,30 +32,22 @@ public record AdvertisedLimit(String result, long quota, long windowSeconds) {
   }
 
   private static void add(List<AdvertisedLimit> limits, String prefix, Strategy strategy) {
-    if (strategy instanceof FixedWindow) {
-      for (Quota quota : ((FixedWindow) strategy).policy().quotas()) {
+    if (strategy instanceof FixedWindow window) {
+      for (Quota quota : window.policy().quotas()) {
         limits.add(new AdvertisedLimit(prefix + quota.name(), quota.limit(), ceilSeconds(quota.windowNs() / 1e9)));
       }
-    } else if (strategy instanceof TokenBucket) {
-      limits.add(bucket(prefix, ((TokenBucket) strategy).policy()));
-    } else if (strategy instanceof LeakyBucket) {
-      limits.add(bucket(prefix, ((LeakyBucket) strategy).policy()));
-    } else if (strategy instanceof Gcra) {
-      limits.add(bucket(prefix, ((Gcra) strategy).policy()));
-    } else if (strategy instanceof Composite) {
-      add(limits, prefix + Composite.PRIMARY, ((Composite) strategy).primary());
-      add(limits, prefix + Composite.SECONDARY, ((Composite) strategy).secondary());
-    } else if (strategy instanceof DecayingRate) {
-      DecayingRate decaying = (DecayingRate) strategy;
+    } else if (strategy instanceof BucketStrategy bucket) {
+      BucketPolicy policy = bucket.policy();
+      limits.add(new AdvertisedLimit(prefix + Result.DEFAULT, policy.burst(), ceilSeconds(policy.burst() / policy.rate())));
+    } else if (strategy instanceof Composite composite) {
+      add(limits, prefix + Composite.PRIMARY, composite.primary());
+      add(limits, prefix + Composite.SECONDARY, composite.secondary());
+    } else if (strategy instanceof DecayingRate decaying) {
       limits.add(new AdvertisedLimit(prefix + Result.DEFAULT, (long) Math.ceil(decaying.policy().limit()),
           ceilSeconds(decaying.policy().periodSeconds())));
     } else {
       throw new IllegalArgumentException("no advertised form for strategy " + strategy.name());
     }
-  }
-
-  private static AdvertisedLimit bucket(String prefix, BucketPolicy policy) {
-    return new AdvertisedLimit(prefix + Result.DEFAULT, policy.burst(), ceilSeconds(policy.burst() / policy.rate()));
   }
 
   private static long ceilSeconds(double seconds) {

@@ -1,4 +1,4 @@
-package io.sluice.verticles.check.policy;
+package io.sluice.strategy.policy;
 
 import org.junit.jupiter.api.Test;
 

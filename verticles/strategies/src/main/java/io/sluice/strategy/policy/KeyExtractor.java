@@ -1,4 +1,4 @@
-package io.sluice.verticles.check.policy;
+package io.sluice.strategy.policy;
 
 import java.util.ArrayList;
 import java.util.List;

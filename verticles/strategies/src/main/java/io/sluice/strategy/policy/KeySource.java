@@ -1,4 +1,4 @@
-package io.sluice.verticles.check.policy;
+package io.sluice.strategy.policy;
 
 /**
  * One place a key part can come from. Spelled in the config as {@code param}, {@code header:NAME},

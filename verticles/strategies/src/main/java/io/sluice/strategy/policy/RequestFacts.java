@@ -1,4 +1,4 @@
-package io.sluice.verticles.check.policy;
+package io.sluice.strategy.policy;
 
 /**
  * What a {@link KeySource} may read from the request being limited. The HTTP layer answers from
