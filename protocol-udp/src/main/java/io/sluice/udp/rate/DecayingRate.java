@@ -1,27 +1,13 @@
 package io.sluice.udp.rate;
 
+import io.sluice.strategy.DecayingRateFormula;
+
 /**
- * The exponentially decaying rate of the original server (spec §4; its code credits exim's
- * {@code acl_ratelimit}), as a pure function. The floating point follows the original operation by
- * operation, so results are bit-identical to it:
- *
- * <pre>
- *   new key:   rate = 0, store (now, 0)
- *   otherwise: i = now − t_last; if i ≤ 0 then i = 1e-9
- *              x = i / period; a = exp(−x)
- *              rate = use · (1 − a) / x + a · rate_last        (use = 1)
- *   over = rate ≥ limit
- *   store (now, rate) if not over or strict; otherwise leave the stored state untouched
- * </pre>
- *
- * <p>{@link StrictMath#exp} (fdlibm) is used rather than {@link Math#exp}: the result is then the
- * same on every JVM and CPU (Math.exp may be a platform intrinsic), and it equals glibc's exp on the
- * spec's vectors, including the knife edge where 20 same-instant requests give 11 {@code N} for a
- * 1-second period but 10 for a 10-second one.
+ * One {@code over_limit} use of a key, the original server's {@code do_ratelimit} (spec §4): the
+ * rate by {@link DecayingRateFormula} (a new key measures 0), over when {@code rate ≥ limit}, and
+ * the state to store: (now, rate) when not over or strict; a non-strict refusal leaves it untouched.
  */
 public final class DecayingRate {
-
-  /** Clamped interval for identical or backward timestamps. */
 
   /** Each request is one use. */
   private static final double USE = 1;
@@ -48,7 +34,7 @@ public final class DecayingRate {
       double rate = 0;
       return new RateEvaluation(rate, rate >= limit, new RateState(nowSeconds, rate));
     }
-    double rate = io.sluice.strategy.impl.DecayingRate.decayed(previous.rate(), nowSeconds - previous.tLastSeconds(),
+    double rate = DecayingRateFormula.decayed(previous.rate(), nowSeconds - previous.tLastSeconds(),
         periodSeconds, USE);
     boolean over = rate >= limit;
     RateState stateToStore = !over || strict ? new RateState(nowSeconds, rate) : null;
