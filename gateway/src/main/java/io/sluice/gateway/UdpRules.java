@@ -1,6 +1,7 @@
 package io.sluice.gateway;
 
-import io.sluice.udp.rules.RuleConfigException;
+import io.sluice.core.udp.rules.RuleSetReader;
+import io.sluice.core.udp.rules.RuleConfigException;
 import io.sluice.udp.rules.RuleSet;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -34,6 +35,6 @@ final class UdpRules {
     }
     @SuppressWarnings("unchecked")
     Map<String, ?> table = (Map<String, ?>) document;
-    return RuleSet.fromMap(table);
+    return RuleSetReader.read(table);
   }
 }

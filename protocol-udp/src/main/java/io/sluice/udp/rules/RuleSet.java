@@ -2,7 +2,6 @@ package io.sluice.udp.rules;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -49,26 +48,6 @@ public final class RuleSet {
   /** Only a default rule (for tests and simple setups: one limit for every key). */
   public static RuleSet singleRule(Rule defaultRule) {
     return new RuleSet(List.of(), List.of(), List.of(), defaultRule);
-  }
-
-  /**
-   * Reads a rule table from plain Java values, as a YAML or JSON parser produces them (maps, lists,
-   * strings, numbers, booleans). The format is documented in {@code deploy/rules/musicbrainz.yaml}:
-   *
-   * <pre>
-   * stats-only: [ {pattern, stats-key?, lowercase?} … ]
-   * rewrites:   [ {pattern, replacement, whole-key?, unless?} … ]
-   * rules:      [ {pattern, limit, period, strict?, keep-stats?, fixed-reply?: {over, rate?}, substitute-key?} … ]
-   * default:    {limit, period, strict?, keep-stats?, fixed-reply?, substitute-key?}
-   * </pre>
-   *
-   * <p>Every section is optional; without {@code default} the original's default applies
-   * ({@link Rule#allowAllDefault()}). Unknown fields are errors.
-   *
-   * @throws RuleConfigException listing every problem, each naming the section, index and field
-   */
-  public static RuleSet fromMap(Map<String, ?> table) throws RuleConfigException {
-    return RuleSetReader.read(table);
   }
 
   public List<StatsOnlyHook> statsOnlyHooks() {

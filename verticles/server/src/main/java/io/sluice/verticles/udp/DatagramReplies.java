@@ -6,7 +6,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DatagramPacket;
 import io.sluice.core.instance.UdpPeers;
 import io.sluice.core.time.Clock;
-import io.sluice.udp.UdpEngine;
+import io.sluice.core.udp.UdpEngine;
 import io.sluice.verticles.transport.BatchedDatagrams;
 
 import java.net.InetSocketAddress;

@@ -5,9 +5,9 @@ import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ShardScan;
 import io.sluice.core.shard.ShardTask;
 import io.sluice.core.storage.KeyHash;
-import io.sluice.udp.rate.RateState;
-import io.sluice.udp.state.AsyncStateStore;
-import io.sluice.udp.state.StateTransition;
+import io.sluice.core.udp.rate.RateState;
+import io.sluice.core.udp.state.AsyncStateStore;
+import io.sluice.core.udp.state.StateTransition;
 import io.sluice.verticles.shard.ShardOutbox;
 
 import java.lang.invoke.MethodHandles;

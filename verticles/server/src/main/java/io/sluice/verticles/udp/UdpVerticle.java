@@ -2,8 +2,8 @@ package io.sluice.verticles.udp;
 
 import io.sluice.core.instance.UdpPeers;
 import io.sluice.core.time.Clock;
-import io.sluice.udp.UdpEngine;
-import io.sluice.udp.UdpEngineListener;
+import io.sluice.core.udp.UdpEngine;
+import io.sluice.core.udp.UdpEngineListener;
 import io.sluice.udp.rules.RuleSet;
 import io.sluice.verticles.shard.ShardDirectory;
 import io.sluice.verticles.shard.ShardOutbox;
@@ -70,7 +70,7 @@ public final class UdpVerticle extends VerticleBase {
   public Future<?> start() {
     ShardOutbox outbox = new ShardOutbox(context, vertx.eventBus(), shards);
     UdpEngine engine = UdpEngine.builder(rules, new ShardRateStore(outbox, shards.shards()))
-        .clock(() -> clock.epochNanos() / 1e9)
+        .clock(clock)
         .listener(new UdpEngineListener() {
           @Override
           public void requestReceived(UdpCommand command) {
@@ -102,7 +102,7 @@ public final class UdpVerticle extends VerticleBase {
         .description("Keys whose get_stats statistics the UDP front holds (idle ones are forgotten)")
         .register(metrics);
     reclaimTimer = vertx.setPeriodic(RECLAIM_PERIOD_MILLIS,
-        id -> engine.statistics().forgetIdle(engine.clock().nowSeconds(), RECLAIM_SLICE));
+        id -> engine.statistics().forgetIdle(engine.nowSeconds(), RECLAIM_SLICE));
     return bind(new DatagramReplies(engine, peers, clock, new DatagramReplies.Observer() {
       @Override
       public void replyDropped() {

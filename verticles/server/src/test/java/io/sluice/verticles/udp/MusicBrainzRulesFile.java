@@ -1,6 +1,7 @@
 package io.sluice.verticles.udp;
 
-import io.sluice.udp.rules.RuleConfigException;
+import io.sluice.core.udp.rules.RuleSetReader;
+import io.sluice.core.udp.rules.RuleConfigException;
 import io.sluice.udp.rules.RuleSet;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -35,7 +36,7 @@ final class MusicBrainzRulesFile {
     @SuppressWarnings("unchecked")
     Map<String, ?> table = (Map<String, ?>) document;
     try {
-      return RuleSet.fromMap(table);
+      return RuleSetReader.read(table);
     } catch (RuleConfigException invalid) {
       throw new AssertionError(file() + ": " + invalid.getMessage(), invalid);
     }

@@ -3,7 +3,7 @@ package io.sluice.verticles.udp;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.sluice.udp.rate.RateState;
+import io.sluice.core.udp.rate.RateState;
 import io.sluice.throttr.codec.Request;
 import io.sluice.throttr.codec.RequestEncoder;
 import io.sluice.throttr.codec.TtlUnit;

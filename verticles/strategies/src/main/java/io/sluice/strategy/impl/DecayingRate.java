@@ -1,6 +1,7 @@
 package io.sluice.strategy.impl;
 
 import io.sluice.strategy.DecayPolicy;
+import io.sluice.strategy.DecayingRateFormula;
 import io.sluice.strategy.Decision;
 import io.sluice.strategy.MalformedStateException;
 import io.sluice.strategy.Outcome;
@@ -109,20 +110,7 @@ public final class DecayingRate implements Strategy {
 
   /** The decayed average a request of {@code use} events at {@code t} measures against {@code last}. */
   private double rateAt(Level last, long t, double use) {
-    return decayed(last.value(), Nanos.seconds(Nanos.sub(t, last.atNs())), policy.periodSeconds(), use);
-  }
-
-  /**
-   * The exim formula itself, shared with the UDP protocol: the rate in events per period after
-   * {@code use} events arrive {@code intervalSeconds} after a measurement of {@code lastRate}. An
-   * interval ≤ 0 (equal timestamps, a clock stepping back) counts as 1 ns. {@link StrictMath#exp}
-   * gives the same bits on every JVM and CPU, and equals glibc's on the spec's knife-edge inputs.
-   */
-  public static double decayed(double lastRate, double intervalSeconds, double periodSeconds, double use) {
-    double interval = intervalSeconds <= 0 ? 1e-9 : intervalSeconds;
-    double x = interval / periodSeconds;
-    double a = StrictMath.exp(-x);
-    return use * (1 - a) / x + a * lastRate;
+    return DecayingRateFormula.decayed(last.value(), Nanos.seconds(Nanos.sub(t, last.atNs())), policy.periodSeconds(), use);
   }
 
   /** Further back-to-back unit requests that stay below the limit after one that measured {@code rate}. */
