@@ -42,6 +42,15 @@ public final class Store {
     return MinuteWindow.index(metricsOriginNanos, nowNanos);
   }
 
+  /**
+   * The hash this store places {@code key} with, for {@link #find} and the create methods: keyed
+   * and private to this store, unlike the shard hash ({@link KeyHash}), so clients cannot aim keys
+   * at one bucket.
+   */
+  public int hash(byte[] key) {
+    return table.hash(key);
+  }
+
   /** The live record for a key, or {@code null}. An expired record found here is reclaimed at once. */
   public Record find(byte[] key, int hash, long nowNanos) {
     Record record = table.get(key, hash);
@@ -115,6 +124,10 @@ public final class Store {
 
   public int bucketCount() {
     return table.capacity();
+  }
+
+  RecordTable table() {
+    return table;
   }
 
   public int counters() {

@@ -20,18 +20,20 @@ class KeyPageTest {
 
   private void counter(String key, long ttlSeconds) {
     byte[] bytes = bytes(key);
-    int hash = KeyHash.of(bytes);
+    Store shard = shardOf(bytes);
     long now = clock.epochNanos();
-    shards.get(KeyHash.shardOf(hash, shards.size()))
-        .createCounter(bytes, hash, 1, TtlUnit.SECONDS.code(), now + Duration.ofSeconds(ttlSeconds).toNanos(), now);
+    shard.createCounter(bytes, shard.hash(bytes), 1, TtlUnit.SECONDS.code(), now + Duration.ofSeconds(ttlSeconds).toNanos(), now);
   }
 
   private void buffer(String key, String value) {
     byte[] bytes = bytes(key);
-    int hash = KeyHash.of(bytes);
+    Store shard = shardOf(bytes);
     long now = clock.epochNanos();
-    shards.get(KeyHash.shardOf(hash, shards.size()))
-        .createBuffer(bytes, hash, bytes(value), TtlUnit.MILLISECONDS.code(), now + 5_000_000_000L, now);
+    shard.createBuffer(bytes, shard.hash(bytes), bytes(value), TtlUnit.MILLISECONDS.code(), now + 5_000_000_000L, now);
+  }
+
+  private Store shardOf(byte[] key) {
+    return shards.get(KeyHash.shardOf(KeyHash.of(key), shards.size()));
   }
 
   private KeyPage page(String search, int offset, int limit) {

@@ -24,20 +24,20 @@ class RecordTableTest {
   }
 
   private void add(Record record) {
-    table.add(record, KeyHash.of(record.key()));
+    table.add(record, table.hash(record.key()));
   }
 
   private Record get(String name) {
     byte[] key = key(name);
-    return table.get(key, KeyHash.of(key));
+    return table.get(key, table.hash(key));
   }
 
-  private static int bucket(String name, int capacity) {
-    return KeyHash.of(key(name)) & (capacity - 1);
+  private int bucket(String name, int capacity) {
+    return table.hash(key(name)) & (capacity - 1);
   }
 
   /** The first {@code count} keys {@code prefix + n} whose bucket in a table of that capacity is {@code bucket}. */
-  private static List<String> keysInBucket(String prefix, int bucket, int capacity, int count) {
+  private List<String> keysInBucket(String prefix, int bucket, int capacity, int count) {
     List<String> keys = new ArrayList<>();
     for (int n = 0; keys.size() < count; n++) {
       if (bucket(prefix + n, capacity) == bucket) {
@@ -131,7 +131,7 @@ class RecordTableTest {
     Record r = record("same");
     add(r);
 
-    assertThat(table.get(key("same"), KeyHash.of(key("same")))).isSameAs(r);
+    assertThat(table.get(key("same"), table.hash(key("same")))).isSameAs(r);
     assertThat(get("sam")).isNull();
     assertThat(get("same ")).isNull();
   }
@@ -172,11 +172,11 @@ class RecordTableTest {
 
     assertThat(next).isEqualTo((60 + 10) & mask);
     assertThat(removed).allSatisfy(r -> {
-      int bucket = KeyHash.of(r.key()) & mask;
+      int bucket = table.hash(r.key()) & mask;
       assertThat(bucket >= 60 || bucket < 6).isTrue();
     });
     long expected = records.stream()
-        .map(r -> KeyHash.of(r.key()) & mask)
+        .map(r -> table.hash(r.key()) & mask)
         .filter(bucket -> bucket >= 60 || bucket < 6)
         .count();
     assertThat((long) removed.size()).isEqualTo(expected);
@@ -237,5 +237,34 @@ class RecordTableTest {
     for (int i = 0; i <= capacity; i++) {
       assertThat(get("r" + i)).isSameAs(records.get(i));
     }
+  }
+
+  @Test
+  void recordsInABinAreSweptVisitedAndMovedLikeAnyOthers() {
+    RecordTable binned = new RecordTable(key -> 3);
+    List<Record> records = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      Record r = record("bin-" + i);
+      records.add(r);
+      binned.add(r, 3);
+    }
+    assertThat(binned.binnedRecords()).isEqualTo(100);
+    Set<Record> drop = new HashSet<>();
+    for (int i = 0; i < 100; i += 2) {
+      drop.add(records.get(i));
+    }
+    List<Record> removed = new ArrayList<>();
+
+    binned.removeIf(0, binned.capacity(), drop::contains, removed::add);
+
+    assertThat(removed).containsExactlyInAnyOrderElementsOf(drop);
+    assertThat(binned.size()).isEqualTo(50);
+    List<Record> seen = new ArrayList<>();
+    binned.forEach(seen::add);
+    for (int i = 0; i < 100; i++) {
+      Record expected = i % 2 == 0 ? null : records.get(i);
+      assertThat(binned.get(records.get(i).key(), 3)).isSameAs(expected);
+    }
+    assertThat(seen).hasSize(50).doesNotHaveDuplicates().doesNotContainAnyElementsOf(drop);
   }
 }
