@@ -56,6 +56,11 @@ public final class ThrottrShard {
         batch.endReply(i);
         continue;
       }
+      if (entry instanceof SlicedScan) {
+        ((SlicedScan) entry).runSlice(store);
+        batch.endReply(i);
+        continue;
+      }
       Request request = (Request) entry;
       switch (request.type()) {
         case INSERT: handleInsert((Request.Insert) request, out, now, window); break;

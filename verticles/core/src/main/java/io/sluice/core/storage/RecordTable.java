@@ -156,6 +156,25 @@ final class RecordTable {
     }
   }
 
+  /**
+   * Visits buckets from {@code cursor} on until {@code work} buckets and records have been visited
+   * (a bucket is never split), and returns the cursor to continue from: 0 once every bucket was.
+   * Buckets go in reverse-binary order of their index (Redis's SCAN): when the table doubles
+   * between two calls, the buckets already visited become exactly the pairs already visited, so a
+   * record present all along is visited once, neither missed nor repeated. The table never
+   * shrinks. {@code action} must not change the table.
+   */
+  int scan(int cursor, int work, Consumer<Record> action) {
+    int mask = buckets.length - 1;
+    int next = cursor;
+    int done = 0;
+    do {
+      done += 1 + visit(buckets[next & mask], action);
+      next = Integer.reverse(Integer.reverse(next | ~mask) + 1);
+    } while (next != 0 && done < work);
+    return next;
+  }
+
   /** The longest chain: at most {@link #TREEIFY_AT} - 1 whatever the keys, as longer ones are bins. */
   int longestChain() {
     int longest = 0;

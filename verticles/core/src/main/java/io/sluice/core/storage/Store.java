@@ -117,6 +117,20 @@ public final class Store {
     });
   }
 
+  /**
+   * Visits the live records of about {@code work} buckets and records from {@code cursor} on (see
+   * {@link RecordTable#scan}), so a walk of a large store can be cut into bounded slices that
+   * other requests run between. Start with cursor 0; the walk is complete when 0 comes back.
+   */
+  public int scanLive(int cursor, int work, Consumer<Record> action) {
+    long nowNanos = now();
+    return table.scan(cursor, work, r -> {
+      if (r.isLiveAt(nowNanos)) {
+        action.accept(r);
+      }
+    });
+  }
+
   /** Records held, including expired ones the sweep has not reached yet. */
   public int size() {
     return table.size();

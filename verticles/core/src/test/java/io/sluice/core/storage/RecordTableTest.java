@@ -240,6 +240,37 @@ class RecordTableTest {
   }
 
   @Test
+  void aScanInSlicesVisitsEveryRecordOnceWhileTheTableGrowsBetweenSlices() {
+    List<Record> before = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      Record r = record("old-" + i);
+      before.add(r);
+      add(r);
+    }
+    java.util.Map<Record, Integer> visits = new java.util.IdentityHashMap<>();
+    int cursor = 0;
+    int added = 0;
+    int capacityAtStart = table.capacity();
+    do {
+      int[] inSlice = {0};
+      cursor = table.scan(cursor, 100, r -> {
+        visits.merge(r, 1, Integer::sum);
+        inSlice[0]++;
+      });
+      assertThat(inSlice[0]).isLessThanOrEqualTo(100 + RecordTable.TREEIFY_AT);
+      for (int i = 0; i < 300; i++) {
+        add(record("new-" + added++));
+      }
+    } while (cursor != 0);
+
+    assertThat(table.capacity()).as("the table grew during the scan").isGreaterThan(capacityAtStart * 4);
+    for (Record r : before) {
+      assertThat(visits.get(r)).as(new String(r.key(), StandardCharsets.US_ASCII)).isEqualTo(1);
+    }
+    assertThat(visits.values()).containsOnly(1);
+  }
+
+  @Test
   void recordsInABinAreSweptVisitedAndMovedLikeAnyOthers() {
     RecordTable binned = new RecordTable(key -> 3);
     List<Record> records = new ArrayList<>();
@@ -261,10 +292,13 @@ class RecordTableTest {
     assertThat(binned.size()).isEqualTo(50);
     List<Record> seen = new ArrayList<>();
     binned.forEach(seen::add);
+    List<Record> scanned = new ArrayList<>();
+    assertThat(binned.scan(0, Integer.MAX_VALUE, scanned::add)).isZero();
     for (int i = 0; i < 100; i++) {
       Record expected = i % 2 == 0 ? null : records.get(i);
       assertThat(binned.get(records.get(i).key(), 3)).isSameAs(expected);
     }
     assertThat(seen).hasSize(50).doesNotHaveDuplicates().doesNotContainAnyElementsOf(drop);
+    assertThat(scanned).containsExactlyInAnyOrderElementsOf(seen);
   }
 }
