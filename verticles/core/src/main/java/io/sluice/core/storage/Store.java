@@ -109,12 +109,7 @@ public final class Store {
 
   /** Visits every live record (LIST, STATS). */
   public void forEachLive(Consumer<Record> action) {
-    long nowNanos = now();
-    table.forEach(r -> {
-      if (r.isLiveAt(nowNanos)) {
-        action.accept(r);
-      }
-    });
+    table.forEach(liveOnly(action));
   }
 
   /**
@@ -123,12 +118,17 @@ public final class Store {
    * other requests run between. Start with cursor 0; the walk is complete when 0 comes back.
    */
   public int scanLive(int cursor, int work, Consumer<Record> action) {
+    return table.scan(cursor, work, liveOnly(action));
+  }
+
+  /** The action for the records live now: expired ones wait for the sweep, unseen. */
+  private Consumer<Record> liveOnly(Consumer<Record> action) {
     long nowNanos = now();
-    return table.scan(cursor, work, r -> {
+    return r -> {
       if (r.isLiveAt(nowNanos)) {
         action.accept(r);
       }
-    });
+    };
   }
 
   /** Records held, including expired ones the sweep has not reached yet. */
