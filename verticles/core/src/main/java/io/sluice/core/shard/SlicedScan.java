@@ -11,8 +11,11 @@ import io.sluice.core.storage.Store;
  */
 public final class SlicedScan {
 
-  /** About half a millisecond of a shard's time for a key page scan on this project's machine. */
-  public static final int WORK_PER_SLICE = 16_384;
+  /**
+   * A key page's slice over a million keys takes 0.5 ms on this project's machine (1.2 ms with a
+   * search), most of it cache misses: see KeyPageBenchmark and docs/benchmarks.md.
+   */
+  public static final int WORK_PER_SLICE = 4_096;
 
   private final ShardScan scan;
   private final int work;

@@ -16,20 +16,25 @@ public final class CollidingKeys {
 
   /** {@code count} distinct keys {@code prefix + 0–3 padding bytes + 8 bytes}, each with shard hash {@code hash}. */
   public static byte[][] of(byte[] prefix, int hash, int count) {
-    int length = ((prefix.length + 3) & ~3) + 8;
-    // The state the last block must lead to: the finalisation undone.
-    int wanted = unfinish(hash) ^ length;
-    int beforeLast = Integer.rotateRight((wanted - KeyHash.BLOCK_ADD) * INVERSE_5, 13);
     byte[][] keys = new byte[count][];
     for (int n = 0; n < count; n++) {
-      byte[] key = new byte[length];
-      System.arraycopy(prefix, 0, key, 0, prefix.length);
-      putInt(key, length - 8, n);
-      int h = KeyHash.absorb(KeyHash.SEED, key, length - 4);
-      putInt(key, length - 4, unmixK(beforeLast ^ h));
-      keys[n] = key;
+      keys[n] = key(prefix, hash, n);
     }
     return keys;
+  }
+
+  /** Key number {@code n} of {@link #of}: the same for the same arguments, distinct for each {@code n}. */
+  public static byte[] key(byte[] prefix, int hash, int n) {
+    int length = ((prefix.length + 3) & ~3) + 8;
+    byte[] key = new byte[length];
+    System.arraycopy(prefix, 0, key, 0, prefix.length);
+    putInt(key, length - 8, n);
+    // The state the last block must lead to is the finalisation undone; the block is solved for it.
+    int wanted = unfinish(hash) ^ length;
+    int beforeLast = Integer.rotateRight((wanted - KeyHash.BLOCK_ADD) * INVERSE_5, 13);
+    int h = KeyHash.absorb(KeyHash.SEED, key, length - 4);
+    putInt(key, length - 4, unmixK(beforeLast ^ h));
+    return key;
   }
 
   private static int unfinish(int hash) {
