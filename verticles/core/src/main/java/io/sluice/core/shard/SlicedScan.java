@@ -18,19 +18,12 @@ public final class SlicedScan {
   public static final int WORK_PER_SLICE = 4_096;
 
   private final ShardScan scan;
-  private final int work;
   private int cursor;
   private boolean finished;
   private int slices;
 
   public SlicedScan(ShardScan scan) {
-    this(scan, WORK_PER_SLICE);
-  }
-
-  /** @param work buckets and records one slice may visit */
-  public SlicedScan(ShardScan scan, int work) {
     this.scan = scan;
-    this.work = work;
   }
 
   public boolean finished() {
@@ -43,7 +36,7 @@ public final class SlicedScan {
   }
 
   void runSlice(Store store) {
-    cursor = store.scanLive(cursor, work, scan::visit);
+    cursor = store.scanLive(cursor, WORK_PER_SLICE, scan::visit);
     slices++;
     finished = cursor == 0;
   }

@@ -183,27 +183,40 @@ class RecordTableTest {
     assertThat(table.size()).isEqualTo(40 - removed.size());
   }
 
-  @Test
-  void removeIfKeepsWhatThePredicateDoesNotSelectInEveryChainPosition() {
-    // One bucket with a long chain: remove every other record, head and tail included.
-    List<String> names = keysInBucket("chain-", 7, table.capacity(), 9);
-    List<Record> chain = new ArrayList<>();
+  /** A record for each name, added to {@code into}. */
+  private static List<Record> addAll(RecordTable into, List<String> names) {
+    List<Record> records = new ArrayList<>();
     for (String name : names) {
       Record r = record(name);
-      chain.add(r);
-      add(r);
+      records.add(r);
+      into.add(r, into.hash(r.key()));
     }
+    return records;
+  }
+
+  /** removeIf over the whole table takes every other record of {@code records}, and only those. */
+  private static Set<Record> removeEveryOther(RecordTable from, List<Record> records) {
     Set<Record> drop = new HashSet<>();
-    for (int i = 0; i < 9; i += 2) {
-      drop.add(chain.get(i));
+    for (int i = 0; i < records.size(); i += 2) {
+      drop.add(records.get(i));
     }
     List<Record> removed = new ArrayList<>();
-
-    table.removeIf(0, table.capacity(), drop::contains, removed::add);
-
+    from.removeIf(0, from.capacity(), drop::contains, removed::add);
     assertThat(removed).containsExactlyInAnyOrderElementsOf(drop);
-    assertThat(table.size()).isEqualTo(4);
-    for (int i = 0; i < 9; i++) {
+    return drop;
+  }
+
+  @Test
+  void removeIfKeepsWhatThePredicateDoesNotSelectInEveryChainPosition() {
+    // One bucket with the longest chain there can be: remove every other record, head and tail included.
+    List<String> names = keysInBucket("chain-", 7, table.capacity(), RecordTable.TREEIFY_AT - 1);
+    List<Record> chain = addAll(table, names);
+
+    removeEveryOther(table, chain);
+
+    assertThat(table.binnedRecords()).isZero();
+    assertThat(table.size()).isEqualTo(3);
+    for (int i = 0; i < chain.size(); i++) {
       assertThat(get(names.get(i))).isEqualTo(i % 2 == 0 ? null : chain.get(i));
     }
   }
@@ -258,7 +271,7 @@ class RecordTableTest {
         inSlice[0]++;
       });
       assertThat(inSlice[0]).isLessThanOrEqualTo(100 + RecordTable.TREEIFY_AT);
-      for (int i = 0; i < 300; i++) {
+      for (int i = 0; i < 100; i++) {
         add(record("new-" + added++));
       }
     } while (cursor != 0);
@@ -271,34 +284,26 @@ class RecordTableTest {
   }
 
   @Test
-  void recordsInABinAreSweptVisitedAndMovedLikeAnyOthers() {
+  void recordsInABinAreSweptAndVisitedLikeAnyOthers() {
     RecordTable binned = new RecordTable(key -> 3);
-    List<Record> records = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
-      Record r = record("bin-" + i);
-      records.add(r);
-      binned.add(r, 3);
+      names.add("bin-" + i);
     }
+    List<Record> records = addAll(binned, names);
     assertThat(binned.binnedRecords()).isEqualTo(100);
-    Set<Record> drop = new HashSet<>();
-    for (int i = 0; i < 100; i += 2) {
-      drop.add(records.get(i));
-    }
-    List<Record> removed = new ArrayList<>();
 
-    binned.removeIf(0, binned.capacity(), drop::contains, removed::add);
+    Set<Record> dropped = removeEveryOther(binned, records);
 
-    assertThat(removed).containsExactlyInAnyOrderElementsOf(drop);
     assertThat(binned.size()).isEqualTo(50);
+    for (int i = 0; i < 100; i++) {
+      assertThat(binned.get(records.get(i).key(), 3)).isSameAs(i % 2 == 0 ? null : records.get(i));
+    }
     List<Record> seen = new ArrayList<>();
     binned.forEach(seen::add);
+    assertThat(seen).hasSize(50).doesNotHaveDuplicates().doesNotContainAnyElementsOf(dropped);
     List<Record> scanned = new ArrayList<>();
     assertThat(binned.scan(0, Integer.MAX_VALUE, scanned::add)).isZero();
-    for (int i = 0; i < 100; i++) {
-      Record expected = i % 2 == 0 ? null : records.get(i);
-      assertThat(binned.get(records.get(i).key(), 3)).isSameAs(expected);
-    }
-    assertThat(seen).hasSize(50).doesNotHaveDuplicates().doesNotContainAnyElementsOf(drop);
     assertThat(scanned).containsExactlyInAnyOrderElementsOf(seen);
   }
 }
