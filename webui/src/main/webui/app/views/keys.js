@@ -23,7 +23,7 @@ export function mount(root, { signal }) {
     rowData: (item) => ({ key: item.key }),
     rowHref: (item) => `#/keys/${encodeURIComponent(item.key)}`,
     emptyText: 'No keys match.',
-    fetchPage: ({ offset, limit, signal: pageSignal }) => get('/api/keys', { q: query, offset, limit }, pageSignal),
+    fetchPage: ({ cursor, limit, signal: pageSignal }) => get('/api/keys', { q: query, cursor, limit }, pageSignal),
   });
 
   const search = el('input', {

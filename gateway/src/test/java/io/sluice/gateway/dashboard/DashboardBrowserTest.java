@@ -241,4 +241,33 @@ class DashboardBrowserTest {
     waitForText("#overview-keys", "502");
     screenshot("overview-live");
   }
+
+  /** The keys table pages by cursor (each page's {@code next}); Prev returns to the pages before. */
+  @Test
+  @Order(8)
+  void theKeysTablePagesForwardAndBack() throws Exception {
+    List<String> keys = new java.util.ArrayList<>(List.of("inserted-over-tcp", "made-in-browser"));
+    for (int i = 0; i < 500; i++) {
+      keys.add("load:" + i);
+    }
+    java.util.Collections.sort(keys);
+    String firstRow = "#keys-table tbody tr:first-child .key";
+    open("#/keys");
+    waitForText(firstRow, keys.get(0));
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("keys-next")));
+
+    click("#keys-next");
+    waitForText(firstRow, keys.get(50));
+    assertThat(textOf("#keys-table tbody tr:last-child .key")).isEqualTo(keys.get(99));
+    assertThat(textOf(".pager-range")).isEqualTo("51–100");
+    click("#keys-next");
+    waitForText(firstRow, keys.get(100));
+    screenshot("keys-page-3");
+
+    click("#keys-prev");
+    waitForText(firstRow, keys.get(50));
+    click("#keys-prev");
+    waitForText(firstRow, keys.get(0));
+    wait.until(driver -> !driver.findElement(By.id("keys-prev")).isEnabled());
+  }
 }

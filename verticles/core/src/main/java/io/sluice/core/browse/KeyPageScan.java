@@ -9,26 +9,30 @@ import java.util.PriorityQueue;
 
 /**
  * One shard's share of a page of the keys table: it counts the live keys containing the search
- * bytes and keeps only the first {@code offset + limit} of them in key order, so a page of 100,000
- * keys costs a walk of the shard and a bounded heap, never a copy of every key. One instance per
- * shard (each runs on its shard's thread); {@link KeyPage#merge} joins them.
+ * bytes and keeps only the first {@code keep} of those after the cursor, in key order, so a page
+ * costs a walk of the shard and a bounded heap, never a copy of every key, however deep it is.
+ * One instance per shard (each runs on its shard's thread); {@link KeyPage#merge} joins them.
  */
 public final class KeyPageScan implements ShardScan {
 
   static final Comparator<KeySummary> KEY_ORDER = (a, b) -> Arrays.compareUnsigned(a.key(), b.key());
 
   private final byte[] search;
+  private final byte[] after;
   private final int keep;
   /** The largest kept key on top, so a smaller newcomer can replace it. */
   private final PriorityQueue<KeySummary> kept;
   private long matching;
+  private long atOrBeforeCursor;
 
   /**
    * @param search bytes a key must contain; empty for every key
-   * @param keep   how many of the smallest matching keys to keep ({@code offset + limit})
+   * @param after  the cursor: only keys after it (in unsigned byte order) are kept; null for all
+   * @param keep   how many of the smallest matching keys after the cursor to keep ({@code offset + limit})
    */
-  public KeyPageScan(byte[] search, int keep) {
+  public KeyPageScan(byte[] search, byte[] after, int keep) {
     this.search = search.clone();
+    this.after = after == null ? null : after.clone();
     this.keep = keep;
     this.kept = new PriorityQueue<>(Math.max(1, Math.min(keep, 1024)), KEY_ORDER.reversed());
   }
@@ -40,6 +44,10 @@ public final class KeyPageScan implements ShardScan {
       return;
     }
     matching++;
+    if (after != null && Arrays.compareUnsigned(key, after) <= 0) {
+      atOrBeforeCursor++;
+      return;
+    }
     if (keep == 0) {
       return;
     }
@@ -57,6 +65,10 @@ public final class KeyPageScan implements ShardScan {
     return matching;
   }
 
+  long atOrBeforeCursor() {
+    return atOrBeforeCursor;
+  }
+
   PriorityQueue<KeySummary> kept() {
     return kept;
   }
@@ -65,9 +77,11 @@ public final class KeyPageScan implements ShardScan {
     if (part.length == 0) {
       return true;
     }
+    byte first = part[0];
     int last = text.length - part.length;
     for (int start = 0; start <= last; start++) {
-      if (Arrays.equals(text, start, start + part.length, part, 0, part.length)) {
+      // Most positions fail on their first byte: test it before calling out to compare the rest.
+      if (text[start] == first && Arrays.equals(text, start, start + part.length, part, 0, part.length)) {
         return true;
       }
     }

@@ -40,6 +40,11 @@ public final class ShardBatch {
     addEntry(scan);
   }
 
+  /** One slice of the scan: send it again in a new batch until it has finished. */
+  public void add(SlicedScan scan) {
+    addEntry(scan);
+  }
+
   public void add(KeyLookup lookup) {
     addEntry(lookup);
   }
@@ -55,7 +60,7 @@ public final class ShardBatch {
     return size;
   }
 
-  /** A Throttr {@link Request}, a {@link ShardTask}, a {@link ShardScan} or a {@link KeyLookup}. */
+  /** A Throttr {@link Request}, a {@link ShardTask}, a {@link ShardScan}, a {@link SlicedScan} or a {@link KeyLookup}. */
   public Object entry(int index) {
     return entries[index];
   }

@@ -1,7 +1,6 @@
 package io.sluice.core.shard;
 
 import io.netty.buffer.ByteBuf;
-import io.sluice.core.storage.KeyHash;
 import io.sluice.core.storage.Record;
 import io.sluice.core.storage.Store;
 import io.sluice.throttr.codec.Listing;
@@ -57,6 +56,11 @@ public final class ThrottrShard {
         batch.endReply(i);
         continue;
       }
+      if (entry instanceof SlicedScan) {
+        ((SlicedScan) entry).runSlice(store);
+        batch.endReply(i);
+        continue;
+      }
       Request request = (Request) entry;
       switch (request.type()) {
         case INSERT: handleInsert((Request.Insert) request, out, now, window); break;
@@ -81,7 +85,7 @@ public final class ThrottrShard {
    */
   private void runTask(ShardTask task, long now, int window) {
     byte[] key = task.key();
-    int hash = KeyHash.of(key);
+    int hash = store.hash(key);
     Record found = store.find(key, hash, now);
     if (found != null) {
       found.countRead(window);
@@ -122,7 +126,7 @@ public final class ThrottrShard {
   /** Copies the record out without counting a read: looking must not move the figures. */
   private void lookUp(KeyLookup lookup, long now, int window) {
     byte[] key = lookup.keyBytes();
-    Record record = store.find(key, KeyHash.of(key), now);
+    Record record = store.find(key, store.hash(key), now);
     if (record == null) {
       return;
     }
@@ -137,7 +141,7 @@ public final class ThrottrShard {
   }
 
   private void handleInsert(Request.Insert insert, ByteBuf out, long now, int window) {
-    int hash = KeyHash.of(insert.key());
+    int hash = store.hash(insert.key());
     if (store.find(insert.key(), hash, now) != null) {
       Responses.status(out, false);
       return;
@@ -148,7 +152,7 @@ public final class ThrottrShard {
   }
 
   private void handleQuery(Request.Query query, ByteBuf out, long now, int window) {
-    Record record = store.find(query.key(), KeyHash.of(query.key()), now);
+    Record record = store.find(query.key(), store.hash(query.key()), now);
     if (record == null) {
       Responses.status(out, false);
       return;
@@ -158,7 +162,7 @@ public final class ThrottrShard {
   }
 
   private void handleGet(Request.Get get, ByteBuf out, long now, int window) {
-    Record record = store.find(get.key(), KeyHash.of(get.key()), now);
+    Record record = store.find(get.key(), store.hash(get.key()), now);
     if (record == null) {
       Responses.status(out, false);
       return;
@@ -168,7 +172,7 @@ public final class ThrottrShard {
   }
 
   private void handleUpdate(Request.Update update, ByteBuf out, long now, int window) {
-    Record record = store.find(update.key(), KeyHash.of(update.key()), now);
+    Record record = store.find(update.key(), store.hash(update.key()), now);
     if (record == null) {
       Responses.status(out, false);
       return;
@@ -228,7 +232,7 @@ public final class ThrottrShard {
   }
 
   private void handlePurge(Request.Purge purge, ByteBuf out, long now) {
-    Record record = store.find(purge.key(), KeyHash.of(purge.key()), now);
+    Record record = store.find(purge.key(), store.hash(purge.key()), now);
     if (record != null) {
       store.remove(record);
     }
@@ -237,7 +241,7 @@ public final class ThrottrShard {
 
   /** SET creates or overwrites a buffer; it never replaces a counter. */
   private void handleSet(Request.Set set, ByteBuf out, long now, int window) {
-    int hash = KeyHash.of(set.key());
+    int hash = store.hash(set.key());
     Record record = store.find(set.key(), hash, now);
     long expiresAt = Ttl.expiresAt(now, set.ttlType(), set.ttl());
     if (record == null) {
@@ -253,7 +257,7 @@ public final class ThrottrShard {
   }
 
   private void handleStat(Request.Stat stat, ByteBuf out, long now, int window) {
-    Record record = store.find(stat.key(), KeyHash.of(stat.key()), now);
+    Record record = store.find(stat.key(), store.hash(stat.key()), now);
     if (record == null) {
       Responses.status(out, false);
       return;

@@ -1,25 +1,29 @@
 package io.sluice.core.storage;
 
 /**
- * The hash of a key's bytes: MurmurHash3 (x86, 32-bit). It decides both the shard that owns a key
- * and the key's bucket in that shard's table, so it must spread well in its low and high bits.
+ * The shard hash of a key's bytes: MurmurHash3 (x86, 32-bit) with a fixed seed. It decides which
+ * shard owns a key, so it must be the same function on every node of a future cluster and across
+ * restarts: it is fixed and public, and anyone can compute keys that share one value (see
+ * {@link CollidingKeys}). That only lets a client put its own keys on one shard, which costs that
+ * shard no more per request than any busy client. Bucket placement inside a shard is a different,
+ * keyed hash ({@link TableHash}), because there collisions would cost every request on the shard.
  */
 public final class KeyHash {
 
-  private static final int SEED = 0x5c_1c_e0_01;
+  static final int SEED = 0x5c_1c_e0_01;
+  static final int BLOCK_ADD = 0xe6546b64;
+  static final int MIX_1 = 0xcc9e2d51;
+  static final int MIX_2 = 0x1b873593;
+  static final int FINISH_1 = 0x85ebca6b;
+  static final int FINISH_2 = 0xc2b2ae35;
 
   private KeyHash() {
   }
 
   public static int of(byte[] key) {
-    int h = SEED;
     int length = key.length;
     int blocks = length & ~3;
-    for (int i = 0; i < blocks; i += 4) {
-      int k = (key[i] & 0xff) | (key[i + 1] & 0xff) << 8 | (key[i + 2] & 0xff) << 16 | key[i + 3] << 24;
-      h ^= mixK(k);
-      h = Integer.rotateLeft(h, 13) * 5 + 0xe6546b64;
-    }
+    int h = absorb(SEED, key, blocks);
     int k = 0;
     switch (length & 3) {
       case 3:
@@ -34,23 +38,37 @@ public final class KeyHash {
       // fall through
       default:
     }
-    h ^= length;
-    h ^= h >>> 16;
-    h *= 0x85ebca6b;
-    h ^= h >>> 13;
-    h *= 0xc2b2ae35;
-    h ^= h >>> 16;
+    return finish(h, length);
+  }
+
+  /** The state after the 4-byte blocks of {@code key} before {@code end}, starting from {@code h}. */
+  static int absorb(int h, byte[] key, int end) {
+    for (int i = 0; i < end; i += 4) {
+      h = mixBlock(h, (key[i] & 0xff) | (key[i + 1] & 0xff) << 8 | (key[i + 2] & 0xff) << 16 | key[i + 3] << 24);
+    }
     return h;
   }
 
-  /** The shard for a hash: uses the high bits, the table index uses the low ones. */
+  static int mixBlock(int h, int k) {
+    return Integer.rotateLeft(h ^ mixK(k), 13) * 5 + BLOCK_ADD;
+  }
+
+  static int finish(int h, int length) {
+    int x = h ^ length;
+    x ^= x >>> 16;
+    x *= FINISH_1;
+    x ^= x >>> 13;
+    x *= FINISH_2;
+    x ^= x >>> 16;
+    return x;
+  }
+
+  /** The shard for a hash, from its high bits. */
   public static int shardOf(int hash, int shards) {
     return (int) (((hash >>> 16) * (long) shards) >>> 16);
   }
 
-  private static int mixK(int k) {
-    k *= 0xcc9e2d51;
-    k = Integer.rotateLeft(k, 15);
-    return k * 0x1b873593;
+  static int mixK(int k) {
+    return Integer.rotateLeft(k * MIX_1, 15) * MIX_2;
   }
 }

@@ -42,6 +42,15 @@ public final class Store {
     return MinuteWindow.index(metricsOriginNanos, nowNanos);
   }
 
+  /**
+   * The hash this store places {@code key} with, for {@link #find} and the create methods: keyed
+   * and private to this store, unlike the shard hash ({@link KeyHash}), so clients cannot aim keys
+   * at one bucket.
+   */
+  public int hash(byte[] key) {
+    return table.hash(key);
+  }
+
   /** The live record for a key, or {@code null}. An expired record found here is reclaimed at once. */
   public Record find(byte[] key, int hash, long nowNanos) {
     Record record = table.get(key, hash);
@@ -100,12 +109,26 @@ public final class Store {
 
   /** Visits every live record (LIST, STATS). */
   public void forEachLive(Consumer<Record> action) {
+    table.forEach(liveOnly(action));
+  }
+
+  /**
+   * Visits the live records of about {@code work} buckets and records from {@code cursor} on (see
+   * {@link RecordTable#scan}), so a walk of a large store can be cut into bounded slices that
+   * other requests run between. Start with cursor 0; the walk is complete when 0 comes back.
+   */
+  public int scanLive(int cursor, int work, Consumer<Record> action) {
+    return table.scan(cursor, work, liveOnly(action));
+  }
+
+  /** The action for the records live now: expired ones wait for the sweep, unseen. */
+  private Consumer<Record> liveOnly(Consumer<Record> action) {
     long nowNanos = now();
-    table.forEach(r -> {
+    return r -> {
       if (r.isLiveAt(nowNanos)) {
         action.accept(r);
       }
-    });
+    };
   }
 
   /** Records held, including expired ones the sweep has not reached yet. */
@@ -115,6 +138,10 @@ public final class Store {
 
   public int bucketCount() {
     return table.capacity();
+  }
+
+  RecordTable table() {
+    return table;
   }
 
   public int counters() {

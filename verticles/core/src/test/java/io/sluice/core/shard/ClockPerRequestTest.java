@@ -54,7 +54,7 @@ class ClockPerRequestTest {
   void recordExpiringBetweenTwoRequestsOfABatchIsSeenByTheFirstOnly() {
     clock.step = 1;
     long first = clock.next;
-    store.createCounter(key("k"), io.sluice.core.storage.KeyHash.of(key("k")), 1, 0x01, first + 1, first);
+    store.createCounter(key("k"), store.hash(key("k")), 1, 0x01, first + 1, first);
 
     ShardBatch batch = new ShardBatch(0);
     batch.add(new Request.Query(key("k")));

@@ -6,7 +6,6 @@ import static io.sluice.core.shard.ShardFixture.set;
 import static io.sluice.core.shard.ShardFixture.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.storage.KeyHash;
 import io.sluice.core.storage.Record;
 import io.sluice.throttr.codec.ValueSize;
 
@@ -30,7 +29,7 @@ class TtlSaturationTest {
 
   private Record record(String key) {
     byte[] bytes = ShardFixture.key(key);
-    return f.store.find(bytes, KeyHash.of(bytes), f.clock.epochNanos());
+    return f.store.find(bytes, f.store.hash(bytes), f.clock.epochNanos());
   }
 
   private long hoursToEndOfTime() {

@@ -25,15 +25,15 @@ class ExpirySweepTest {
 
   private Record add(String name, long ttlNanos) {
     byte[] key = name.getBytes(StandardCharsets.US_ASCII);
-    return store.createCounter(key, KeyHash.of(key), 1, 0x04, store.now() + ttlNanos, store.now());
+    return store.createCounter(key, store.hash(key), 1, 0x04, store.now() + ttlNanos, store.now());
   }
 
   private Record find(Record record) {
-    return store.find(record.key(), KeyHash.of(record.key()), store.now());
+    return store.find(record.key(), store.hash(record.key()), store.now());
   }
 
   private int bucketOf(Record record) {
-    return KeyHash.of(record.key()) & (store.bucketCount() - 1);
+    return store.hash(record.key()) & (store.bucketCount() - 1);
   }
 
   private long countIn(List<Record> records, Predicate<Integer> bucket) {

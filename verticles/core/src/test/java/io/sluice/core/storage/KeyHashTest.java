@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-/** The key hash picks shards evenly (high bits) and table buckets evenly (low bits). */
+/** The shard hash picks shards evenly, and its collisions can be computed (which is why tables do not use it). */
 class KeyHashTest {
 
   private static final int KEYS = 100_000;
@@ -55,13 +55,18 @@ class KeyHashTest {
     assertEven(counts);
   }
 
-  @Test
-  void lowBitsUsedForBucketsSpreadEvenly() {
-    int[] counts = new int[16];
-    for (byte[] key : randomKeys(99)) {
-      counts[KeyHash.of(key) & 15]++;
+  @ParameterizedTest
+  @ValueSource(strings = {"", "u", "rl:login:", "udp:"})
+  void collidingKeysAreDistinctAndShareTheWantedHash(String prefix) {
+    byte[][] keys = CollidingKeys.of(prefix.getBytes(), 0x1234_5678, 1_000);
+    Set<String> distinct = new HashSet<>();
+    for (byte[] key : keys) {
+      assertThat(KeyHash.of(key)).isEqualTo(0x1234_5678);
+      assertThat(new String(key, 0, prefix.length())).isEqualTo(prefix);
+      distinct.add(java.util.HexFormat.of().formatHex(key));
     }
-    assertEven(counts);
+    assertThat(distinct).hasSize(1_000);
+    assertThat(CollidingKeys.of(new byte[0], -1, 1)[0]).hasSize(8);
   }
 
   @Test

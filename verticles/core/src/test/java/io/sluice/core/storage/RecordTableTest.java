@@ -24,20 +24,20 @@ class RecordTableTest {
   }
 
   private void add(Record record) {
-    table.add(record, KeyHash.of(record.key()));
+    table.add(record, table.hash(record.key()));
   }
 
   private Record get(String name) {
     byte[] key = key(name);
-    return table.get(key, KeyHash.of(key));
+    return table.get(key, table.hash(key));
   }
 
-  private static int bucket(String name, int capacity) {
-    return KeyHash.of(key(name)) & (capacity - 1);
+  private int bucket(String name, int capacity) {
+    return table.hash(key(name)) & (capacity - 1);
   }
 
   /** The first {@code count} keys {@code prefix + n} whose bucket in a table of that capacity is {@code bucket}. */
-  private static List<String> keysInBucket(String prefix, int bucket, int capacity, int count) {
+  private List<String> keysInBucket(String prefix, int bucket, int capacity, int count) {
     List<String> keys = new ArrayList<>();
     for (int n = 0; keys.size() < count; n++) {
       if (bucket(prefix + n, capacity) == bucket) {
@@ -131,7 +131,7 @@ class RecordTableTest {
     Record r = record("same");
     add(r);
 
-    assertThat(table.get(key("same"), KeyHash.of(key("same")))).isSameAs(r);
+    assertThat(table.get(key("same"), table.hash(key("same")))).isSameAs(r);
     assertThat(get("sam")).isNull();
     assertThat(get("same ")).isNull();
   }
@@ -172,38 +172,51 @@ class RecordTableTest {
 
     assertThat(next).isEqualTo((60 + 10) & mask);
     assertThat(removed).allSatisfy(r -> {
-      int bucket = KeyHash.of(r.key()) & mask;
+      int bucket = table.hash(r.key()) & mask;
       assertThat(bucket >= 60 || bucket < 6).isTrue();
     });
     long expected = records.stream()
-        .map(r -> KeyHash.of(r.key()) & mask)
+        .map(r -> table.hash(r.key()) & mask)
         .filter(bucket -> bucket >= 60 || bucket < 6)
         .count();
     assertThat((long) removed.size()).isEqualTo(expected);
     assertThat(table.size()).isEqualTo(40 - removed.size());
   }
 
-  @Test
-  void removeIfKeepsWhatThePredicateDoesNotSelectInEveryChainPosition() {
-    // One bucket with a long chain: remove every other record, head and tail included.
-    List<String> names = keysInBucket("chain-", 7, table.capacity(), 9);
-    List<Record> chain = new ArrayList<>();
+  /** A record for each name, added to {@code into}. */
+  private static List<Record> addAll(RecordTable into, List<String> names) {
+    List<Record> records = new ArrayList<>();
     for (String name : names) {
       Record r = record(name);
-      chain.add(r);
-      add(r);
+      records.add(r);
+      into.add(r, into.hash(r.key()));
     }
+    return records;
+  }
+
+  /** removeIf over the whole table takes every other record of {@code records}, and only those. */
+  private static Set<Record> removeEveryOther(RecordTable from, List<Record> records) {
     Set<Record> drop = new HashSet<>();
-    for (int i = 0; i < 9; i += 2) {
-      drop.add(chain.get(i));
+    for (int i = 0; i < records.size(); i += 2) {
+      drop.add(records.get(i));
     }
     List<Record> removed = new ArrayList<>();
-
-    table.removeIf(0, table.capacity(), drop::contains, removed::add);
-
+    from.removeIf(0, from.capacity(), drop::contains, removed::add);
     assertThat(removed).containsExactlyInAnyOrderElementsOf(drop);
-    assertThat(table.size()).isEqualTo(4);
-    for (int i = 0; i < 9; i++) {
+    return drop;
+  }
+
+  @Test
+  void removeIfKeepsWhatThePredicateDoesNotSelectInEveryChainPosition() {
+    // One bucket with the longest chain there can be: remove every other record, head and tail included.
+    List<String> names = keysInBucket("chain-", 7, table.capacity(), RecordTable.TREEIFY_AT - 1);
+    List<Record> chain = addAll(table, names);
+
+    removeEveryOther(table, chain);
+
+    assertThat(table.binnedRecords()).isZero();
+    assertThat(table.size()).isEqualTo(3);
+    for (int i = 0; i < chain.size(); i++) {
       assertThat(get(names.get(i))).isEqualTo(i % 2 == 0 ? null : chain.get(i));
     }
   }
@@ -237,5 +250,60 @@ class RecordTableTest {
     for (int i = 0; i <= capacity; i++) {
       assertThat(get("r" + i)).isSameAs(records.get(i));
     }
+  }
+
+  @Test
+  void aScanInSlicesVisitsEveryRecordOnceWhileTheTableGrowsBetweenSlices() {
+    List<Record> before = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      Record r = record("old-" + i);
+      before.add(r);
+      add(r);
+    }
+    java.util.Map<Record, Integer> visits = new java.util.IdentityHashMap<>();
+    int cursor = 0;
+    int added = 0;
+    int capacityAtStart = table.capacity();
+    do {
+      int[] inSlice = {0};
+      cursor = table.scan(cursor, 100, r -> {
+        visits.merge(r, 1, Integer::sum);
+        inSlice[0]++;
+      });
+      assertThat(inSlice[0]).isLessThanOrEqualTo(100 + RecordTable.TREEIFY_AT);
+      for (int i = 0; i < 100; i++) {
+        add(record("new-" + added++));
+      }
+    } while (cursor != 0);
+
+    assertThat(table.capacity()).as("the table grew during the scan").isGreaterThan(capacityAtStart * 4);
+    for (Record r : before) {
+      assertThat(visits.get(r)).as(new String(r.key(), StandardCharsets.US_ASCII)).isEqualTo(1);
+    }
+    assertThat(visits.values()).containsOnly(1);
+  }
+
+  @Test
+  void recordsInABinAreSweptAndVisitedLikeAnyOthers() {
+    RecordTable binned = new RecordTable(key -> 3);
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      names.add("bin-" + i);
+    }
+    List<Record> records = addAll(binned, names);
+    assertThat(binned.binnedRecords()).isEqualTo(100);
+
+    Set<Record> dropped = removeEveryOther(binned, records);
+
+    assertThat(binned.size()).isEqualTo(50);
+    for (int i = 0; i < 100; i++) {
+      assertThat(binned.get(records.get(i).key(), 3)).isSameAs(i % 2 == 0 ? null : records.get(i));
+    }
+    List<Record> seen = new ArrayList<>();
+    binned.forEach(seen::add);
+    assertThat(seen).hasSize(50).doesNotHaveDuplicates().doesNotContainAnyElementsOf(dropped);
+    List<Record> scanned = new ArrayList<>();
+    assertThat(binned.scan(0, Integer.MAX_VALUE, scanned::add)).isZero();
+    assertThat(scanned).containsExactlyInAnyOrderElementsOf(seen);
   }
 }

@@ -23,17 +23,17 @@ class StoreCountsTest {
 
   private Record counter(String name, long ttlNanos) {
     byte[] key = key(name);
-    return store.createCounter(key, KeyHash.of(key), 1, 0x04, store.now() + ttlNanos, store.now());
+    return store.createCounter(key, store.hash(key), 1, 0x04, store.now() + ttlNanos, store.now());
   }
 
   private Record buffer(String name, int length, long ttlNanos) {
     byte[] key = key(name);
-    return store.createBuffer(key, KeyHash.of(key), new byte[length], 0x04, store.now() + ttlNanos, store.now());
+    return store.createBuffer(key, store.hash(key), new byte[length], 0x04, store.now() + ttlNanos, store.now());
   }
 
   private Record find(String name) {
     byte[] key = key(name);
-    return store.find(key, KeyHash.of(key), store.now());
+    return store.find(key, store.hash(key), store.now());
   }
 
   private void assertCounts(int counters, int buffers, long bufferBytes) {

@@ -23,12 +23,12 @@ class StoreExpiryTest {
 
   private Record counter(String name, long expiresAt) {
     byte[] key = key(name);
-    return store.createCounter(key, KeyHash.of(key), 7, 0x04, expiresAt, store.now());
+    return store.createCounter(key, store.hash(key), 7, 0x04, expiresAt, store.now());
   }
 
   private Record find(String name) {
     byte[] key = key(name);
-    return store.find(key, KeyHash.of(key), store.now());
+    return store.find(key, store.hash(key), store.now());
   }
 
   @Test
@@ -58,8 +58,8 @@ class StoreExpiryTest {
     counter("k", expiresAt);
     byte[] key = key("k");
 
-    assertThat(store.find(key, KeyHash.of(key), expiresAt - 1)).isNotNull();
-    assertThat(store.find(key, KeyHash.of(key), expiresAt)).isNull();
+    assertThat(store.find(key, store.hash(key), expiresAt - 1)).isNotNull();
+    assertThat(store.find(key, store.hash(key), expiresAt)).isNull();
   }
 
   @Test
@@ -116,7 +116,7 @@ class StoreExpiryTest {
   @Test
   void bufferCreatedAlreadyExpiredIsNotStored() {
     byte[] key = key("b");
-    store.createBuffer(key, KeyHash.of(key), new byte[] {1, 2, 3}, 0x04, clock.epochNanos(), clock.epochNanos());
+    store.createBuffer(key, store.hash(key), new byte[] {1, 2, 3}, 0x04, clock.epochNanos(), clock.epochNanos());
 
     assertThat(store.size()).isZero();
     assertThat(store.buffers()).isZero();

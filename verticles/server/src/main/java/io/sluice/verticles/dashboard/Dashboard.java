@@ -34,6 +34,7 @@ public final class Dashboard implements HttpFeature {
   private final DashboardContext dashboard;
   private final ShardDirectory directory;
   private final BearerToken token;
+  private final KeyScans keyScans = new KeyScans();
 
   public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
     this.dashboard = new DashboardContext(instance);
@@ -56,7 +57,7 @@ public final class Dashboard implements HttpFeature {
 
   private Router api(Vertx vertx) {
     ShardQueries shards = new ShardQueries(Vertx.currentContext(), directory);
-    KeyRoutes keys = new KeyRoutes(shards, dashboard);
+    KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard);
     ConnectionRoutes connections = new ConnectionRoutes(dashboard);
     ChannelRoutes channels = new ChannelRoutes(dashboard);
     LiveUpdates live = new LiveUpdates(shards, dashboard.instance());

@@ -21,7 +21,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -37,38 +36,58 @@ final class KeyRoutes {
       "{\"key\":\"user:1\",\"type\":\"counter\",\"quota\":10,\"ttl\":60,\"ttlUnit\":\"seconds\"}";
   private static final String UPDATE_EXAMPLE = "{\"attribute\":\"quota\",\"change\":\"decrease\",\"value\":1}";
 
+  /**
+   * The deepest offset: each shard's scan keeps offset + limit keys, so this bounds its memory.
+   * Deeper pages are reached with a cursor, which costs the same at any depth.
+   */
+  static final int MAX_OFFSET = 10_000;
+  private static final Base64.Encoder CURSOR_TEXT = Base64.getUrlEncoder().withoutPadding();
+
   private final ShardQueries shards;
+  private final KeyScans scans;
   private final DashboardContext dashboard;
 
-  KeyRoutes(ShardQueries shards, DashboardContext dashboard) {
+  KeyRoutes(ShardQueries shards, KeyScans scans, DashboardContext dashboard) {
     this.shards = shards;
+    this.scans = scans;
     this.dashboard = dashboard;
   }
 
-  /** GET /api/keys?q=&offset=&limit= */
+  /** GET /api/keys?q=&cursor=&offset=&limit= */
   Future<Void> list(RoutingContext context) {
-    Paging paging = Paging.of(context);
-    String search = context.request().getParam("q", "");
-    List<KeyPageScan> scans = new ArrayList<>();
-    return shards.onEveryShard(shard -> {
-      KeyPageScan scan = new KeyPageScan(Names.bytes(search), paging.offset() + paging.limit());
-      scans.add(scan);
-      ShardBatch batch = new ShardBatch(shard);
-      batch.add(scan);
-      return batch;
-    }).compose(done -> {
-      KeyPage page = KeyPage.merge(scans, paging.offset(), paging.limit());
-      long now = dashboard.instance().clock().epochNanos();
-      JsonArray items = new JsonArray();
-      for (KeySummary key : page.items()) {
-        items.add(Names.put(new JsonObject(), "key", key.key())
-            .put("type", key.counter() ? "counter" : "buffer")
-            .put("ttlUnit", Names.ttlUnit(key.ttlType()))
-            .put("expiresInMillis", TimeUnit.NANOSECONDS.toMillis(Math.max(0, key.expiresAtNanos() - now)))
-            .put("bytes", key.counter() ? dashboard.valueSize().bytes() : key.valueBytes()));
-      }
-      return DashboardContext.ok(context, paging.envelope(page.total(), items));
-    });
+    Paging paging = Paging.of(context, MAX_OFFSET, "; page further with 'cursor' (each page's 'next')");
+    byte[] search = Names.bytes(context.request().getParam("q", ""));
+    byte[] after = cursor(context);
+    return scans.walk(shards, context, shard -> new KeyPageScan(search, after, paging.offset() + paging.limit()))
+        .compose(done -> DashboardContext.ok(context, json(KeyPage.merge(done, paging.offset(), paging.limit()), paging)));
+  }
+
+  private JsonObject json(KeyPage page, Paging paging) {
+    long now = dashboard.instance().clock().epochNanos();
+    JsonArray items = new JsonArray();
+    for (KeySummary key : page.items()) {
+      items.add(Names.put(new JsonObject(), "key", key.key())
+          .put("type", key.counter() ? "counter" : "buffer")
+          .put("ttlUnit", Names.ttlUnit(key.ttlType()))
+          .put("expiresInMillis", TimeUnit.NANOSECONDS.toMillis(Math.max(0, key.expiresAtNanos() - now)))
+          .put("bytes", key.counter() ? dashboard.valueSize().bytes() : key.valueBytes()));
+    }
+    // The offset is where the page sits among all matching keys, also when it was reached by cursor.
+    return paging.envelope(page.total(), items).put("offset", page.offset())
+        .put("next", page.next() == null ? null : CURSOR_TEXT.encodeToString(page.next()));
+  }
+
+  /** The key after which the page starts: the {@code next} of the page before, or null. */
+  private static byte[] cursor(RoutingContext context) {
+    String text = context.request().getParam("cursor", "");
+    if (text.isEmpty()) {
+      return null;
+    }
+    try {
+      return Base64.getUrlDecoder().decode(text);
+    } catch (IllegalArgumentException invalid) {
+      throw ApiError.badRequest("'cursor' must be the 'next' of a page, not '" + text + "'");
+    }
   }
 
   /** GET /api/keys/{key} */

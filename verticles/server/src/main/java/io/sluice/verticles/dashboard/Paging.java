@@ -16,27 +16,35 @@ record Paging(int offset, int limit) {
 
   static final int DEFAULT_LIMIT = 50;
   static final int MAX_LIMIT = 500;
-  /** Deeper than any table a person pages through; bounds what a key scan keeps per shard. */
+  /** Deeper than any table a person pages through (the in-memory lists: connections, channels). */
   static final int MAX_OFFSET = 1_000_000;
 
   static Paging of(RoutingContext context) {
-    return new Paging(number(context, "offset", 0, 0, MAX_OFFSET), number(context, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT));
+    return of(context, MAX_OFFSET, "");
   }
 
-  private static int number(RoutingContext context, String name, int absent, int min, int max) {
+  /** With a smaller bound on the offset; {@code beyond} ends the error message for an offset over it. */
+  static Paging of(RoutingContext context, int maxOffset, String beyond) {
+    return new Paging(number(context, "offset", 0, 0, maxOffset, beyond),
+        number(context, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT, ""));
+  }
+
+  private static int number(RoutingContext context, String name, int absent, int min, int max, String beyond) {
     String text = context.request().getParam(name);
     if (text == null || text.isEmpty()) {
       return absent;
     }
+    long value;
     try {
-      int value = Integer.parseInt(text);
-      if (value >= min && value <= max) {
-        return value;
-      }
+      value = Long.parseLong(text);
     } catch (NumberFormatException notANumber) {
-      // answered below
+      value = Long.MIN_VALUE;
     }
-    throw ApiError.badRequest("'" + name + "' must be an integer from " + min + " to " + max + ", not '" + text + "'");
+    if (value >= min && value <= max) {
+      return (int) value;
+    }
+    throw ApiError.badRequest("'" + name + "' must be an integer from " + min + " to " + max + ", not '" + text + "'"
+        + (value > max ? beyond : ""));
   }
 
   /** One page of an in-memory list, as {@code {"total","offset","limit","items"}}. */

@@ -102,6 +102,14 @@ class DashboardApiTest {
 
       assertThat(keysOf(getJson("/api/keys?offset=110&limit=50"))).containsExactly("user:109", "user:110",
           "user:111", "user:112", "user:113", "user:114", "user:115", "user:116", "user:117", "user:118", "user:119");
+      assertThat(first.getString("next")).as("the last key of the page, base64url").isEqualTo("dXNlcjowNDg");
+      JsonObject second = getJson("/api/keys?limit=50&cursor=" + first.getString("next"));
+      assertThat(second.getLong("offset")).isEqualTo(50);
+      assertThat(keysOf(second)).hasSize(50).startsWith("user:049").endsWith("user:098");
+      JsonObject third = getJson("/api/keys?limit=50&cursor=" + second.getString("next"));
+      assertThat(keysOf(third)).hasSize(21).endsWith("user:119");
+      assertThat(third.getValue("next")).isNull();
+
       JsonObject search = getJson("/api/keys?q=user:11&limit=3");
       assertThat(search.getLong("total")).isEqualTo(10);
       assertThat(keysOf(search)).containsExactly("user:110", "user:111", "user:112");
@@ -190,6 +198,9 @@ class DashboardApiTest {
     assertBadRequest(http.post("/api/keys", "{\"key\":\"b\",\"type\":\"buffer\",\"ttl\":1}"), "'value'");
     assertBadRequest(http.post("/api/keys", "not json"), "JSON object");
     assertBadRequest(http.get("/api/keys?limit=0"), "'limit'");
+    assertBadRequest(http.get("/api/keys?offset=10001"), "page further with 'cursor'");
+    assertBadRequest(http.get("/api/keys?offset=99999999999"), "'offset' must be an integer from 0 to 10000");
+    assertBadRequest(http.get("/api/keys?cursor=not*base64"), "'cursor'");
     assertBadRequest(http.get("/api/connections?offset=x"), "'offset'");
     Answer unknown = http.get("/api/nothing");
     assertThat(unknown.status()).isEqualTo(404);

@@ -2,6 +2,7 @@ package io.sluice.verticles.benchmarks.jmh;
 
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ThrottrShard;
+import io.sluice.core.storage.CollidingKeys;
 import io.sluice.core.storage.Store;
 import io.sluice.core.time.Clock;
 import io.sluice.throttr.codec.Request;
@@ -24,7 +25,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
-/** A shard running batches of 64 requests against a store of {@code keys} counters. */
+/**
+ * A shard running batches of 64 requests against a store of {@code keys} counters. {@code shape}
+ * {@code numbered} keys are a letter and 15 digits; {@code colliding} keys are 16 bytes too, all
+ * with one shard hash ({@link CollidingKeys}), as a hash-flooding client sends them (issue 12).
+ */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -34,25 +39,38 @@ import java.util.concurrent.TimeUnit;
 public class ShardBenchmark {
 
   static final int BATCH = 64;
+  private static final int SHARD_HASH = 0x5eed;
 
   @Param({"10000", "1000000"})
   public int keys;
 
+  @Param({"numbered", "colliding"})
+  public String shape;
+
+  private boolean colliding;
   private ThrottrShard shard;
   private byte[][] keyBytes;
   private final SplittableRandom random = new SplittableRandom(7);
-  private long fresh;
+  private int fresh;
 
   @Setup(Level.Trial)
   public void fill() {
+    colliding = shape.equals("colliding");
     shard = new ThrottrShard(new Store(Clock.SYSTEM, Clock.SYSTEM.epochNanos()), ValueSize.UINT64);
     keyBytes = new byte[keys][];
     ShardBatch batch = new ShardBatch(0);
     for (int i = 0; i < keys; i++) {
-      keyBytes[i] = Keys.numbered('k', i);
+      keyBytes[i] = key('k', i);
       batch.add(new Request.Insert(Long.MAX_VALUE, TtlUnit.HOURS.code(), 10, keyBytes[i]));
     }
     shard.execute(batch);
+  }
+
+  /** Both shapes are 16 bytes: a colliding key is an 8-byte prefix and 8 solved bytes. */
+  private byte[] key(char prefix, int number) {
+    return colliding
+        ? CollidingKeys.key(new byte[] {(byte) prefix, '0', '0', '0', '0', '0', '0', '0'}, SHARD_HASH, number)
+        : Keys.numbered(prefix, number);
   }
 
   @Benchmark
@@ -83,8 +101,7 @@ public class ShardBenchmark {
   public ShardBatch insertNewKeys() {
     ShardBatch batch = new ShardBatch(0);
     for (int i = 0; i < BATCH; i++) {
-      byte[] key = Keys.numbered('n', fresh++);
-      batch.add(new Request.Insert(10, TtlUnit.MILLISECONDS.code(), 1, key));
+      batch.add(new Request.Insert(10, TtlUnit.MILLISECONDS.code(), 1, key('n', fresh++)));
     }
     shard.execute(batch);
     shard.store().sweep(256);
