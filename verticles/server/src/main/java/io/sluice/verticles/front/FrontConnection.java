@@ -64,7 +64,7 @@ public abstract class FrontConnection implements Transport, PushSink {
         instance.clock().epochNanos());
     this.channels = new EventBusChannels(hub, instance.channels(), stats, this, instance.clock());
     this.session = new ThrottrSession(instance, stats, channels, this, limits.maxPendingRequests(), writePerRead);
-    this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), session);
+    this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), limits.partialFrames(), session);
     output.setWriteQueueMaxSize(limits.maxPendingBytes());
   }
 
