@@ -75,7 +75,12 @@ public final class Options {
   public static final Option<Integer> MAX_PENDING_BYTES = Option.valued("max-pending-bytes", "BYTES", ValueType.integer(1024, 1024 * 1024 * 1024))
       .yaml("max-pending-bytes").environment()
       .defaultValue(1024 * 1024)
-      .describedAs("Outbound bytes queued for one connection before the server stops reading from that client.");
+      .describedAs("What the server holds for one connection (requests waiting for their replies, replies assembled or queued for the socket) before it stops reading from that client.");
+
+  public static final Option<Long> MAX_PARTIAL_BYTES = Option.valued("max-partial-bytes", "BYTES", ValueType.longInteger(1024, 1L << 40))
+      .yaml("max-partial-bytes").environment()
+      .defaultValue(64L * 1024 * 1024)
+      .describedAs("Bytes all connections together may hold for incomplete frames; the connection whose frame would go over it is closed. Keep it above --max-frame.");
 
   public static final Option<Long> SWEEP_INTERVAL_MILLIS = Option.valued("sweep-interval-ms", "MILLIS", ValueType.longInteger(1, 3_600_000))
       .yaml("sweep-interval-ms").environment()
@@ -115,7 +120,7 @@ public final class Options {
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
-      SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
+      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(HELP, VERSION);

@@ -72,6 +72,10 @@ public final class SluiceConfig {
     return value(Options.MAX_PENDING_BYTES);
   }
 
+  public long maxPartialBytes() {
+    return value(Options.MAX_PARTIAL_BYTES);
+  }
+
   public long sweepIntervalMillis() {
     return value(Options.SWEEP_INTERVAL_MILLIS);
   }

@@ -45,6 +45,7 @@ public final class SluiceServer {
   private final Vertx vertx;
   private final Instance instance;
   private final List<String> deployments = new ArrayList<>();
+  private ShardDirectory directory;
   private long metricsTimer = -1;
   private int tcpPort;
   private int httpPort;
@@ -83,6 +84,11 @@ public final class SluiceServer {
     return udpPort;
   }
 
+  /** Where the storage shards are: code that embeds Sluice sends its own {@link io.sluice.core.shard.ShardTask}s through it. */
+  public ShardDirectory shards() {
+    return directory;
+  }
+
   /** The Throttr TCP port actually bound. */
   public int tcpPort() {
     return tcpPort;
@@ -91,7 +97,7 @@ public final class SluiceServer {
   private Future<Void> deploy(ServerSettings settings) {
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
-    ShardDirectory directory = new ShardDirectory(settings.shards());
+    directory = new ShardDirectory(settings.shards());
     if (metrics != null) {
       directory.observeParcelSizes(SluiceMetrics.parcelSizes(metrics)::record);
     }

@@ -4,6 +4,6 @@ package io.sluice.throttr.codec;
 public record DecodeError(Reason reason, String message) {
 
   public enum Reason {
-    UNKNOWN_TYPE, FRAME_TOO_LARGE
+    UNKNOWN_TYPE, FRAME_TOO_LARGE, EVENT_TOO_DEEP, PARTIAL_FRAMES_OVER_LIMIT
   }
 }

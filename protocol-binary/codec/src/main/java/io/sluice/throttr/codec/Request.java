@@ -92,10 +92,20 @@ public sealed interface Request {
   }
 
   /**
-   * EVENT: a request carried in the payload (spec §2.12). {@code inner} is {@code null} when the
-   * payload does not hold a whole known request; the answer is then {@code 01 00}.
+   * EVENT: a request carried in the payload (spec §2.12), possibly inside further EVENTs. The decoder
+   * unwraps every level at once ({@link EventNesting}): {@code depth} is the number of EVENT frames,
+   * this one included, down to the payload that holds {@code inner}; {@code innerType} is that
+   * payload's first byte (-1 when it is empty), which the instance counters count even when it
+   * names no request. {@code inner} is {@code null} when that payload does not hold a whole known
+   * request; the answer is then {@code depth} times {@code 01}, then {@code 00}.
    */
-  record Event(byte[] channel, byte[] payload, Request inner) implements Request {
+  record Event(byte[] channel, byte[] payload, Request inner, int depth, int innerType) implements Request {
+
+    /** An EVENT whose payload is not itself an EVENT, as a client builds one to send. */
+    public Event(byte[] channel, byte[] payload, Request inner) {
+      this(channel, payload, inner, 1, payload.length == 0 ? -1 : payload[0] & 0xff);
+    }
+
     public RequestType type() { return RequestType.EVENT; }
   }
 }

@@ -199,11 +199,15 @@ final class CodecTestKit {
     }
 
     RecordingDecoder(ValueSize size, int maxFrame) {
-      this.decoder = new RequestDecoder(size, maxFrame, this);
+      this(size, maxFrame, PartialFrameBudget.unlimited());
+    }
+
+    RecordingDecoder(ValueSize size, int maxFrame, PartialFrameBudget budget) {
+      this.decoder = new RequestDecoder(size, maxFrame, budget, this);
     }
 
     @Override
-    public void onRequest(Request request) {
+    public void onRequest(Request request, int frameLength) {
       events.add(request);
     }
 
@@ -223,6 +227,14 @@ final class CodecTestKit {
 
     int bufferedBytes() {
       return decoder.bufferedBytes();
+    }
+
+    int reservedBytes() {
+      return decoder.reservedBytes();
+    }
+
+    void close() {
+      decoder.close();
     }
 
     /** Requests and errors in the order the handler heard them. */

@@ -13,6 +13,7 @@ import io.sluice.throttr.codec.InfoSnapshot;
 import io.sluice.throttr.codec.Listing;
 import io.sluice.throttr.codec.Request;
 import io.sluice.throttr.codec.RequestDecoder;
+import io.sluice.throttr.codec.RequestType;
 import io.sluice.throttr.codec.Responses;
 
 import java.util.ArrayDeque;
@@ -41,6 +42,9 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   private int pendingRequests;
   private boolean writable = true;
   private boolean reading = true;
+  /** Why the connection closes once the requests read before bad input are answered; null while none came. */
+  private String closeReason;
+  private boolean closing;
 
   /**
    * @param writePerRead true to write each read's replies on their own (a WebSocket answers one
@@ -58,17 +62,19 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   }
 
   @Override
-  public void onRequest(Request request) {
+  public void onRequest(Request request, int frameLength) {
     connection.countRequest(request.type().code());
-    instance.counters().count(connection.protocol(), request.type().code());
+    countRequest(request.type().code());
     Request target = request;
-    while (target instanceof Request.Event) {
-      // An EVENT may carry another EVENT: each level counts its inner type and answers 01.
-      Request.Event event = (Request.Event) target;
-      target = event.inner();
-      if (event.payload().length > 0) {
-        instance.counters().count(connection.protocol(), event.payload()[0] & 0xff);
+    if (request instanceof Request.Event) {
+      // As the reference does, each EVENT level counts its payload's type: EVENT for all but the
+      // innermost, whose first byte counts even when it names no request.
+      Request.Event event = (Request.Event) request;
+      for (int level = 1; level < event.depth(); level++) {
+        countRequest(RequestType.EVENT.code());
       }
+      countRequest(event.innerType());
+      target = event.inner();
     }
     if (current == null) {
       current = new PendingRead(instance.shards());
@@ -77,15 +83,25 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     pendingRequests++;
   }
 
+  private void countRequest(int typeCode) {
+    instance.counters().count(connection.protocol(), typeCode);
+  }
+
+  /**
+   * Bad input: nothing after it is read, but every request before it, in this read or an earlier
+   * one, is answered before the connection closes.
+   */
   @Override
   public void onError(DecodeError error) {
-    transport.close(error.message());
+    closeReason = error.message();
+    updateReading();
   }
 
   /** Sends what the last read decoded to the shards. Call after feeding each read to the decoder. */
   public void endOfRead() {
     PendingRead read = current;
     if (read == null) {
+      closeIfAnswered();
       return;
     }
     current = null;
@@ -158,6 +174,15 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       transport.write(out);
     }
     updateReading();
+    closeIfAnswered();
+  }
+
+  /** After bad input, closes once the requests before it have all been answered. */
+  private void closeIfAnswered() {
+    if (closeReason != null && !closing && current == null && pending.isEmpty()) {
+      closing = true;
+      transport.close(closeReason);
+    }
   }
 
   private void answer(PendingRead read, ByteBuf out) {
@@ -166,9 +191,12 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     int[] nextByte = new int[shards];
     for (int i = 0; i < read.size(); i++) {
       Request target = read.request(i);
-      while (target instanceof Request.Event) {
-        out.writeByte(Responses.SUCCESS);
-        target = ((Request.Event) target).inner();
+      if (target instanceof Request.Event) {
+        Request.Event event = (Request.Event) target;
+        for (int level = 0; level < event.depth(); level++) {
+          out.writeByte(Responses.SUCCESS);
+        }
+        target = event.inner();
       }
       if (target == null) {
         Responses.status(out, false);
@@ -182,13 +210,20 @@ public final class ThrottrSession implements RequestDecoder.Handler {
         nextByte[route] = end;
       } else if (route == PendingRead.EVERY_SHARD) {
         List<Object> collected = new ArrayList<>(shards);
+        boolean failed = false;
         for (int shard = 0; shard < shards; shard++) {
           ShardBatch batch = read.batches[shard];
           int entry = nextEntry[shard]++;
           nextByte[shard] = batch.replyEnd(entry);
           collected.add(batch.collected(entry));
+          failed |= batch.failure(entry) != null;
         }
-        answerFromEveryShard(target, collected, out);
+        if (failed) {
+          // A listing missing one shard's part would be a lie: its failure status instead.
+          Responses.status(out, false);
+        } else {
+          answerFromEveryShard(target, collected, out);
+        }
       } else {
         answerLocally(target, out);
       }
@@ -304,7 +339,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   }
 
   private void updateReading() {
-    boolean shouldRead = writable && pendingRequests < (reading ? maxPendingRequests : maxPendingRequests / 2);
+    boolean shouldRead = closeReason == null && writable && pendingRequests < (reading ? maxPendingRequests : maxPendingRequests / 2);
     if (shouldRead != reading) {
       reading = shouldRead;
       if (shouldRead) {

@@ -19,6 +19,7 @@ public final class ShardBatch {
   private ByteBuf replies;
   private int[] replyEnds;
   private Object[] collected;
+  private Throwable[] failures;
 
   public ShardBatch(int shard) {
     this.shard = shard;
@@ -84,7 +85,35 @@ public final class ShardBatch {
     return collected == null ? null : collected[index];
   }
 
+  /**
+   * Why entry {@code index} threw on the shard, or null when it ran. The failed entry has been
+   * answered as a failure already where it can be (a Throttr request by its failure status, a
+   * {@link ShardTask} through {@link ShardTask#failed}); a lookup or a scan has only this.
+   */
+  public Throwable failure(int index) {
+    return failures == null ? null : failures[index];
+  }
+
+  /** The first entry's failure, or null when every entry ran. */
+  public Throwable firstFailure() {
+    if (failures != null) {
+      for (Throwable failure : failures) {
+        if (failure != null) {
+          return failure;
+        }
+      }
+    }
+    return null;
+  }
+
   // Called by the shard.
+
+  void fail(int index, Throwable error) {
+    if (failures == null) {
+      failures = new Throwable[size];
+    }
+    failures[index] = error;
+  }
 
   ByteBuf startReplies() {
     replies = Unpooled.buffer(size * 16);

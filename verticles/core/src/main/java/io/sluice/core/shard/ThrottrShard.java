@@ -1,6 +1,7 @@
 package io.sluice.core.shard;
 
 import io.netty.buffer.ByteBuf;
+import io.sluice.core.log.LogText;
 import io.sluice.core.storage.Record;
 import io.sluice.core.storage.Store;
 import io.sluice.throttr.codec.Listing;
@@ -19,6 +20,8 @@ import java.util.List;
  */
 public final class ThrottrShard {
 
+  private static final System.Logger LOG = System.getLogger(ThrottrShard.class.getName());
+
   private final Store store;
   private final ValueSize size;
 
@@ -32,51 +35,117 @@ public final class ThrottrShard {
   }
 
   /**
-   * Runs every request of the batch in order. The clock is read per request, as time passes between
+   * Runs every entry of the batch in order. The clock is read per entry, as time passes between
    * pipelined requests: a QUERY right after an INSERT of 60 s reads 59, as clients expect.
+   *
+   * <p>Never throws: every path to a shard ends here, and one entry must not cost the replies of
+   * the others, nor of the other connections' batches travelling in the same event-bus message. An
+   * entry that throws anything (a bug, a stack overflow, memory running out) is logged once with its
+   * key and type and fails alone: a Throttr request answers its type's failure status {@code 00}
+   * (any reply bytes it had written are dropped), a listing contributes nothing and is answered
+   * {@code 00}, a {@link ShardTask} is told through {@link ShardTask#failed}, and every failure is in
+   * {@link ShardBatch#failure}. What the entry changed before it threw stays changed. The entries
+   * after it run as usual.
    */
   public void execute(ShardBatch batch) {
-    ByteBuf out = batch.startReplies();
-    for (int i = 0; i < batch.size(); i++) {
-      long now = store.now();
-      int window = store.window(now);
-      Object entry = batch.entry(i);
-      if (entry instanceof ShardTask) {
-        runTask((ShardTask) entry, now, window);
-        batch.endReply(i);
-        continue;
+    int next = 0;
+    try {
+      ByteBuf out = batch.startReplies();
+      for (; next < batch.size(); next++) {
+        int start = out.writerIndex();
+        try {
+          run(batch, next, out);
+        } catch (Throwable error) {
+          out.writerIndex(start);
+          fail(batch, next, error, out);
+        }
+        batch.endReply(next);
       }
-      if (entry instanceof KeyLookup) {
-        lookUp((KeyLookup) entry, now, window);
-        batch.endReply(i);
-        continue;
+    } catch (Throwable error) {
+      // Failing outside an entry's own run (the reply buffer, or the failure path itself): what
+      // is left fails, with empty replies, so that every entry still reads as answered.
+      for (; next < batch.size(); next++) {
+        if (batch.failure(next) == null) {
+          fail(batch, next, error, null);
+        }
+        if (batch.replies() != null) {
+          batch.endReply(next);
+        }
       }
-      if (entry instanceof ShardScan) {
-        store.forEachLive(((ShardScan) entry)::visit);
-        batch.endReply(i);
-        continue;
-      }
-      if (entry instanceof SlicedScan) {
-        ((SlicedScan) entry).runSlice(store);
-        batch.endReply(i);
-        continue;
-      }
-      Request request = (Request) entry;
-      switch (request.type()) {
-        case INSERT: handleInsert((Request.Insert) request, out, now, window); break;
-        case QUERY: handleQuery((Request.Query) request, out, now, window); break;
-        case UPDATE: handleUpdate((Request.Update) request, out, now, window); break;
-        case PURGE: handlePurge((Request.Purge) request, out, now); break;
-        case SET: handleSet((Request.Set) request, out, now, window); break;
-        case GET: handleGet((Request.Get) request, out, now, window); break;
-        case STAT: handleStat((Request.Stat) request, out, now, window); break;
-        case LIST: batch.collect(i, list(window)); break;
-        case STATS: batch.collect(i, stats(window)); break;
-        case INFO: batch.collect(i, summary()); break;
-        default: throw new IllegalArgumentException(request.type() + " is not a shard request");
-      }
-      batch.endReply(i);
     }
+  }
+
+  private void run(ShardBatch batch, int index, ByteBuf out) {
+    long now = store.now();
+    int window = store.window(now);
+    Object entry = batch.entry(index);
+    if (entry instanceof ShardTask) {
+      runTask((ShardTask) entry, now, window);
+      return;
+    }
+    if (entry instanceof KeyLookup) {
+      lookUp((KeyLookup) entry, now, window);
+      return;
+    }
+    if (entry instanceof ShardScan scan) {
+      store.forEachLive(scan::visit);
+      return;
+    }
+    if (entry instanceof SlicedScan scan) {
+      scan.runSlice(store);
+      return;
+    }
+    Request request = (Request) entry;
+    switch (request.type()) {
+      case INSERT: handleInsert((Request.Insert) request, out, now, window); break;
+      case QUERY: handleQuery((Request.Query) request, out, now, window); break;
+      case UPDATE: handleUpdate((Request.Update) request, out, now, window); break;
+      case PURGE: handlePurge((Request.Purge) request, out, now); break;
+      case SET: handleSet((Request.Set) request, out, now, window); break;
+      case GET: handleGet((Request.Get) request, out, now, window); break;
+      case STAT: handleStat((Request.Stat) request, out, now, window); break;
+      case LIST: batch.collect(index, list(window)); break;
+      case STATS: batch.collect(index, stats(window)); break;
+      case INFO: batch.collect(index, summary()); break;
+      default: throw new IllegalArgumentException(request.type() + " is not a shard request");
+    }
+  }
+
+  /** Answers a failed entry as a failure; {@code out} is null when no reply can be written at all. */
+  private static void fail(ShardBatch batch, int index, Throwable error, ByteBuf out) {
+    batch.fail(index, error);
+    Object entry = batch.entry(index);
+    LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(entry)
+        + " failed and is answered as a failure: " + LogText.failure(error));
+    if (entry instanceof ShardTask) {
+      try {
+        ((ShardTask) entry).failed(error);
+      } catch (Throwable alsoFailed) {
+        LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(entry)
+            + " threw again when told it failed: " + LogText.failure(alsoFailed));
+      }
+    } else if (entry instanceof Request && out != null) {
+      // A listing's byte is never read: the session answers it 00 from the failure.
+      Responses.status(out, false);
+    }
+  }
+
+  /** The entry's type and key, for the log. */
+  private static String describe(Object entry) {
+    if (entry instanceof Request.KeyRequest) {
+      Request.KeyRequest request = (Request.KeyRequest) entry;
+      return request.type() + " of key " + LogText.key(request.key());
+    }
+    if (entry instanceof Request) {
+      return ((Request) entry).type().toString();
+    }
+    if (entry instanceof ShardTask) {
+      return "task " + entry.getClass().getName() + " on key " + LogText.key(((ShardTask) entry).key());
+    }
+    if (entry instanceof KeyLookup) {
+      return "lookup of key " + LogText.key(((KeyLookup) entry).keyBytes());
+    }
+    return "scan " + entry.getClass().getName();
   }
 
   /**

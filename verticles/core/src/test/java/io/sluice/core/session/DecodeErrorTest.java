@@ -38,4 +38,45 @@ class DecodeErrorTest {
     assertThat(h.transport.writes).isEmpty();
     assertThat(h.transport.dispatched).isEmpty();
   }
+
+  @Test
+  void requestsBeforeTheBadByteAreAnsweredBeforeTheClose() {
+    // Issue 12: an INSERT followed by 0xFF ran but was never acknowledged.
+    h.read(SessionHarness.insert(1, 60, "k"), "ff");
+
+    assertThat(h.transport.closes).as("not before the INSERT's shard answers").isEmpty();
+    assertThat(h.transport.flow).containsExactly("pause");
+    h.transport.completeAllInReverse();
+
+    assertThat(h.transport.writes).containsExactly("01");
+    assertThat(h.transport.closes).containsExactly("unknown request type 0xff");
+  }
+
+  @Test
+  void earlierReadsStillWaitingForTheirShardsAreAnsweredTooThenTheConnectionCloses() {
+    h.read(SessionHarness.insert(1, 60, h.keyOn(0, "a")));
+    h.read(WHOAMI, "0a");
+
+    assertThat(h.transport.closes).isEmpty();
+    h.transport.completeAllInReverse();
+
+    assertThat(h.transport.written()).isEqualTo("01 01 " + h.idHex());
+    assertThat(h.transport.closes).hasSize(1);
+  }
+
+  @Test
+  void anEventNestedTooDeepClosesAfterTheRequestsBeforeIt() {
+    String query = "02 01 6b";
+    String frame = query;
+    for (int level = 0; level < 9; level++) {
+      int length = frame.replace(" ", "").length() / 2;
+      frame = String.format("19 00 %02x %02x ", length & 0xff, length >> 8) + frame;
+    }
+    h.transport.completeAtOnce = true;
+
+    h.read(WHOAMI, frame, WHOAMI);
+
+    assertThat(h.transport.writes).containsExactly("01 " + h.idHex());
+    assertThat(h.transport.closes).containsExactly("EVENT nested more than 8 deep");
+  }
 }

@@ -4,7 +4,6 @@ import static io.sluice.core.shard.ShardFixture.insert;
 import static io.sluice.core.shard.ShardFixture.purge;
 import static io.sluice.core.shard.ShardFixture.query;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.throttr.codec.Request;
 
@@ -74,10 +73,71 @@ class ShardBatchExecutionTest {
   }
 
   @Test
-  void requestThatNoShardServesIsRejected() {
+  void requestThatNoShardServesFailsAlone() {
     ShardBatch batch = new ShardBatch(0);
     batch.add(Request.Bare.WHOAMI);
+    batch.add(insert(1, 0x04, 60, "k"));
 
-    assertThatThrownBy(() -> f.shard.execute(batch)).isInstanceOf(IllegalArgumentException.class);
+    f.shard.execute(batch);
+
+    assertThat(batch.failure(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(ShardFixture.replies(batch)).containsExactly("00", "01");
+  }
+
+  /** A task that throws what it is given, and keeps what the shard tells it. */
+  private static final class ThrowingTask implements ShardTask {
+    private final Throwable toThrow;
+    Throwable told;
+
+    ThrowingTask(Throwable toThrow) {
+      this.toThrow = toThrow;
+    }
+
+    public byte[] key() {
+      return "t".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    public void run(KeyState state, long nowNanos) {
+      state.put(new byte[] {'x'}, 60_000_000_000L);
+      if (toThrow instanceof Error) {
+        throw (Error) toThrow;
+      }
+      throw (RuntimeException) toThrow;
+    }
+
+    public void failed(Throwable error) {
+      told = error;
+    }
+  }
+
+  @Test
+  void anEntryThatThrowsFailsAloneAndEveryOtherEntryIsAnswered() {
+    ThrowingTask outOfMemory = new ThrowingTask(new OutOfMemoryError("test"));
+    KeyLookup lookup = new KeyLookup("k".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    ShardBatch batch = new ShardBatch(0);
+    batch.add(insert(1, 0x04, 60, "k"));
+    batch.add(new Request.Query(null));
+    batch.add(outOfMemory);
+    batch.add(query("k"));
+    batch.add(Request.Bare.LIST);
+    batch.add((ShardScan) record -> {
+      throw new StackOverflowError();
+    });
+    batch.add(lookup);
+
+    f.shard.execute(batch);
+
+    List<String> replies = ShardFixture.replies(batch);
+    assertThat(replies.get(0)).isEqualTo("01");
+    assertThat(replies.get(1)).as("a Throttr request answers its failure status").isEqualTo("00");
+    assertThat(replies.get(3)).isEqualTo("01 01 00 04 3c 00");
+    assertThat(batch.failure(1)).isInstanceOf(NullPointerException.class);
+    assertThat(outOfMemory.told).isSameAs(batch.failure(2)).isInstanceOf(OutOfMemoryError.class);
+    assertThat(batch.failure(3)).isNull();
+    assertThat(batch.collected(4)).asList().hasSize(2);
+    assertThat(batch.failure(5)).isInstanceOf(StackOverflowError.class);
+    assertThat(batch.failure(6)).isNull();
+    assertThat(lookup.detail()).isNotNull();
+    assertThat(f.run(query("t"))).as("what the task wrote before it threw stays").isEqualTo("01 00 00 04 3c 00");
   }
 }

@@ -34,12 +34,17 @@ class ShardTaskTest {
       after[before.length] = 'x';
       state.put(after, ttlNanos);
     }
+
+    public void failed(Throwable error) {
+      throw new AssertionError("the task failed", error);
+    }
   }
 
   private Append run(Append task) {
     ShardBatch batch = new ShardBatch(0);
     batch.add(task);
     fixture.shard.execute(batch);
+    assertThat(batch.firstFailure()).isNull();
     return task;
   }
 
@@ -62,18 +67,25 @@ class ShardTaskTest {
   @Test
   void aCounterUnderTheKeyIsNotAState() {
     fixture.run("01 0a 00 04 3c 00 05 73 74 61 74 65");
-    Append task = new Append("state", 1_000_000_000L);
+    boolean[] seen = new boolean[2];
     ShardBatch batch = new ShardBatch(0);
     batch.add(new ShardTask() {
       public byte[] key() {
-        return task.key();
+        return "state".getBytes(StandardCharsets.US_ASCII);
       }
 
       public void run(KeyState state, long nowNanos) {
-        assertThat(state.isCounter()).isTrue();
-        assertThat(state.value()).isNull();
+        seen[0] = state.isCounter();
+        seen[1] = state.value() == null;
+      }
+
+      public void failed(Throwable error) {
+        throw new AssertionError("the task failed", error);
       }
     });
     fixture.shard.execute(batch);
+
+    assertThat(batch.firstFailure()).isNull();
+    assertThat(seen).containsExactly(true, true);
   }
 }

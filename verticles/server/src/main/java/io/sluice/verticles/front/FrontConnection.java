@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
+import io.sluice.core.log.LogText;
 import io.sluice.core.session.ThrottrSession;
 import io.sluice.core.session.Transport;
 import io.sluice.core.shard.ShardBatch;
@@ -65,7 +66,7 @@ public abstract class FrontConnection implements Transport, PushSink {
     this.channels = new EventBusChannels(hub, instance.channels(), stats, this, instance.clock(),
         instance.valueSize());
     this.session = new ThrottrSession(instance, stats, channels, this, limits.maxPendingRequests(), writePerRead);
-    this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), session);
+    this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), limits.partialFrames(), session);
     output.setWriteQueueMaxSize(limits.maxPendingBytes());
   }
 
@@ -75,22 +76,47 @@ public abstract class FrontConnection implements Transport, PushSink {
     if (joinChannels) {
       channels.joinAutomaticChannels();
     }
-    output.drainHandler(v -> session.setWritable(true));
+    output.drainHandler(v -> guarded(() -> session.setWritable(true)));
     input.exceptionHandler(this::onException);
   }
 
   /** Call from the transport's close handler. */
   protected void closed() {
     closed = true;
+    decoder.close();
     channels.leaveAll();
     instance.connections().remove(stats);
   }
 
   /** Feeds one read (TCP) or one message (WebSocket) of Throttr frames. */
   protected void onFrames(Buffer data) {
+    if (closed) {
+      // Read before the close took effect: the stream is being given up, nothing more is answered.
+      return;
+    }
     countRead(data.length());
-    decoder.feed(((BufferInternal) data).getByteBuf());
-    session.endOfRead();
+    guarded(() -> {
+      decoder.feed(((BufferInternal) data).getByteBuf());
+      session.endOfRead();
+    });
+  }
+
+  /**
+   * Runs a step of the connection's request path (decoding, the session, assembling replies). A
+   * step that throws, whatever it throws, has left this connection's state unknown: the connection
+   * is closed with one log line, and every other connection goes on.
+   */
+  private void guarded(Runnable step) {
+    try {
+      step.run();
+    } catch (Throwable error) {
+      internalError(error);
+    }
+  }
+
+  private void internalError(Throwable error) {
+    LOG.log(System.Logger.Level.DEBUG, () -> "stack of the internal error on " + kind + " from " + peer(), error);
+    close("internal error: " + LogText.failure(error));
   }
 
   protected void countRead(int length) {
@@ -108,14 +134,14 @@ public abstract class FrontConnection implements Transport, PushSink {
     if (error instanceof java.io.IOException) {
       LOG.log(System.Logger.Level.DEBUG, kind + " " + peer() + ": " + error.getMessage());
     } else {
-      LOG.log(System.Logger.Level.ERROR, "closing " + kind + " from " + peer() + " after an internal error", error);
-      close("internal error");
+      internalError(error);
     }
   }
 
   @Override
   public void dispatch(ShardBatch batch, Consumer<ShardBatch> done) {
-    shards.dispatch(batch, done, error -> close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
+    shards.dispatch(batch, filled -> guarded(() -> done.accept(filled)),
+        error -> close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
   }
 
   @Override

@@ -2,7 +2,9 @@ package io.sluice.verticles.shard;
 
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ShardSummary;
+import io.sluice.core.shard.ShardTask;
 import io.sluice.throttr.codec.Request;
+import io.sluice.verticles.http.ApiError;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -31,10 +33,23 @@ public final class ShardQueries {
     return shards;
   }
 
-  /** Runs a filled batch on its shard; completes with it once executed. */
+  /**
+   * Runs a filled batch on its shard; completes with it once executed. Fails with a 500 when one of
+   * its Throttr requests, lookups or scans failed there (the shard has logged it); a
+   * {@link ShardTask} reports its own failure, through the task.
+   */
   public Future<ShardBatch> run(ShardBatch batch) {
     Promise<ShardBatch> done = Promise.promise();
-    outbox.dispatch(batch, done::complete, done::fail);
+    outbox.dispatch(batch, filled -> {
+      for (int i = 0; i < filled.size(); i++) {
+        Throwable failure = filled.failure(i);
+        if (failure != null && !(filled.entry(i) instanceof ShardTask)) {
+          done.fail(new ApiError(500, "internal error on shard " + filled.shard() + ": " + failure, null));
+          return;
+        }
+      }
+      done.complete(filled);
+    }, done::fail);
     return done.future();
   }
 

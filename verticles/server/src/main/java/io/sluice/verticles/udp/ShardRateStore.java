@@ -74,6 +74,10 @@ final class ShardRateStore implements AsyncStateStore {
       Count count = new Count();
       batch.add(count);
       outbox.dispatch(batch, filled -> {
+        if (filled.firstFailure() != null) {
+          total.completeExceptionally(filled.firstFailure());
+          return;
+        }
         sum.addAndGet(((Count) filled.entry(0)).records);
         if (--waiting[0] == 0) {
           total.complete(sum.get());
@@ -141,6 +145,11 @@ final class ShardRateStore implements AsyncStateStore {
       } catch (RuntimeException e) {
         failure = e;
       }
+    }
+
+    @Override
+    public void failed(Throwable error) {
+      failure = error;
     }
   }
 

@@ -1,8 +1,7 @@
 package io.sluice.throttr.codec.response;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.sluice.throttr.codec.FrameLength;
+import io.sluice.throttr.codec.EventNesting;
 import io.sluice.throttr.codec.Request;
 import io.sluice.throttr.codec.RequestDecoder;
 import io.sluice.throttr.codec.RequestType;
@@ -35,26 +34,27 @@ record ExpectedReply(RequestType type, ExpectedReply eventInner) {
   /**
    * The payload decides the inner reply, not {@link Request.Event#inner()}: the server parses the
    * payload itself, so a caller that left {@code inner} unset still gets the reply it will send.
-   * The rule is the one {@link RequestDecoder} applies: a whole frame of a known type at the start
-   * of the payload runs, anything else answers a bare {@code 00}.
+   * The rule is the one {@link RequestDecoder} applies: each EVENT level answers {@code 01}; a whole
+   * frame of a known type at the start of the innermost payload runs, anything else answers a bare
+   * {@code 00}.
+   *
+   * @throws IllegalArgumentException for an EVENT nested deeper than the server accepts: it would
+   *     close the connection instead of answering
    */
   static ExpectedReply forRequest(Request request, ValueSize size) {
     if (!(request instanceof Request.Event)) {
       return forType(request.type());
     }
-    return new ExpectedReply(RequestType.EVENT, forPayload(((Request.Event) request).payload(), size));
-  }
-
-  private static ExpectedReply forPayload(byte[] payload, ValueSize size) {
-    ByteBuf buf = Unpooled.wrappedBuffer(payload);
-    long innerLength = FrameLength.of(buf, 0, payload.length, size);
-    if (innerLength < 0 || innerLength > payload.length) {
-      return STATUS_ONLY;
+    byte[] payload = ((Request.Event) request).payload();
+    EventNesting nesting = EventNesting.of(Unpooled.wrappedBuffer(payload), 0, payload.length, size);
+    if (nesting.tooDeep()) {
+      throw new IllegalArgumentException("an EVENT nested more than " + EventNesting.MAX_DEPTH
+          + " deep is refused: the server closes the connection");
     }
-    RequestType innerType = RequestType.ofCode(buf.getUnsignedByte(0));
-    if (innerType != RequestType.EVENT) {
-      return forType(innerType);
+    ExpectedReply reply = nesting.holdsRequest() ? forType(RequestType.ofCode(nesting.innerType())) : STATUS_ONLY;
+    for (int level = 0; level < nesting.depth(); level++) {
+      reply = new ExpectedReply(RequestType.EVENT, reply);
     }
-    return forRequest(RequestDecoder.parse(buf, 0, (int) innerLength, size), size);
+    return reply;
   }
 }

@@ -178,7 +178,7 @@ final class ResponseReader {
   }
 
   Response.Push readPush(ByteBuf frame) {
-    Request.Event message = (Request.Event) RequestDecoder.parse(frame, 0, frame.readableBytes(), size);
+    Request.Publish message = RequestDecoder.publishLayout(frame, 0, size);
     return new Response.Push(message.channel(), message.payload(), ByteBufUtil.getBytes(frame));
   }
 

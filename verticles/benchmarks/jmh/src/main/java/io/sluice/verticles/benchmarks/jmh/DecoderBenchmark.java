@@ -49,7 +49,7 @@ public class DecoderBenchmark {
       RequestEncoder.encode(inserts, ValueSize.UINT16, new Request.Insert(100, TtlUnit.SECONDS.code(), 60, key));
     }
     decoder = new RequestDecoder(ValueSize.UINT16, 8096, new RequestDecoder.Handler() {
-      public void onRequest(Request request) {
+      public void onRequest(Request request, int frameLength) {
         blackhole.consume(request);
       }
 
