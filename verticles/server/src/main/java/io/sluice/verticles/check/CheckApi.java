@@ -39,7 +39,7 @@ public final class CheckApi {
   private final BearerToken token;
   private final CheckDecisions decisions;
   /** One outbox per front event loop, shared by its endpoints. */
-  private final Map<Context, ShardLimits> limitsByLoop = new ConcurrentHashMap<>();
+  private final Map<Context, ShardQueries> shardsByLoop = new ConcurrentHashMap<>();
 
   public CheckApi(Policies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics) {
     this.policies = new CheckPolicies(policies);
@@ -65,8 +65,7 @@ public final class CheckApi {
   /** The services of the calling front event loop, whose shard outbox its endpoints share. */
   private CheckServices services() {
     Context loop = Vertx.currentContext();
-    ShardLimits limits = limitsByLoop.computeIfAbsent(loop,
-        context -> new ShardLimits(new ShardQueries(context, shards)));
-    return new CheckServices(policies, limits, decisions);
+    ShardQueries routes = shardsByLoop.computeIfAbsent(loop, context -> new ShardQueries(context, shards));
+    return new CheckServices(policies, routes, decisions);
   }
 }

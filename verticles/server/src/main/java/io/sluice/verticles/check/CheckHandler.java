@@ -56,7 +56,7 @@ final class CheckHandler implements Endpoint.Action {
   @Override
   public Future<Void> serve(RoutingContext context) {
     services.decisions().request("check");
-    return reader.apply(context, services.policies()).compose(check -> services.limits()
+    return reader.apply(context, services.policies()).compose(check -> services
         .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost()))
         .map(done -> {
           services.decisions().record(check.target().policy().name(), done.decision().allowed());

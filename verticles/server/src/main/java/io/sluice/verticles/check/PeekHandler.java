@@ -19,7 +19,7 @@ record PeekHandler(CheckServices services) implements Endpoint.Action {
     HttpServerRequest http = context.request();
     return JsonBody.read(http, CheckRequest.EXAMPLE).compose(body -> {
       CheckRequest peek = CheckRequest.fromJson(body, CheckRequest.PEEK_FIELDS, http, services.policies());
-      return services.limits().run(LimitTask.peek(peek.recordKey(), peek.target().policy().strategy()))
+      return services.run(LimitTask.peek(peek.recordKey(), peek.target().policy().strategy()))
           .map(done -> {
             DecisionResponse.send(context.response(), peek.target(), done.decision(), done.nowNs(), false);
             return null;

@@ -26,7 +26,7 @@ record ResetHandler(CheckServices services) implements Endpoint.Action {
     if (key.isEmpty()) {
       throw ApiError.badRequest("missing key: DELETE /v1/limits/{policy}/{key}");
     }
-    return services.limits().run(LimitTask.reset(LimitKey.of(policy, key))).map(done -> {
+    return services.run(LimitTask.reset(LimitKey.of(policy, key))).map(done -> {
       context.response().putHeader(HttpHeaders.CONTENT_TYPE, Endpoint.JSON)
           .end(new JsonObject().put("policy", policy).put("key", key).put("removed", done.removed()).toBuffer());
       return null;

@@ -7,7 +7,6 @@ import io.sluice.core.browse.KeySummary;
 import io.sluice.core.shard.KeyDetail;
 import io.sluice.core.shard.KeyLookup;
 import io.sluice.core.shard.ShardBatch;
-import io.sluice.core.storage.KeyHash;
 import io.sluice.throttr.codec.Request;
 import io.sluice.throttr.codec.Responses;
 import io.sluice.throttr.codec.ValueSize;
@@ -124,10 +123,10 @@ final class KeyRoutes {
       String type = fields.choice("type", List.of("counter", "buffer"));
       int ttlType = fields.ttlUnit().code();
       long ttl = fields.value("ttl");
-      Request request = type.equals("counter")
+      Request.KeyRequest request = type.equals("counter")
           ? new Request.Insert(fields.value("quota"), ttlType, ttl, key)
           : new Request.Set(ttlType, ttl, key, fields.bufferValue());
-      return status(key, request).compose(accepted -> {
+      return status(request).compose(accepted -> {
         if (!accepted) {
           throw new ApiError(409, "the key exists already (a counter is created only once)", null);
         }
@@ -166,7 +165,7 @@ final class KeyRoutes {
   /** DELETE /api/keys/{key}: a Throttr PURGE. */
   Future<Void> delete(RoutingContext context) {
     byte[] key = key(context);
-    return status(key, new Request.Purge(key)).compose(purged -> {
+    return status(new Request.Purge(key)).compose(purged -> {
       if (!purged) {
         throw notFound(context);
       }
@@ -176,8 +175,8 @@ final class KeyRoutes {
   }
 
   /** Runs one Throttr request with a one-byte status reply on the key's shard. */
-  private Future<Boolean> status(byte[] key, Request request) {
-    return shards.run(batchFor(key, batch -> batch.add(request))).map(batch -> succeeded(batch.replies()));
+  private Future<Boolean> status(Request.KeyRequest request) {
+    return shards.run(request).map(batch -> succeeded(batch.replies()));
   }
 
   /** The status byte the batch's last request answered. */
@@ -186,7 +185,7 @@ final class KeyRoutes {
   }
 
   private ShardBatch batchFor(byte[] key, java.util.function.Consumer<ShardBatch> fill) {
-    ShardBatch batch = new ShardBatch(KeyHash.shardOf(KeyHash.of(key), shards.shards()));
+    ShardBatch batch = shards.batchFor(key);
     fill.accept(batch);
     return batch;
   }

@@ -1,5 +1,6 @@
 package io.sluice.verticles.shard;
 
+import io.sluice.core.routing.ShardRouter;
 import io.sluice.core.shard.ShardBatch;
 import io.vertx.core.Context;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -10,13 +11,14 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The shard requests of one front verticle instance (one event loop). A shard on this very loop is
+ * The {@link ShardRouter} of one front verticle instance (one event loop): how its work reaches
+ * the shards in this process. A shard on this very loop is
  * called directly, with no thread hop. For the others, batches are gathered during the loop's turn
  * — every connection, every read — and sent as one {@link ShardParcel} per shard when the turn's
  * reads are done, so many small reads cost one event-bus round trip instead of one each.
  * Order per connection and shard is kept: batches travel in the order they were dispatched.
  */
-public final class ShardOutbox {
+public final class ShardOutbox implements ShardRouter {
 
   private static final DeliveryOptions LOCAL = new DeliveryOptions().setLocalOnly(true);
 
@@ -40,7 +42,12 @@ public final class ShardOutbox {
     }
   }
 
-  /** Runs a batch on its shard; {@code done} gets the filled batch on this event loop. */
+  @Override
+  public int shards() {
+    return directory.shards();
+  }
+
+  @Override
   public void dispatch(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed) {
     if (directory.executeIfLocal(batch)) {
       done.accept(batch);

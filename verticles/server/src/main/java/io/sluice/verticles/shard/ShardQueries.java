@@ -1,5 +1,6 @@
 package io.sluice.verticles.shard;
 
+import io.sluice.core.routing.ShardRouter;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ShardSummary;
 import io.sluice.core.shard.ShardTask;
@@ -7,30 +8,35 @@ import io.sluice.throttr.codec.Request;
 import io.sluice.verticles.http.ApiError;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * Asks the shards something from outside a Throttr session (the dashboard, readiness): a batch to
- * one shard, or one batch to every shard answered together. Results complete on the caller's event
- * loop. One instance per event loop.
+ * The HTTP features' view of their event loop's {@link ShardRouter}: the same routes, as Vert.x
+ * futures, with a failure on a shard turned into an HTTP 500. Results complete on the caller's
+ * event loop. One instance per event loop.
  */
 public final class ShardQueries {
 
-  private final ShardOutbox outbox;
-  private final int shards;
+  private final ShardRouter router;
 
-  /** Create on the event loop that will use it. */
+  public ShardQueries(ShardRouter router) {
+    this.router = router;
+  }
+
+  /** Create on the event loop that will use it, with a router of its own. */
   public ShardQueries(Context loop, ShardDirectory directory) {
-    this.outbox = new ShardOutbox(loop, loop.owner().eventBus(), directory);
-    this.shards = directory.shards();
+    this(new ShardOutbox(loop, loop.owner().eventBus(), directory));
+  }
+
+  public ShardRouter router() {
+    return router;
   }
 
   public int shards() {
-    return shards;
+    return router.shards();
   }
 
   /**
@@ -39,24 +45,38 @@ public final class ShardQueries {
    * {@link ShardTask} reports its own failure, through the task.
    */
   public Future<ShardBatch> run(ShardBatch batch) {
-    Promise<ShardBatch> done = Promise.promise();
-    outbox.dispatch(batch, filled -> {
+    return Future.fromCompletionStage(router.send(batch)).compose(filled -> {
       for (int i = 0; i < filled.size(); i++) {
         Throwable failure = filled.failure(i);
         if (failure != null && !(filled.entry(i) instanceof ShardTask)) {
-          done.fail(new ApiError(500, "internal error on shard " + filled.shard() + ": " + failure, null));
-          return;
+          return Future.failedFuture(new ApiError(500, "internal error on shard " + filled.shard() + ": " + failure, null));
         }
       }
-      done.complete(filled);
-    }, done::fail);
-    return done.future();
+      return Future.succeededFuture(filled);
+    });
+  }
+
+  /** Runs one Throttr key request on the shard owning its key; the batch holds its reply. */
+  public Future<ShardBatch> run(Request.KeyRequest request) {
+    ShardBatch batch = batchFor(request.key());
+    batch.add(request);
+    return run(batch);
+  }
+
+  /** Runs one task on the shard owning its key; the task holds its result or its failure. */
+  public <T extends ShardTask> Future<T> run(T task) {
+    return Future.fromCompletionStage(router.run(task));
+  }
+
+  /** An empty batch for the shard that owns {@code key}. */
+  public ShardBatch batchFor(byte[] key) {
+    return new ShardBatch(router.shardOf(key));
   }
 
   /** Runs {@code batchFor.apply(i)} on shard {@code i}, for every shard; results in shard order. */
   public Future<List<ShardBatch>> onEveryShard(IntFunction<ShardBatch> batchFor) {
-    List<Future<ShardBatch>> answers = new ArrayList<>(shards);
-    for (int shard = 0; shard < shards; shard++) {
+    List<Future<ShardBatch>> answers = new ArrayList<>(shards());
+    for (int shard = 0; shard < shards(); shard++) {
       answers.add(run(batchFor.apply(shard)));
     }
     return Future.all(answers).map(all -> all.list());

@@ -1,14 +1,14 @@
 package io.sluice.verticles.udp;
 
+import io.sluice.core.routing.ShardRouter;
 import io.sluice.core.shard.KeyState;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ShardScan;
 import io.sluice.core.shard.ShardTask;
-import io.sluice.core.storage.KeyHash;
+import io.sluice.core.storage.Record;
 import io.sluice.core.udp.rate.RateState;
 import io.sluice.core.udp.state.AsyncStateStore;
 import io.sluice.core.udp.state.StateTransition;
-import io.sluice.verticles.shard.ShardOutbox;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -16,9 +16,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * UDP rate state kept in the storage shards like every other record: each key's state is the
@@ -36,55 +36,41 @@ final class ShardRateStore implements AsyncStateStore {
   private static final byte FORMAT_1 = '2';
   private static final VarHandle DOUBLES = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
-  private final ShardOutbox outbox;
-  private final int shards;
+  private final ShardRouter router;
 
-  ShardRateStore(ShardOutbox outbox, int shards) {
-    this.outbox = outbox;
-    this.shards = shards;
+  ShardRateStore(ShardRouter router) {
+    this.router = router;
   }
 
   @Override
   public <R> CompletionStage<R> update(String key, StateTransition<R> transition) {
-    Update<R> update = new Update<>(recordKey(key), transition);
-    CompletableFuture<R> result = new CompletableFuture<>();
-    ShardBatch batch = new ShardBatch(KeyHash.shardOf(KeyHash.of(update.key), shards));
-    batch.add(update);
-    outbox.dispatch(batch, filled -> {
-      Update<?> done = (Update<?>) filled.entry(0);
+    return router.run(new Update<>(recordKey(key), transition)).thenCompose(done -> {
       if (done.failure != null) {
-        result.completeExceptionally(done.failure);
-      } else {
-        @SuppressWarnings("unchecked")
-        R value = (R) done.result;
-        result.complete(value);
+        return CompletableFuture.failedFuture(done.failure);
       }
-    }, result::completeExceptionally);
-    return result;
+      @SuppressWarnings("unchecked")
+      R value = (R) done.result;
+      return CompletableFuture.completedFuture(value);
+    });
   }
 
   /** Counts live {@code udp:} records on every shard (get_size is a monitoring command: a scan is fine). */
   @Override
   public CompletionStage<Long> size() {
-    CompletableFuture<Long> total = new CompletableFuture<>();
-    AtomicLong sum = new AtomicLong();
-    int[] waiting = {shards};
-    for (int shard = 0; shard < shards; shard++) {
+    return router.onEveryShard(shard -> {
       ShardBatch batch = new ShardBatch(shard);
-      Count count = new Count();
-      batch.add(count);
-      outbox.dispatch(batch, filled -> {
-        if (filled.firstFailure() != null) {
-          total.completeExceptionally(filled.firstFailure());
-          return;
+      batch.add(new Count());
+      return batch;
+    }).thenApply(batches -> {
+      long total = 0;
+      for (ShardBatch batch : batches) {
+        if (batch.firstFailure() != null) {
+          throw new CompletionException(batch.firstFailure());
         }
-        sum.addAndGet(((Count) filled.entry(0)).records);
-        if (--waiting[0] == 0) {
-          total.complete(sum.get());
-        }
-      }, total::completeExceptionally);
-    }
-    return total;
+        total += ((Count) batch.entry(0)).records;
+      }
+      return total;
+    });
   }
 
   private static byte[] recordKey(String key) {
@@ -157,7 +143,7 @@ final class ShardRateStore implements AsyncStateStore {
     private long records;
 
     @Override
-    public void visit(io.sluice.core.storage.Record record) {
+    public void visit(Record record) {
       byte[] key = record.key();
       if (key.length >= NAMESPACE.length && Arrays.equals(key, 0, NAMESPACE.length, NAMESPACE, 0, NAMESPACE.length)) {
         records++;

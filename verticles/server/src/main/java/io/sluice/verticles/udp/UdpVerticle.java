@@ -69,7 +69,7 @@ public final class UdpVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     ShardOutbox outbox = new ShardOutbox(context, vertx.eventBus(), shards);
-    UdpEngine engine = UdpEngine.builder(rules, new ShardRateStore(outbox, shards.shards()))
+    UdpEngine engine = UdpEngine.builder(rules, new ShardRateStore(outbox))
         .clock(clock)
         .listener(new UdpEngineListener() {
           @Override
