@@ -66,9 +66,10 @@ final class FakeThrottrServer {
       fake.peers.add(peer);
       RequestDecoder decoder = new RequestDecoder(ValueSize.UINT16, 8096, new RequestDecoder.Handler() {
         @Override
-        public void onRequest(Request request, int frameLength) {
+        public boolean onRequest(Request request, int frameLength) {
           peer.requests.add(request);
           script.onRequest(request, peer);
+          return true;
         }
 
         @Override

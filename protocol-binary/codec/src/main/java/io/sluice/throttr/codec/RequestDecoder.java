@@ -17,8 +17,12 @@ public final class RequestDecoder {
 
   /** Receives decoded requests; called on the thread that calls {@link #feed}. */
   public interface Handler {
-    /** @param frameLength the bytes the request took on the wire */
-    void onRequest(Request request, int frameLength);
+    /**
+     * @param frameLength the bytes the request took on the wire
+     * @return false to stop decoding after this request: the decoder holds the rest of its input
+     *     back, and whatever it is fed after, until {@link #resume}
+     */
+    boolean onRequest(Request request, int frameLength);
 
     void onError(DecodeError error);
   }
@@ -32,6 +36,9 @@ public final class RequestDecoder {
   /** The incomplete frame, its capacity reserved from the budget; null when there is none. */
   private ByteBuf pending;
   private boolean failed;
+  private boolean stopped;
+  /** Input not decoded because the handler asked to stop; null when there is none. */
+  private ByteBuf heldBack;
 
   /** A decoder whose incomplete frame counts against no shared budget. */
   public RequestDecoder(ValueSize size, int maxFrame, Handler handler) {
@@ -47,17 +54,42 @@ public final class RequestDecoder {
 
   /** Consumes every readable byte of {@code in}; keeps a copy of an incomplete tail frame. */
   public void feed(ByteBuf in) {
-    if (pending != null && !failed && fillPending(in) && !failed) {
+    if (pending != null && !failed && !stopped && fillPending(in) && !failed) {
       decodeFrames(pending);
       drop();
     }
-    if (!failed) {
+    if (!failed && !stopped) {
       decodeFrames(in);
-      if (in.isReadable() && !failed) {
+      if (in.isReadable() && !failed && !stopped) {
         keep(in);
       }
     }
+    if (stopped && !failed && in.isReadable()) {
+      if (heldBack == null) {
+        heldBack = Unpooled.buffer(in.readableBytes());
+      }
+      heldBack.writeBytes(in);
+    }
     in.skipBytes(in.readableBytes());
+  }
+
+  /** Decodes the input held back since the handler asked to stop, until it asks again. */
+  public void resume() {
+    if (!stopped) {
+      return;
+    }
+    stopped = false;
+    ByteBuf input = heldBack;
+    heldBack = null;
+    if (input != null) {
+      feed(input);
+      input.release();
+    }
+  }
+
+  /** Input held back, not decoded, since the handler asked to stop. */
+  public int heldBackBytes() {
+    return heldBack == null ? 0 : heldBack.readableBytes();
   }
 
   /** Bytes of an incomplete frame received so far. */
@@ -74,6 +106,10 @@ public final class RequestDecoder {
   public void close() {
     failed = true;
     drop();
+    if (heldBack != null) {
+      heldBack.release();
+      heldBack = null;
+    }
   }
 
   private void decodeFrames(ByteBuf buf) {
@@ -90,8 +126,8 @@ public final class RequestDecoder {
         return;
       }
       buf.readerIndex(start + (int) length);
-      handler.onRequest(request, (int) length);
-      if (failed) {
+      stopped = !handler.onRequest(request, (int) length);
+      if (failed || stopped) {
         return;
       }
     }

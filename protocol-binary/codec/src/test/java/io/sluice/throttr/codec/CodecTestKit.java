@@ -193,6 +193,7 @@ final class CodecTestKit {
   static final class RecordingDecoder implements RequestDecoder.Handler {
     private final List<Object> events = new ArrayList<>();
     private final RequestDecoder decoder;
+    private int stopAfter = -1;
 
     RecordingDecoder(ValueSize size) {
       this(size, MAX_FRAME);
@@ -207,8 +208,23 @@ final class CodecTestKit {
     }
 
     @Override
-    public void onRequest(Request request, int frameLength) {
+    public boolean onRequest(Request request, int frameLength) {
       events.add(request);
+      return requests().size() != stopAfter;
+    }
+
+    /** Asks the decoder to stop after the {@code count}th request (counting from the start). */
+    RecordingDecoder stopAfter(int count) {
+      stopAfter = count;
+      return this;
+    }
+
+    void resume() {
+      decoder.resume();
+    }
+
+    int heldBackBytes() {
+      return decoder.heldBackBytes();
     }
 
     @Override

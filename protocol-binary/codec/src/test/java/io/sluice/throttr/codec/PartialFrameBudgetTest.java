@@ -20,7 +20,7 @@ class PartialFrameBudgetTest {
 
   private static final int MAX_FRAME = 100_000;
 
-  /** A uint16 SET of {@code length} bytes in all (key "k"). */
+  /** A uint32 SET of {@code length} bytes in all (key "k"). */
   private static byte[] set(int length) {
     int valueLength = length - 7 - 1;
     return Wire.of(ValueSize.UINT32).u8(0x05).u8(0x04).n(60).u8(1).n(valueLength).ascii("k")

@@ -29,6 +29,7 @@ public final class ConnectionStats {
   private volatile long publishedBytes;
   private volatile long receivedBytes;
   private volatile long droppedPushes;
+  private volatile long heldBytes;
 
   public ConnectionStats(byte[] id, Protocol protocol, String ip, int port, long connectedAtNanos) {
     this.id = id.clone();
@@ -100,6 +101,15 @@ public final class ConnectionStats {
 
   public long droppedPushes() {
     return droppedPushes;
+  }
+
+  /** What the server holds for this client against --max-pending-bytes (see ThrottrSession). */
+  public long heldBytes() {
+    return heldBytes;
+  }
+
+  public void setHeldBytes(long bytes) {
+    heldBytes = bytes;
   }
 
   public long readBytes() {

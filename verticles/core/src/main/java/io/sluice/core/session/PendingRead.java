@@ -19,6 +19,8 @@ final class PendingRead {
   private int size;
   final ShardBatch[] batches;
   int outstanding;
+  /** What the session holds for this read: its requests, and its shards' replies once back. */
+  long heldBytes;
 
   PendingRead(int shards) {
     this.batches = new ShardBatch[shards];

@@ -25,21 +25,38 @@ import java.util.concurrent.TimeUnit;
  * One client connection's Throttr protocol engine, independent of the socket: it routes each
  * decoded request to the shard that owns its key, sends the requests of one read as one batch per
  * shard, and answers strictly in request order, writing the replies of a read in one write.
- * Back-pressure: while too many requests wait for their replies, or the socket's write queue is
- * full, it asks the transport to stop reading from the client.
+ * Back-pressure: it counts what it holds for the client — each decoded request (its frame and
+ * {@link #REQUEST_OVERHEAD}), the replies its shards sent back, the replies written and not yet
+ * taken by the socket — and while that reaches the limit, or too many requests wait for their
+ * replies, or the socket's write queue is full, it asks the transport to stop reading from the
+ * client; it reads again once both counts are below half their limits.
  * Not thread-safe: every method runs on the connection's thread.
  */
 public final class ThrottrSession implements RequestDecoder.Handler {
+
+  /**
+   * What a decoded request costs the heap besides its frame's bytes: the request object and the
+   * arrays around its fields, its slots in the read and in its shard's batch (a heap histogram of
+   * pipelined QUERYs of a 3-byte key shows about 60 bytes each).
+   */
+  public static final int REQUEST_OVERHEAD = 64;
+
+  /** A read's requests go to the shards early once they hold this fraction of the limit. */
+  private static final int DISPATCH_SHARE = 16;
 
   private final Instance instance;
   private final ConnectionStats connection;
   private final Channels channels;
   private final Transport transport;
   private final int maxPendingRequests;
+  private final long maxPendingBytes;
   private final boolean writePerRead;
   private final ArrayDeque<PendingRead> pending = new ArrayDeque<>();
   private PendingRead current;
   private int pendingRequests;
+  private long heldBytes;
+  /** The decoder holds input back until the session reads again. */
+  private boolean inputHeldBack;
   private boolean writable = true;
   private boolean reading = true;
   /** Why the connection closes once the requests read before bad input are answered; null while none came. */
@@ -52,7 +69,8 @@ public final class ThrottrSession implements RequestDecoder.Handler {
    *                     at once into one write (a TCP stream has no message boundaries)
    */
   public ThrottrSession(Instance instance, ConnectionStats connection, Channels channels, Transport transport,
-                        int maxPendingRequests, boolean writePerRead) {
+                        int maxPendingRequests, long maxPendingBytes, boolean writePerRead) {
+    this.maxPendingBytes = maxPendingBytes;
     this.writePerRead = writePerRead;
     this.instance = instance;
     this.connection = connection;
@@ -62,7 +80,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   }
 
   @Override
-  public void onRequest(Request request, int frameLength) {
+  public boolean onRequest(Request request, int frameLength) {
     connection.countRequest(request.type().code());
     countRequest(request.type().code());
     Request target = request;
@@ -80,7 +98,32 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       current = new PendingRead(instance.shards());
     }
     current.add(request, target, routeOf(target));
+    hold(current, frameLength + REQUEST_OVERHEAD);
     pendingRequests++;
+    return writePerRead || mayDecodeMore();
+  }
+
+  /**
+   * Within a large read: sends what is decoded so far once it is a share of the limit, so that
+   * shards on this thread answer now and their replies count, and asks the decoder to hold the
+   * rest back while the session holds its limit. (A WebSocket message is answered by one message,
+   * so it is always decoded whole; the bridge caps its size.)
+   */
+  private boolean mayDecodeMore() {
+    if (heldBytes < maxPendingBytes && current.heldBytes < maxPendingBytes / DISPATCH_SHARE) {
+      return true;
+    }
+    endOfRead();
+    if (heldBytes < maxPendingBytes) {
+      return true;
+    }
+    inputHeldBack = true;
+    return false;
+  }
+
+  private void hold(PendingRead read, long bytes) {
+    read.heldBytes += bytes;
+    heldBytes += bytes;
   }
 
   private void countRequest(int typeCode) {
@@ -115,6 +158,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       if (batch != null) {
         transport.dispatch(batch, filled -> {
           read.batches[filled.shard()] = filled;
+          hold(read, filled.replies() == null ? 0 : filled.replies().readableBytes());
           read.outstanding--;
           flush();
         });
@@ -130,9 +174,28 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     updateReading();
   }
 
+  /**
+   * The socket has taken {@code bytes} of the replies given to {@link Transport#write}, or they are
+   * gone with the connection: they no longer count against the limit.
+   */
+  public void replyWritten(int bytes) {
+    heldBytes -= bytes;
+    updateReading();
+  }
+
   /** Requests decoded and not answered yet. */
   public int pendingRequests() {
     return pendingRequests;
+  }
+
+  /** False while the session has asked the transport to stop reading. */
+  public boolean reading() {
+    return reading;
+  }
+
+  /** What the session holds for the client now, as counted against the limit. */
+  public long heldBytes() {
+    return heldBytes;
   }
 
   private int routeOf(Request target) {
@@ -165,16 +228,22 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       }
       answer(read, out);
       pendingRequests -= read.size();
+      heldBytes -= read.heldBytes;
       if (writePerRead) {
-        transport.write(out);
+        write(out);
         out = null;
       }
     }
     if (out != null) {
-      transport.write(out);
+      write(out);
     }
     updateReading();
     closeIfAnswered();
+  }
+
+  private void write(ByteBuf replies) {
+    heldBytes += replies.readableBytes();
+    transport.write(replies);
   }
 
   /** After bad input, closes once the requests before it have all been answered. */
@@ -339,14 +408,17 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   }
 
   private void updateReading() {
-    boolean shouldRead = closeReason == null && writable && pendingRequests < (reading ? maxPendingRequests : maxPendingRequests / 2);
-    if (shouldRead != reading) {
-      reading = shouldRead;
-      if (shouldRead) {
-        transport.resumeReading();
-      } else {
-        transport.pauseReading();
-      }
+    connection.setHeldBytes(heldBytes);
+    boolean shouldRead = closeReason == null && writable
+        && pendingRequests < (reading ? maxPendingRequests : maxPendingRequests / 2)
+        && heldBytes < (reading ? maxPendingBytes : maxPendingBytes / 2);
+    if (shouldRead && (!reading || inputHeldBack)) {
+      reading = true;
+      inputHeldBack = false;
+      transport.resumeReading();
+    } else if (!shouldRead && reading) {
+      reading = false;
+      transport.pauseReading();
     }
   }
 }

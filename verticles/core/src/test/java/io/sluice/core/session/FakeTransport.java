@@ -33,6 +33,10 @@ final class FakeTransport implements Transport {
   final List<String> flow = new ArrayList<>();
   final List<String> closes = new ArrayList<>();
   boolean completeAtOnce;
+  /** Told when the "socket" takes replies; null leaves them queued until {@link #drainWrites}. */
+  ThrottrSession session;
+  boolean socketTakesWritesAtOnce = true;
+  private int unwritten;
 
   FakeTransport(ThrottrShard[] shards) {
     this.shards = shards;
@@ -49,8 +53,20 @@ final class FakeTransport implements Transport {
 
   @Override
   public void write(ByteBuf replies) {
+    int length = replies.readableBytes();
     writes.add(Wire.hex(replies));
     replies.release();
+    unwritten += length;
+    if (socketTakesWritesAtOnce) {
+      drainWrites();
+    }
+  }
+
+  /** The socket takes every reply written so far. */
+  void drainWrites() {
+    int taken = unwritten;
+    unwritten = 0;
+    session.replyWritten(taken);
   }
 
   @Override

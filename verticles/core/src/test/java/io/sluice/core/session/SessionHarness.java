@@ -31,8 +31,12 @@ final class SessionHarness {
     this(shardCount, maxPendingRequests, false);
   }
 
-  /** @param writePerRead as a WebSocket front asks: each read's replies in a write of their own */
   SessionHarness(int shardCount, int maxPendingRequests, boolean writePerRead) {
+    this(shardCount, maxPendingRequests, Long.MAX_VALUE, writePerRead);
+  }
+
+  /** @param writePerRead as a WebSocket front asks: each read's replies in a write of their own */
+  SessionHarness(int shardCount, int maxPendingRequests, long maxPendingBytes, boolean writePerRead) {
     instance = Instance.start("9.9.9-test", SIZE, shardCount, clock);
     shards = new ThrottrShard[shardCount];
     for (int i = 0; i < shardCount; i++) {
@@ -43,12 +47,19 @@ final class SessionHarness {
     instance.connections().add(connection);
     transport = new FakeTransport(shards);
     session = new ThrottrSession(instance, connection, new DirectoryChannels(instance, connection), transport,
-        maxPendingRequests, writePerRead);
+        maxPendingRequests, maxPendingBytes, writePerRead);
+    transport.session = session;
     decoder = new RequestDecoder(SIZE, MAX_FRAME, session);
   }
 
   SessionHarness(int shardCount) {
     this(shardCount, 1_000);
+  }
+
+  /** What a front does when the session reads again: decode what was held back, end that read. */
+  void readAgain() {
+    decoder.resume();
+    session.endOfRead();
   }
 
   /** One socket read holding these frames back to back, then the end of the read. */

@@ -15,6 +15,9 @@ import io.sluice.verticles.channel.EventBusChannels;
 import io.sluice.verticles.channel.PushSink;
 import io.sluice.verticles.shard.ShardOutbox;
 import io.sluice.verticles.tcp.TcpSettings;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.net.SocketAddress;
@@ -42,6 +45,8 @@ public abstract class FrontConnection implements Transport, PushSink {
   private final ReadStream<Buffer> input;
   private final WriteStream<Buffer> output;
   private final String kind;
+  private final Channel channel;
+  private final Context context;
   private final PushFlushes pushFlushes;
   protected boolean closed;
   private boolean readingPaused;
@@ -56,6 +61,8 @@ public abstract class FrontConnection implements Transport, PushSink {
                             Instance instance, ShardOutbox shards, ChannelHub hub, TcpSettings limits,
                             boolean writePerRead) {
     this.kind = kind;
+    this.channel = channel;
+    this.context = Vertx.currentContext();
     this.pushFlushes = PushFlushes.install(channel);
     this.instance = instance;
     this.shards = shards;
@@ -65,7 +72,8 @@ public abstract class FrontConnection implements Transport, PushSink {
         instance.clock().epochNanos());
     this.channels = new EventBusChannels(hub, instance.channels(), stats, this, instance.clock(),
         instance.valueSize());
-    this.session = new ThrottrSession(instance, stats, channels, this, limits.maxPendingRequests(), writePerRead);
+    this.session = new ThrottrSession(instance, stats, channels, this, limits.maxPendingRequests(),
+        limits.maxPendingBytes(), writePerRead);
     this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), limits.partialFrames(), session);
     output.setWriteQueueMaxSize(limits.maxPendingBytes());
   }
@@ -146,10 +154,12 @@ public abstract class FrontConnection implements Transport, PushSink {
 
   @Override
   public void write(ByteBuf replies) {
+    int length = replies.readableBytes();
     if (!writable()) {
+      session.replyWritten(length);
       return;
     }
-    send(replies);
+    send(replies).onComplete(written -> guarded(() -> session.replyWritten(length)));
     if (output.writeQueueFull()) {
       session.setWritable(false);
     }
@@ -180,9 +190,9 @@ public abstract class FrontConnection implements Transport, PushSink {
     }
   }
 
-  protected void send(ByteBuf bytes) {
+  protected Future<Void> send(ByteBuf bytes) {
     int length = bytes.readableBytes();
-    output.write(BufferInternal.buffer(bytes)).onSuccess(v -> countWritten(length));
+    return output.write(BufferInternal.buffer(bytes)).onSuccess(v -> countWritten(length));
   }
 
   /** False once closed, or while the peer's close has not reached the close handler yet. */
@@ -190,16 +200,34 @@ public abstract class FrontConnection implements Transport, PushSink {
     return !closed;
   }
 
+  /**
+   * Stops reading at once, in Netty too: paused alone, Vert.x would go on reading and queue up to
+   * 16 more socket reads (about 1 MB) for this client, which no limit counts.
+   */
   @Override
   public void pauseReading() {
     readingPaused = true;
     input.pause();
+    channel.config().setAutoRead(false);
   }
 
+  /** Later: the session may be answering now, and decoding must not start in the middle of that. */
   @Override
   public void resumeReading() {
-    readingPaused = false;
-    input.resume();
+    context.runOnContext(v -> guarded(this::readAgain));
+  }
+
+  private void readAgain() {
+    if (closed) {
+      return;
+    }
+    decoder.resume();
+    session.endOfRead();
+    if (session.reading()) {
+      readingPaused = false;
+      channel.config().setAutoRead(true);
+      input.resume();
+    }
   }
 
   /** Whether the session has asked to stop reading (back-pressure). */

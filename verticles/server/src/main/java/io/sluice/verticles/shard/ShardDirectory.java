@@ -11,7 +11,8 @@ import java.util.function.IntConsumer;
  * {@link ShardAddress#of} (see {@link ShardOutbox}), or, when that shard's verticle runs on the
  * caller's own event loop, by a direct call that takes no thread hop. Both paths run the same
  * {@link ThrottrShard#execute}; each (connection, shard) pair always takes the same path, so
- * per-connection order on a shard is kept.
+ * per-connection order on a shard is kept. That method never throws: an entry that fails is
+ * answered as a failure there, so neither path loses the other entries' replies.
  */
 public final class ShardDirectory {
 

@@ -1,6 +1,7 @@
 package io.sluice.verticles.tcp;
 
 import io.sluice.throttr.codec.ValueSize;
+import io.sluice.verticles.kit.Flood;
 import io.sluice.verticles.kit.SluiceUnderTest;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -48,10 +49,7 @@ class BackPressureTest {
     for (int i = 0; i < 1_000; i++) {
       chunk.appendBytes(new byte[] {0x02, 0x03, 'n', 'o', 'p'});
     }
-    AtomicLong written = new AtomicLong();
-    Promise<Long> backedUp = Promise.promise();
-    vertx.runOnContext(v -> writeUntilBackedUp(socket, chunk, written, backedUp));
-    long sent = await(backedUp.future());
+    long sent = await(Flood.untilBackedUp(vertx, socket, chunk, GIVE_UP_AFTER_BYTES));
     assertThat(sent).as("bytes written before the client's writes backed up").isLessThan(GIVE_UP_AFTER_BYTES);
 
     long requests = sent / 5;
@@ -71,22 +69,5 @@ class BackPressureTest {
     await(allReplies.future());
     assertThat(received.get()).isEqualTo(requests);
     await(client.close());
-  }
-
-  private void writeUntilBackedUp(NetSocket socket, Buffer chunk, AtomicLong written, Promise<Long> backedUp) {
-    while (!socket.writeQueueFull()) {
-      if (written.get() >= GIVE_UP_AFTER_BYTES) {
-        backedUp.complete(written.get());
-        return;
-      }
-      socket.write(chunk);
-      written.addAndGet(chunk.length());
-      if (written.get() % (chunk.length() * 64L) == 0) {
-        // Let the event loop flush and the server push back before writing more.
-        vertx.runOnContext(v -> writeUntilBackedUp(socket, chunk, written, backedUp));
-        return;
-      }
-    }
-    backedUp.complete(written.get());
   }
 }

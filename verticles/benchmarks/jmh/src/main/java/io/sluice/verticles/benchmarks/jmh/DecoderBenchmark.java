@@ -49,8 +49,9 @@ public class DecoderBenchmark {
       RequestEncoder.encode(inserts, ValueSize.UINT16, new Request.Insert(100, TtlUnit.SECONDS.code(), 60, key));
     }
     decoder = new RequestDecoder(ValueSize.UINT16, 8096, new RequestDecoder.Handler() {
-      public void onRequest(Request request, int frameLength) {
+      public boolean onRequest(Request request, int frameLength) {
         blackhole.consume(request);
+        return true;
       }
 
       public void onError(DecodeError error) {
