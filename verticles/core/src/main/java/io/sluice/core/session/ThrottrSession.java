@@ -5,9 +5,10 @@ import io.netty.buffer.Unpooled;
 import io.sluice.core.channel.Channels;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
+import io.sluice.core.routing.RequestRoute;
+import io.sluice.core.routing.ShardRouter;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ShardSummary;
-import io.sluice.core.storage.KeyHash;
 import io.sluice.throttr.codec.DecodeError;
 import io.sluice.throttr.codec.InfoSnapshot;
 import io.sluice.throttr.codec.Listing;
@@ -47,6 +48,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   private final Instance instance;
   private final ConnectionStats connection;
   private final Channels channels;
+  private final ShardRouter router;
   private final Transport transport;
   private final int maxPendingRequests;
   private final long maxPendingBytes;
@@ -68,8 +70,9 @@ public final class ThrottrSession implements RequestDecoder.Handler {
    *                     message with one message); false to join the replies of every read ready
    *                     at once into one write (a TCP stream has no message boundaries)
    */
-  public ThrottrSession(Instance instance, ConnectionStats connection, Channels channels, Transport transport,
-                        int maxPendingRequests, long maxPendingBytes, boolean writePerRead) {
+  public ThrottrSession(Instance instance, ConnectionStats connection, Channels channels, ShardRouter router,
+                        Transport transport, int maxPendingRequests, long maxPendingBytes, boolean writePerRead) {
+    this.router = router;
     this.maxPendingBytes = maxPendingBytes;
     this.writePerRead = writePerRead;
     this.instance = instance;
@@ -95,7 +98,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       target = event.inner();
     }
     if (current == null) {
-      current = new PendingRead(instance.shards());
+      current = new PendingRead(router.shards());
     }
     current.add(request, target, routeOf(target));
     hold(current, frameLength + REQUEST_OVERHEAD);
@@ -156,12 +159,12 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     }
     for (ShardBatch batch : read.batches) {
       if (batch != null) {
-        transport.dispatch(batch, filled -> {
+        router.dispatch(batch, filled -> {
           read.batches[filled.shard()] = filled;
           hold(read, filled.replies() == null ? 0 : filled.replies().readableBytes());
           read.outstanding--;
           flush();
-        });
+        }, error -> transport.close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
       }
     }
     flush();
@@ -198,21 +201,17 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     return heldBytes;
   }
 
+  /** Where {@code target} runs, by the one table of routes: a shard index, or the session's own markers. */
   private int routeOf(Request target) {
-    if (target instanceof Request.KeyRequest) {
-      return KeyHash.shardOf(KeyHash.of(((Request.KeyRequest) target).key()), instance.shards());
-    }
     if (target == null) {
+      // An EVENT whose payload names no request: answered here with 00.
       return PendingRead.LOCAL;
     }
-    switch (target.type()) {
-      case LIST:
-      case STATS:
-      case INFO:
-        return PendingRead.EVERY_SHARD;
-      default:
-        return PendingRead.LOCAL;
-    }
+    return switch (RequestRoute.of(target.type())) {
+      case OWNER -> router.shardOf(((Request.KeyRequest) target).key());
+      case EVERY_SHARD -> PendingRead.EVERY_SHARD;
+      case CONNECTION, INNER -> PendingRead.LOCAL;
+    };
   }
 
   /** Writes the replies of every read at the head of the queue whose shards are done, in order. */
@@ -255,7 +254,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   }
 
   private void answer(PendingRead read, ByteBuf out) {
-    int shards = instance.shards();
+    int shards = router.shards();
     int[] nextEntry = new int[shards];
     int[] nextByte = new int[shards];
     for (int i = 0; i < read.size(); i++) {

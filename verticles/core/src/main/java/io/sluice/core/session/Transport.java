@@ -1,19 +1,10 @@
 package io.sluice.core.session;
 
 import io.netty.buffer.ByteBuf;
-import io.sluice.core.shard.ShardBatch;
 
-import java.util.function.Consumer;
 
-/** What a {@link ThrottrSession} needs from the socket and the shards; implemented by each front's adapter. */
+/** What a {@link ThrottrSession} needs from the socket; implemented by each front's adapter. */
 public interface Transport {
-
-  /**
-   * Runs a batch on its shard. {@code done} must run later on the session's own thread with the
-   * filled batch (the same object when the shard is in this process), or at once when the shard
-   * lives on this very thread.
-   */
-  void dispatch(ShardBatch batch, Consumer<ShardBatch> done);
 
   /**
    * Writes the replies of one or more reads, in order, as one write; reports the bytes to

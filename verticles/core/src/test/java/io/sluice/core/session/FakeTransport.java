@@ -1,6 +1,7 @@
 package io.sluice.core.session;
 
 import io.netty.buffer.ByteBuf;
+import io.sluice.core.routing.ShardRouter;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.core.shard.ThrottrShard;
 import io.sluice.core.testsupport.Wire;
@@ -10,10 +11,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Records what a session asks of its socket and shards. Dispatched batches wait until the test
+ * Records what a session asks of its socket and, as its router, of its shards. Dispatched batches wait until the test
  * completes them, in any order, by running them on real {@link ThrottrShard}s.
  */
-final class FakeTransport implements Transport {
+final class FakeTransport implements Transport, ShardRouter {
 
   /** One batch handed to a shard, and the session's continuation for it. */
   static final class Dispatch {
@@ -43,7 +44,12 @@ final class FakeTransport implements Transport {
   }
 
   @Override
-  public void dispatch(ShardBatch batch, Consumer<ShardBatch> done) {
+  public int shards() {
+    return shards.length;
+  }
+
+  @Override
+  public void dispatch(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed) {
     Dispatch dispatch = new Dispatch(batch, done);
     dispatched.add(dispatch);
     if (completeAtOnce) {

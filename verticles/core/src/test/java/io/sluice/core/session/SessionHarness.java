@@ -46,7 +46,7 @@ final class SessionHarness {
         clock.epochNanos());
     instance.connections().add(connection);
     transport = new FakeTransport(shards);
-    session = new ThrottrSession(instance, connection, new DirectoryChannels(instance, connection), transport,
+    session = new ThrottrSession(instance, connection, new DirectoryChannels(instance, connection), transport, transport,
         maxPendingRequests, maxPendingBytes, writePerRead);
     transport.session = session;
     decoder = new RequestDecoder(SIZE, MAX_FRAME, session);

@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.instance.Instance;
 import io.sluice.core.log.LogText;
+import io.sluice.core.routing.ShardRouter;
 import io.sluice.core.session.ThrottrSession;
 import io.sluice.core.session.Transport;
 import io.sluice.core.shard.ShardBatch;
@@ -72,7 +73,7 @@ public abstract class FrontConnection implements Transport, PushSink {
         instance.clock().epochNanos());
     this.channels = new EventBusChannels(hub, instance.channels(), stats, this, instance.clock(),
         instance.valueSize());
-    this.session = new ThrottrSession(instance, stats, channels, this, limits.maxPendingRequests(),
+    this.session = new ThrottrSession(instance, stats, channels, guardedRouter(shards), this, limits.maxPendingRequests(),
         limits.maxPendingBytes(), writePerRead);
     this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), limits.partialFrames(), session);
     output.setWriteQueueMaxSize(limits.maxPendingBytes());
@@ -146,10 +147,27 @@ public abstract class FrontConnection implements Transport, PushSink {
     }
   }
 
-  @Override
-  public void dispatch(ShardBatch batch, Consumer<ShardBatch> done) {
-    shards.dispatch(batch, filled -> guarded(() -> done.accept(filled)),
-        error -> close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
+  /**
+   * The loop's router under this connection's guard: a failure in one of its callbacks closes this
+   * connection alone, with one log line, never leaving it half alive.
+   */
+  private ShardRouter guardedRouter(ShardRouter loopRouter) {
+    return new ShardRouter() {
+      @Override
+      public int shards() {
+        return loopRouter.shards();
+      }
+
+      @Override
+      public int shardOf(byte[] key) {
+        return loopRouter.shardOf(key);
+      }
+
+      @Override
+      public void dispatch(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed) {
+        loopRouter.dispatch(batch, filled -> guarded(() -> done.accept(filled)), error -> guarded(() -> failed.accept(error)));
+      }
+    };
   }
 
   @Override
