@@ -6,7 +6,7 @@ import io.sluice.verticles.ServerSettings;
 import io.sluice.verticles.SluiceServer;
 import io.sluice.verticles.metrics.SluiceMetrics;
 import io.sluice.verticles.http.HttpSettings;
-import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.sluice.verticles.udp.UdpSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -46,7 +46,7 @@ public final class Gateway {
         .build();
     ServerSettings settings = new ServerSettings(config.bind(), config.tcpPort(), config.valueSize(), config.shards(),
         loops, config.sweepIntervalMillis(),
-        new TcpSettings(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS),
+        new ConnectionLimits(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS),
         new HttpSettings(config.httpPort(), config.allowedOrigins(), config.authToken(), config.allowedHosts()),
         new UdpSettings(config.udpPort(), UdpRules.load(config.rulesFile())), config.policies());
     try {

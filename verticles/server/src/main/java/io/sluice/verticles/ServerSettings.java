@@ -3,7 +3,7 @@ package io.sluice.verticles;
 import io.sluice.throttr.codec.ValueSize;
 import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.http.HttpSettings;
-import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.sluice.verticles.udp.UdpSettings;
 
 /**
@@ -20,14 +20,14 @@ public record ServerSettings(
     int shards,
     int frontInstances,
     long sweepIntervalMillis,
-    TcpSettings tcp,
+    ConnectionLimits limits,
     HttpSettings http,
     UdpSettings udp,
     Policies policies) {
 
   /** Settings without check-API policies. */
   public ServerSettings(String bind, int tcpPort, ValueSize valueSize, int shards, int frontInstances,
-                        long sweepIntervalMillis, TcpSettings tcp, HttpSettings http, UdpSettings udp) {
+                        long sweepIntervalMillis, ConnectionLimits tcp, HttpSettings http, UdpSettings udp) {
     this(bind, tcpPort, valueSize, shards, frontInstances, sweepIntervalMillis, tcp, http, udp, Policies.none());
   }
 }

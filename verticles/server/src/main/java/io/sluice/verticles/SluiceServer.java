@@ -122,7 +122,7 @@ public final class SluiceServer {
     List<ThrottrTcpVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
-      ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.bind(), port, settings.tcp());
+      ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.bind(), port, settings.limits());
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -145,7 +145,7 @@ public final class SluiceServer {
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
     BearerToken token = new BearerToken(settings.http().authToken(), instance.clock());
-    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.tcp());
+    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits());
     List<HttpFeature> features = new ArrayList<>();
     // First the public read-only probes, which orchestrators and scrapers reach by any name; the
     // guard then checks Host and Origin for everything after it.
@@ -164,7 +164,7 @@ public final class SluiceServer {
     List<HttpFrontVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
-      HttpFrontVerticle front = new HttpFrontVerticle(settings.bind(), port, settings.tcp().maxFrame(), features);
+      HttpFrontVerticle front = new HttpFrontVerticle(settings.bind(), port, settings.limits().maxFrame(), features);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }

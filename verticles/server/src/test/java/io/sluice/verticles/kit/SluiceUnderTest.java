@@ -9,7 +9,7 @@ import io.sluice.verticles.SluiceServer;
 import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.udp.rules.RuleSet;
-import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.sluice.verticles.udp.UdpSettings;
 
 import java.util.List;
@@ -35,28 +35,28 @@ public final class SluiceUnderTest implements AutoCloseable {
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, int maxFrame) {
-    this(vertx, valueSize, new TcpSettings(maxFrame, 1 << 20, 65_536));
+    this(vertx, valueSize, new ConnectionLimits(maxFrame, 1 << 20, 65_536));
   }
 
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp) {
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits tcp) {
     this(vertx, valueSize, tcp, new HttpSettings(0, List.of(), Optional.empty()));
   }
 
   /** Default TCP limits, the given HTTP front settings (origins, token); the HTTP port is always ephemeral. */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, HttpSettings http) {
-    this(vertx, valueSize, new TcpSettings(8096, 1 << 20, 65_536), http);
+    this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), http);
   }
 
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http) {
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits tcp, HttpSettings http) {
     this(vertx, valueSize, tcp, http, RuleSet.allowAll());
   }
 
   public SluiceUnderTest(Vertx vertx, RuleSet udpRules) {
-    this(vertx, ValueSize.UINT16, new TcpSettings(8096, 1 << 20, 65_536), new HttpSettings(0, List.of(), Optional.empty()),
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings(0, List.of(), Optional.empty()),
         udpRules);
   }
 
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules) {
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits tcp, HttpSettings http, RuleSet udpRules) {
     this(vertx, valueSize, tcp, http, udpRules, Policies.none());
   }
 
@@ -67,10 +67,10 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   /** The HTTP check API with these policies and HTTP front settings (an auth token, say). */
   public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http) {
-    this(vertx, ValueSize.UINT16, new TcpSettings(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies);
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies);
   }
 
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules,
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits tcp, HttpSettings http, RuleSet udpRules,
                          Policies policies) {
     this(vertx, valueSize, tcp, http, udpRules, policies, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
@@ -79,7 +79,7 @@ public final class SluiceUnderTest implements AutoCloseable {
    * @param metrics what /metrics serves; the registry the Vert.x was built with, to see Vert.x's own
    *                series there too
    */
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules,
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits tcp, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
     this.vertx = vertx;
     this.metrics = metrics;
