@@ -118,11 +118,12 @@ public final class SluiceServer {
    * spreads accepted connections. Port 0 becomes -1: Vert.x's way of sharing ONE random port.
    */
   private Future<Void> deployTcp(ServerSettings settings, ShardDirectory directory) {
-    int port = settings.tcpPort() == 0 ? -1 : settings.tcpPort();
+    int port = settings.tcp().port() == 0 ? -1 : settings.tcp().port();
     List<ThrottrTcpVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
-      ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.bind(), port, settings.limits());
+      ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.tcp().bind(), port,
+          settings.limits());
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -153,7 +154,7 @@ public final class SluiceServer {
       features.add(HttpFeature.at("/metrics", () -> PrometheusScrapingHandler.create(metrics)));
     }
     features.add(new Health(directory));
-    features.add(new RequestGuard(settings.http(), settings.bind()));
+    features.add(new RequestGuard(settings.http()));
     features.add(HttpFeature.at("/ws", bridge::handler));
     new CheckApi(settings.policies(), directory, token, meters()).mounts()
         .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
@@ -164,7 +165,8 @@ public final class SluiceServer {
     List<HttpFrontVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
-      HttpFrontVerticle front = new HttpFrontVerticle(settings.bind(), port, settings.limits().maxFrame(), features);
+      HttpFrontVerticle front = new HttpFrontVerticle(settings.http().bind(), port, settings.limits().maxFrame(),
+          features);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -176,7 +178,7 @@ public final class SluiceServer {
 
   /** One UDP socket; its rate state lives in the shards. */
   private Future<Void> deployUdp(ServerSettings settings, ShardDirectory directory) {
-    UdpVerticle udp = new UdpVerticle(settings.bind(), settings.udp().port(), settings.udp().rules(), directory,
+    UdpVerticle udp = new UdpVerticle(settings.udp().bind(), settings.udp().port(), settings.udp().rules(), directory,
         instance.clock(), meters(), instance.udpPeers());
     return track(vertx.deployVerticle(udp)).map(id -> {
       udpPort = udp.actualPort();

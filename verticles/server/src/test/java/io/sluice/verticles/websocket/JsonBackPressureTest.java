@@ -41,7 +41,7 @@ class JsonBackPressureTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new ConnectionLimits(8096, MAX_PENDING_BYTES, 4096), new HttpSettings(0, List.of(), Optional.empty()));
+      new ConnectionLimits(8096, MAX_PENDING_BYTES, 4096), new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()));
 
   @AfterEach
   void stop() {

@@ -43,7 +43,7 @@ class PingFloodTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new ConnectionLimits(8096, MAX_PENDING_BYTES, 4096), new HttpSettings(0, List.of(), Optional.of("token")));
+      new ConnectionLimits(8096, MAX_PENDING_BYTES, 4096), new HttpSettings("127.0.0.1", 0, List.of(), Optional.of("token")));
 
   @AfterEach
   void stop() {

@@ -1,0 +1,10 @@
+package io.sluice.verticles.tcp;
+
+/**
+ * The Throttr TCP front's listener; what each connection may hold is in
+ * {@link io.sluice.verticles.front.ConnectionLimits}, shared with the WebSocket bridge.
+ *
+ * @param port 0 for one ephemeral port shared by every instance
+ */
+public record TcpSettings(String bind, int port) {
+}
