@@ -132,7 +132,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     Object id = command.getValue("id");
-    String op = command.getValue("op") instanceof String ? command.getString("op") : "";
+    String op = command.getValue("op") instanceof String name ? name : "";
     try {
       if (!authenticated && !op.equals("auth")) {
         sendText(JsonFrames.error("authenticate first: {\"op\":\"auth\",\"token\":\"…\"}", id));
@@ -155,7 +155,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
    * connection, which is closed after {@value #MAX_FAILED_AUTHS}: guessing needs new connections.
    */
   private void handleAuth(JsonObject command, Object id) {
-    String presented = command.getValue("token") instanceof String ? command.getString("token") : null;
+    String presented = command.getValue("token") instanceof String text ? text : null;
     boolean ok = token.verify(presented, stats.ip()) == BearerToken.Verdict.ADMITTED;
     if (ok && !authenticated) {
       // Only now: a client that has not shown the token must not hear what * or its ID channel carry.
@@ -196,14 +196,13 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   }
 
   private static String channel(JsonObject command) {
-    Object channel = command.getValue("channel");
-    if (!(channel instanceof String)) {
+    if (!(command.getValue("channel") instanceof String channel)) {
       throw new IllegalArgumentException("\"channel\" must be a string");
     }
-    if (((String) channel).getBytes(StandardCharsets.UTF_8).length > 255) {
+    if (channel.getBytes(StandardCharsets.UTF_8).length > 255) {
       throw new IllegalArgumentException("a channel name is at most 255 bytes");
     }
-    return (String) channel;
+    return channel;
   }
 
   /** JSON clients get pushes as JSON text; binary clients as Throttr push frames. */
