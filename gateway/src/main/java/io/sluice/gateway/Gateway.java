@@ -8,6 +8,7 @@ import io.sluice.verticles.metrics.SluiceMetrics;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.throttr.codec.PartialFrameBudget;
 import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.sluice.verticles.udp.UdpSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -45,12 +46,14 @@ public final class Gateway {
             .setMetricsOptions(SluiceMetrics.vertxOptions()))
         .withMetrics(new MicrometerMetricsFactory(metrics))
         .build();
-    ServerSettings settings = new ServerSettings(config.bind(), config.tcpPort(), config.valueSize(), config.shards(),
-        loops, config.sweepIntervalMillis(),
-        new TcpSettings(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS,
+    ServerSettings settings = new ServerSettings(config.valueSize(), config.shards(), loops,
+        config.sweepIntervalMillis(),
+        new ConnectionLimits(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS,
             new PartialFrameBudget(config.maxPartialBytes())),
-        new HttpSettings(config.httpPort(), config.allowedOrigins(), config.authToken(), config.allowedHosts()),
-        new UdpSettings(config.udpPort(), UdpRules.load(config.rulesFile())), config.policies());
+        new TcpSettings(config.bind(), config.tcpPort()),
+        new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
+            config.allowedHosts()),
+        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies());
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

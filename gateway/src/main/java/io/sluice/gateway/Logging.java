@@ -34,8 +34,8 @@ final class Logging {
     System.setProperty("java.util.logging.manager", KeepHandlersOnShutdown.class.getName());
     System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
     LogManager manager = LogManager.getLogManager();
-    if (manager instanceof KeepHandlersOnShutdown) {
-      ((KeepHandlersOnShutdown) manager).resetNow();
+    if (manager instanceof KeepHandlersOnShutdown keeping) {
+      keeping.resetNow();
     } else {
       manager.reset();
     }

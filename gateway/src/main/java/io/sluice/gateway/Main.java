@@ -4,7 +4,6 @@ import io.sluice.verticles.benchmarks.load.Bench;
 import io.sluice.gateway.config.ConfigException;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
-import io.sluice.gateway.config.SluiceConfig;
 
 import java.util.Arrays;
 import java.util.List;
@@ -30,14 +29,13 @@ public final class Main {
       System.exit(2);
       return;
     }
-    if (invocation instanceof Invocation.ShowHelp) {
-      System.out.println(((Invocation.ShowHelp) invocation).text());
+    if (invocation instanceof Invocation.ShowHelp help) {
+      System.out.println(help.text());
     } else if (invocation instanceof Invocation.ShowVersion) {
-      System.out.println(((Invocation.ShowVersion) invocation).text());
-    } else {
-      SluiceConfig config = ((Invocation.Run) invocation).config();
+      System.out.println("sluice " + Version.current());
+    } else if (invocation instanceof Invocation.Run run) {
       try {
-        Gateway.start(config).awaitShutdownOnSignal();
+        Gateway.start(run.config()).awaitShutdownOnSignal();
       } catch (Exception e) {
         System.err.println("sluice: could not start: " + e.getMessage());
         System.exit(1);

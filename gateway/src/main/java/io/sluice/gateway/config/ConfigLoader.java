@@ -61,7 +61,7 @@ public final class ConfigLoader {
       return new Invocation.ShowHelp(OptionDocs.helpText());
     }
     if (switchIsOn(Options.VERSION, fromCommandLine)) {
-      return new Invocation.ShowVersion("sluice " + io.sluice.gateway.Version.current());
+      return new Invocation.ShowVersion();
     }
     throwIfProblems();
 

@@ -9,7 +9,7 @@ package io.sluice.gateway.config;
  * Invocation invocation = ConfigLoader.load(Arrays.asList(args), System.getenv());
  * if (invocation instanceof Invocation.Run run) { start(run.config()); }
  * else if (invocation instanceof Invocation.ShowHelp help) { System.out.println(help.text()); }
- * else if (invocation instanceof Invocation.ShowVersion version) { System.out.println(version.text()); }
+ * else if (invocation instanceof Invocation.ShowVersion) { System.out.println("sluice " + Version.current()); }
  * }</pre>
  */
 public sealed interface Invocation {
@@ -22,7 +22,10 @@ public sealed interface Invocation {
   record ShowHelp(String text) implements Invocation {
   }
 
-  /** Print {@code text} (e.g. {@code sluice 0.1.0}) and exit with status 0. */
-  record ShowVersion(String text) implements Invocation {
+  /**
+   * Print the program's name and version (e.g. {@code sluice 0.1.0}) and exit with status 0. The
+   * caller knows the version: this package stays below the gateway, which owns the jar's identity.
+   */
+  record ShowVersion() implements Invocation {
   }
 }

@@ -156,10 +156,10 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void versionNamesTheProgram() throws Exception {
+    void versionIsAnsweredWithoutConfiguration() throws Exception {
       Invocation invocation = ConfigLoader.load(List.of("--version"), Loading.NO_ENVIRONMENT);
 
-      assertThat(((Invocation.ShowVersion) invocation).text()).startsWith("sluice ");
+      assertThat(invocation).isInstanceOf(Invocation.ShowVersion.class);
     }
 
     @Test

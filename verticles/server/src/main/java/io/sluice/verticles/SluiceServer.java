@@ -124,11 +124,12 @@ public final class SluiceServer {
    * spreads accepted connections. Port 0 becomes -1: Vert.x's way of sharing ONE random port.
    */
   private Future<Void> deployTcp(ServerSettings settings, ShardDirectory directory) {
-    int port = settings.tcpPort() == 0 ? -1 : settings.tcpPort();
+    int port = settings.tcp().port() == 0 ? -1 : settings.tcp().port();
     List<ThrottrTcpVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
-      ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.bind(), port, settings.tcp());
+      ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.tcp().bind(), port,
+          settings.limits());
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -151,7 +152,7 @@ public final class SluiceServer {
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
     BearerToken token = new BearerToken(settings.http().authToken(), instance.clock());
-    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.tcp());
+    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits());
     List<HttpFeature> features = new ArrayList<>();
     // First the public read-only probes, which orchestrators and scrapers reach by any name; the
     // guard then checks Host and Origin for everything after it.
@@ -159,7 +160,7 @@ public final class SluiceServer {
       features.add(HttpFeature.at("/metrics", () -> PrometheusScrapingHandler.create(metrics)));
     }
     features.add(new Health(directory));
-    features.add(new RequestGuard(settings.http(), settings.bind()));
+    features.add(new RequestGuard(settings.http()));
     features.add(HttpFeature.at("/ws", bridge::handler));
     new CheckApi(settings.policies(), directory, token, meters()).mounts()
         .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
@@ -170,7 +171,8 @@ public final class SluiceServer {
     List<HttpFrontVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
-      HttpFrontVerticle front = new HttpFrontVerticle(settings.bind(), port, settings.tcp().maxFrame(), features);
+      HttpFrontVerticle front = new HttpFrontVerticle(settings.http().bind(), port, settings.limits().maxFrame(),
+          features);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -182,7 +184,7 @@ public final class SluiceServer {
 
   /** One UDP socket; its rate state lives in the shards. */
   private Future<Void> deployUdp(ServerSettings settings, ShardDirectory directory) {
-    UdpVerticle udp = new UdpVerticle(settings.bind(), settings.udp().port(), settings.udp().rules(), directory,
+    UdpVerticle udp = new UdpVerticle(settings.udp().bind(), settings.udp().port(), settings.udp().rules(), directory,
         instance.clock(), meters(), instance.udpPeers());
     return track(vertx.deployVerticle(udp)).map(id -> {
       udpPort = udp.actualPort();

@@ -10,18 +10,15 @@ import io.sluice.core.session.ThrottrSession;
 import io.sluice.core.session.Transport;
 import io.sluice.core.shard.ShardBatch;
 import io.sluice.throttr.codec.RequestDecoder;
-import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.channel.ChannelMessage;
 import io.sluice.verticles.channel.EventBusChannels;
 import io.sluice.verticles.channel.PushSink;
 import io.sluice.verticles.shard.ShardOutbox;
-import io.sluice.verticles.tcp.TcpSettings;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
-import io.vertx.core.net.SocketAddress;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 
@@ -52,29 +49,22 @@ public abstract class FrontConnection implements Transport, PushSink {
   protected boolean closed;
   private boolean readingPaused;
 
-  /**
-   * @param channel      the Netty channel under the transport, where pushes' flushes are gathered
-   * @param writePerRead see {@link ThrottrSession}: true when each incoming message needs its own
-   *                     outgoing message
-   */
-  protected FrontConnection(String kind, ConnectionStats.Protocol protocol, SocketAddress peer,
-                            ReadStream<Buffer> input, WriteStream<Buffer> output, Channel channel,
-                            Instance instance, ShardOutbox shards, ChannelHub hub, TcpSettings limits,
-                            boolean writePerRead) {
-    this.kind = kind;
-    this.channel = channel;
+  protected FrontConnection(FrontKind kind, FrontLoop loop, Wire wire) {
+    this.kind = kind.name();
+    this.channel = wire.channel();
     this.context = Vertx.currentContext();
-    this.pushFlushes = PushFlushes.install(channel);
-    this.instance = instance;
-    this.shards = shards;
-    this.input = input;
-    this.output = output;
-    this.stats = new ConnectionStats(ConnectionStats.randomId(), protocol, peer.hostAddress(), peer.port(),
-        instance.clock().epochNanos());
-    this.channels = new EventBusChannels(hub, instance.channels(), stats, this, instance.clock(),
+    this.pushFlushes = PushFlushes.install(wire.channel());
+    this.instance = loop.instance();
+    this.shards = loop.shards();
+    this.input = wire.input();
+    this.output = wire.output();
+    this.stats = new ConnectionStats(ConnectionStats.randomId(), kind.protocol(), wire.peer().hostAddress(),
+        wire.peer().port(), instance.clock().epochNanos());
+    this.channels = new EventBusChannels(loop.hub(), instance.channels(), stats, this, instance.clock(),
         instance.valueSize());
-    this.session = new ThrottrSession(instance, stats, channels, guardedRouter(shards), this, limits.maxPendingRequests(),
-        limits.maxPendingBytes(), writePerRead);
+    ConnectionLimits limits = loop.limits();
+    this.session = new ThrottrSession(instance, stats, channels, guardedRouter(shards), this,
+        limits.maxPendingRequests(), limits.maxPendingBytes(), kind.writePerRead());
     this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), limits.partialFrames(), session);
     output.setWriteQueueMaxSize(limits.maxPendingBytes());
   }

@@ -87,8 +87,8 @@ public final class Endpoint implements Handler<RoutingContext> {
 
   private static void fail(RoutingContext context, Throwable failure) {
     ApiError error;
-    if (failure instanceof ApiError) {
-      error = (ApiError) failure;
+    if (failure instanceof ApiError refusal) {
+      error = refusal;
     } else {
       LOG.log(System.Logger.Level.ERROR, "API failure on " + context.request().path(), failure);
       error = new ApiError(500, "internal error: " + failure, null);

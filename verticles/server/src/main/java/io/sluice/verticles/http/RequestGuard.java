@@ -39,11 +39,10 @@ public final class RequestGuard implements HttpFeature {
   private final List<String> allowedHosts;
   private final String bind;
 
-  /** @param bind the address the port is bound to, served as a Host name when it is one */
-  public RequestGuard(HttpSettings settings, String bind) {
+  public RequestGuard(HttpSettings settings) {
     this.allowedOrigins = settings.allowedOrigins();
     this.allowedHosts = settings.allowedHosts().stream().map(RequestGuard::hostName).toList();
-    this.bind = hostName(bind);
+    this.bind = hostName(settings.bind());
   }
 
   @Override

@@ -1,21 +1,23 @@
 package io.sluice.verticles.tcp;
 
 import io.sluice.core.instance.ConnectionStats;
-import io.sluice.core.instance.Instance;
-import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.front.FrontConnection;
-import io.sluice.verticles.shard.ShardOutbox;
+import io.sluice.verticles.front.FrontKind;
+import io.sluice.verticles.front.FrontLoop;
+import io.sluice.verticles.front.Wire;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
 
 /** One Throttr TCP client: a byte stream, so the replies of every read ready at once go in one write. */
 final class TcpConnection extends FrontConnection {
 
+  private static final FrontKind KIND = new FrontKind("Throttr connection", ConnectionStats.Protocol.TCP, false);
+
   private final NetSocket socket;
 
-  TcpConnection(NetSocket socket, Instance instance, ShardOutbox shards, ChannelHub hub, TcpSettings settings) {
-    super("Throttr connection", ConnectionStats.Protocol.TCP, socket.remoteAddress(), socket, socket,
-        ((NetSocketInternal) socket).channelHandlerContext().channel(), instance, shards, hub, settings, false);
+  TcpConnection(NetSocket socket, FrontLoop loop) {
+    super(KIND, loop, new Wire(socket.remoteAddress(), socket, socket,
+        ((NetSocketInternal) socket).channelHandlerContext().channel()));
     this.socket = socket;
   }
 

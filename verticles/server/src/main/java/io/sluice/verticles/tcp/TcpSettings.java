@@ -3,22 +3,10 @@ package io.sluice.verticles.tcp;
 import io.sluice.throttr.codec.PartialFrameBudget;
 
 /**
- * Per-connection limits of the Throttr fronts (TCP and the WebSocket bridge's binary messages).
+ * The Throttr TCP front's listener; what each connection may hold is in
+ * {@link io.sluice.verticles.front.ConnectionLimits}, shared with the WebSocket bridge.
  *
- * @param maxFrame           the largest request frame accepted; a larger one closes the connection
- * @param maxPendingBytes    what the server holds for one client (requests waiting for their replies,
- *                           replies assembled or queued in the socket) before it stops reading from it
- * @param maxPendingRequests requests decoded but not answered before the server stops reading
- * @param partialFrames      the budget that every connection's incomplete frame is held against:
- *                           ONE object, shared by every front of the server
+ * @param port 0 for one ephemeral port shared by every instance
  */
-public record TcpSettings(int maxFrame, int maxPendingBytes, int maxPendingRequests, PartialFrameBudget partialFrames) {
-
-  /** What {@code --max-partial-bytes} defaults to: 64 MiB. */
-  public static final long DEFAULT_MAX_PARTIAL_BYTES = 64L * 1024 * 1024;
-
-  /** Limits with a budget of its own for incomplete frames, of the default size. */
-  public TcpSettings(int maxFrame, int maxPendingBytes, int maxPendingRequests) {
-    this(maxFrame, maxPendingBytes, maxPendingRequests, new PartialFrameBudget(DEFAULT_MAX_PARTIAL_BYTES));
-  }
+public record TcpSettings(String bind, int port) {
 }

@@ -1,9 +1,9 @@
 package io.sluice.verticles.tcp;
 
 import io.sluice.core.instance.Instance;
-import io.sluice.verticles.channel.ChannelHub;
+import io.sluice.verticles.front.ConnectionLimits;
+import io.sluice.verticles.front.FrontLoop;
 import io.sluice.verticles.shard.ShardDirectory;
-import io.sluice.verticles.shard.ShardOutbox;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.net.NetServer;
@@ -19,23 +19,22 @@ public final class ThrottrTcpVerticle extends VerticleBase {
   private final ShardDirectory shards;
   private final String host;
   private final int port;
-  private final TcpSettings settings;
+  private final ConnectionLimits limits;
   private NetServer server;
 
-  public ThrottrTcpVerticle(Instance instance, ShardDirectory shards, String host, int port, TcpSettings settings) {
+  public ThrottrTcpVerticle(Instance instance, ShardDirectory shards, String host, int port, ConnectionLimits limits) {
     this.instance = instance;
     this.shards = shards;
     this.host = host;
     this.port = port;
-    this.settings = settings;
+    this.limits = limits;
   }
 
   @Override
   public Future<?> start() {
-    ChannelHub hub = new ChannelHub(vertx.eventBus());
-    ShardOutbox outbox = new ShardOutbox(context, vertx.eventBus(), shards);
+    FrontLoop loop = FrontLoop.on(context, instance, shards, limits);
     server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true))
-        .connectHandler(socket -> new TcpConnection(socket, instance, outbox, hub, settings).start());
+        .connectHandler(socket -> new TcpConnection(socket, loop).start());
     return server.listen(port, host);
   }
 

@@ -39,18 +39,16 @@ final class JsonFrames {
 
   /** The bytes of a publish's data: UTF-8 text, or base64 when {@code encoding} says so. */
   static byte[] data(JsonObject command) {
-    Object data = command.getValue("data");
-    if (!(data instanceof String)) {
+    if (!(command.getValue("data") instanceof String data)) {
       throw new IllegalArgumentException("publish needs \"data\" as a string");
     }
     Object encodingValue = command.containsKey("encoding") ? command.getValue("encoding") : "utf-8";
-    if (!(encodingValue instanceof String)) {
+    if (!(encodingValue instanceof String encoding)) {
       throw new IllegalArgumentException("\"encoding\" must be a string (utf-8 or base64)");
     }
-    String encoding = (String) encodingValue;
     if (encoding.equalsIgnoreCase(BASE64)) {
       try {
-        return Base64.getDecoder().decode((String) data);
+        return Base64.getDecoder().decode(data);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("\"data\" is not valid base64");
       }
@@ -58,7 +56,7 @@ final class JsonFrames {
     if (!encoding.equalsIgnoreCase("utf-8")) {
       throw new IllegalArgumentException("unknown encoding '" + encoding + "' (utf-8 or base64)");
     }
-    return ((String) data).getBytes(StandardCharsets.UTF_8);
+    return data.getBytes(StandardCharsets.UTF_8);
   }
 
   private static void putData(JsonObject message, byte[] payload) {

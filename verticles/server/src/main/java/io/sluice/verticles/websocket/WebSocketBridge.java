@@ -1,14 +1,14 @@
 package io.sluice.verticles.websocket;
 
 import io.sluice.core.instance.Instance;
-import io.sluice.verticles.channel.ChannelHub;
+import io.sluice.verticles.front.ConnectionLimits;
+import io.sluice.verticles.front.FrontLoop;
 import io.sluice.verticles.http.BearerToken;
 import io.sluice.verticles.http.Endpoint;
 import io.sluice.verticles.shard.ShardDirectory;
-import io.sluice.verticles.shard.ShardOutbox;
-import io.sluice.verticles.tcp.TcpSettings;
 import io.netty.channel.Channel;
 import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
 
@@ -22,10 +22,10 @@ public final class WebSocketBridge {
   private final Instance instance;
   private final ShardDirectory shards;
   private final BearerToken token;
-  private final TcpSettings limits;
+  private final ConnectionLimits limits;
 
   /** @param limits frame size and per-connection bounds, the same as for TCP clients */
-  public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, TcpSettings limits) {
+  public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits) {
     this.instance = instance;
     this.shards = shards;
     this.token = token;
@@ -38,9 +38,7 @@ public final class WebSocketBridge {
    * HTTP front instance, on its event loop: each gets its own channel hub.
    */
   public Handler<RoutingContext> handler() {
-    io.vertx.core.Context loop = io.vertx.core.Vertx.currentContext();
-    ChannelHub hub = new ChannelHub(loop.owner().eventBus());
-    ShardOutbox outbox = new ShardOutbox(loop, loop.owner().eventBus(), shards);
+    FrontLoop loop = FrontLoop.on(Vertx.currentContext(), instance, shards, limits);
     return context -> {
       var request = context.request();
       if (!request.canUpgradeToWebSocket()) {
@@ -57,7 +55,7 @@ public final class WebSocketBridge {
       // socket does not reveal it, the connection does.
       Channel channel = ((ConnectionBase) request.connection()).channel();
       request.toWebSocket().onSuccess(socket ->
-          new WebSocketConnection(socket, channel, instance, outbox, hub, token, authenticated, limits).start());
+          new WebSocketConnection(socket, channel, loop, token, authenticated).start());
     };
   }
 }

@@ -1,13 +1,12 @@
 package io.sluice.verticles.websocket;
 
 import io.sluice.core.instance.ConnectionStats;
-import io.sluice.core.instance.Instance;
-import io.sluice.verticles.channel.ChannelHub;
 import io.sluice.verticles.channel.ChannelMessage;
 import io.sluice.verticles.front.FrontConnection;
+import io.sluice.verticles.front.FrontKind;
+import io.sluice.verticles.front.FrontLoop;
+import io.sluice.verticles.front.Wire;
 import io.sluice.verticles.http.BearerToken;
-import io.sluice.verticles.shard.ShardOutbox;
-import io.sluice.verticles.tcp.TcpSettings;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -32,6 +31,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private static final System.Logger LOG = System.getLogger(WebSocketConnection.class.getName());
   private static final short POLICY_VIOLATION = 1008;
   static final int MAX_FAILED_AUTHS = 5;
+  private static final FrontKind KIND = new FrontKind("WebSocket", ConnectionStats.Protocol.WEBSOCKET, true);
 
   private final ServerWebSocket socket;
   private final EventLoop eventLoop;
@@ -44,15 +44,14 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private short closeStatus = POLICY_VIOLATION;
 
   /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
-  WebSocketConnection(ServerWebSocket socket, Channel channel, Instance instance, ShardOutbox shards, ChannelHub hub,
-                      BearerToken token, boolean authenticated, TcpSettings limits) {
-    super("WebSocket", ConnectionStats.Protocol.WEBSOCKET, socket.remoteAddress(), socket, socket, channel, instance,
-        shards, hub, limits, true);
+  WebSocketConnection(ServerWebSocket socket, Channel channel, FrontLoop loop, BearerToken token,
+                      boolean authenticated) {
+    super(KIND, loop, new Wire(socket.remoteAddress(), socket, socket, channel));
     this.socket = socket;
     this.eventLoop = channel.eventLoop();
     this.token = token;
     this.authenticated = authenticated;
-    this.messages = new MessageAssembler(limits.maxFrame(), this);
+    this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
   }
 
   /** A client that has not shown the token joins no channel, not even * and its own ID. */
@@ -133,7 +132,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     Object id = command.getValue("id");
-    String op = command.getValue("op") instanceof String ? command.getString("op") : "";
+    String op = command.getValue("op") instanceof String name ? name : "";
     try {
       if (!authenticated && !op.equals("auth")) {
         sendText(JsonFrames.error("authenticate first: {\"op\":\"auth\",\"token\":\"…\"}", id));
@@ -156,7 +155,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
    * connection, which is closed after {@value #MAX_FAILED_AUTHS}: guessing needs new connections.
    */
   private void handleAuth(JsonObject command, Object id) {
-    String presented = command.getValue("token") instanceof String ? command.getString("token") : null;
+    String presented = command.getValue("token") instanceof String text ? text : null;
     boolean ok = token.verify(presented, stats.ip()) == BearerToken.Verdict.ADMITTED;
     if (ok && !authenticated) {
       // Only now: a client that has not shown the token must not hear what * or its ID channel carry.
@@ -197,14 +196,13 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   }
 
   private static String channel(JsonObject command) {
-    Object channel = command.getValue("channel");
-    if (!(channel instanceof String)) {
+    if (!(command.getValue("channel") instanceof String channel)) {
       throw new IllegalArgumentException("\"channel\" must be a string");
     }
-    if (((String) channel).getBytes(StandardCharsets.UTF_8).length > 255) {
+    if (channel.getBytes(StandardCharsets.UTF_8).length > 255) {
       throw new IllegalArgumentException("a channel name is at most 255 bytes");
     }
-    return (String) channel;
+    return channel;
   }
 
   /** JSON clients get pushes as JSON text; binary clients as Throttr push frames. */

@@ -8,7 +8,7 @@ import io.sluice.verticles.kit.Conversation;
 import io.sluice.verticles.kit.JsonWebSocket;
 import io.sluice.verticles.kit.SluiceUnderTest;
 import io.sluice.verticles.kit.TcpConversation;
-import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -71,7 +71,7 @@ class SlowSubscriberTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new TcpSettings(8096, MAX_PENDING_BYTES, 65_536));
+      new ConnectionLimits(8096, MAX_PENDING_BYTES, 65_536));
   private final List<AutoCloseable> clients = new ArrayList<>();
 
   @AfterEach

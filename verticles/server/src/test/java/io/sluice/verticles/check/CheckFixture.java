@@ -35,7 +35,7 @@ final class CheckFixture implements AutoCloseable {
   }
 
   CheckFixture(Policies policies, Optional<String> token) {
-    sut = new SluiceUnderTest(vertx, policies, new HttpSettings(0, List.of(), token));
+    sut = new SluiceUnderTest(vertx, policies, new HttpSettings("127.0.0.1", 0, List.of(), token));
     http = new HttpCalls(vertx, sut.httpPort());
     throttr = await(ThrottrClient.connect(vertx, new ThrottrClientOptions().setHost("127.0.0.1").setPort(sut.tcpPort())));
   }

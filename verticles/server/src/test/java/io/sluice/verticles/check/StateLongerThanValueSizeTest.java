@@ -12,7 +12,7 @@ import io.sluice.verticles.kit.Conversation;
 import io.sluice.verticles.kit.HttpCalls;
 import io.sluice.verticles.kit.SluiceUnderTest;
 import io.sluice.verticles.kit.TcpConversation;
-import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class StateLongerThanValueSizeTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT8,
-      new TcpSettings(8096, 1 << 20, 65_536), new HttpSettings(0, List.of(), Optional.empty()),
+      new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()),
       RuleSet.allowAll(), Policies.of(new Policy("eight", new FixedWindow(new WindowPolicy(eightQuotas())))));
   private final Conversation tcp = await(TcpConversation.open(vertx, sut.tcpPort()));
 

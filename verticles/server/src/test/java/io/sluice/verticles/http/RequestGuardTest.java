@@ -47,7 +47,7 @@ class RequestGuardTest {
   private static void withAllowedHosts(List<String> allowedHosts, Check check) throws IOException {
     Vertx other = Vertx.vertx();
     try (SluiceUnderTest server = new SluiceUnderTest(other, Policies.none(),
-        new HttpSettings(0, List.of(), Optional.empty(), allowedHosts))) {
+        new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty(), allowedHosts))) {
       check.run(server);
     } finally {
       await(other.close());

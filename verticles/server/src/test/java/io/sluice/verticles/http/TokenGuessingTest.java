@@ -40,7 +40,7 @@ class TokenGuessingTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new HttpSettings(0, List.of(), Optional.of(TOKEN)));
+      new HttpSettings("127.0.0.1", 0, List.of(), Optional.of(TOKEN)));
 
   @AfterEach
   void stop() {

@@ -9,6 +9,7 @@ import io.sluice.verticles.SluiceServer;
 import io.sluice.strategy.policy.Policies;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.udp.rules.RuleSet;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.sluice.verticles.tcp.TcpSettings;
 import io.sluice.verticles.udp.UdpSettings;
 
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 public final class SluiceUnderTest implements AutoCloseable {
 
   public static final String VERSION = "test";
+  private static final String LOOPBACK = "127.0.0.1";
 
   private final Vertx vertx;
   private final ManualClock clock = new ManualClock();
@@ -35,56 +37,58 @@ public final class SluiceUnderTest implements AutoCloseable {
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, int maxFrame) {
-    this(vertx, valueSize, new TcpSettings(maxFrame, 1 << 20, 65_536));
+    this(vertx, valueSize, new ConnectionLimits(maxFrame, 1 << 20, 65_536));
   }
 
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp) {
-    this(vertx, valueSize, tcp, new HttpSettings(0, List.of(), Optional.empty()));
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits) {
+    this(vertx, valueSize, limits, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()));
   }
 
-  /** Default TCP limits, the given HTTP front settings (origins, token); the HTTP port is always ephemeral. */
+  /** Default connection limits, the given HTTP front settings (origins, token); the HTTP port is always ephemeral. */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, HttpSettings http) {
-    this(vertx, valueSize, new TcpSettings(8096, 1 << 20, 65_536), http);
+    this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), http);
   }
 
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http) {
-    this(vertx, valueSize, tcp, http, RuleSet.allowAll());
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http) {
+    this(vertx, valueSize, limits, http, RuleSet.allowAll());
   }
 
   public SluiceUnderTest(Vertx vertx, RuleSet udpRules) {
-    this(vertx, ValueSize.UINT16, new TcpSettings(8096, 1 << 20, 65_536), new HttpSettings(0, List.of(), Optional.empty()),
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
         udpRules);
   }
 
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules) {
-    this(vertx, valueSize, tcp, http, udpRules, Policies.none());
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules) {
+    this(vertx, valueSize, limits, http, udpRules, Policies.none());
   }
 
   /** The HTTP check API with these policies; no auth token. */
   public SluiceUnderTest(Vertx vertx, Policies policies) {
-    this(vertx, policies, new HttpSettings(0, List.of(), Optional.empty()));
+    this(vertx, policies, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()));
   }
 
   /** The HTTP check API with these policies and HTTP front settings (an auth token, say). */
   public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http) {
-    this(vertx, ValueSize.UINT16, new TcpSettings(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies);
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies);
   }
 
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules,
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies) {
-    this(vertx, valueSize, tcp, http, udpRules, policies, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    this(vertx, valueSize, limits, http, udpRules, policies, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   /**
    * @param metrics what /metrics serves; the registry the Vert.x was built with, to see Vert.x's own
    *                series there too
    */
-  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, TcpSettings tcp, HttpSettings http, RuleSet udpRules,
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
     this.vertx = vertx;
     this.metrics = metrics;
-    ServerSettings settings = new ServerSettings("127.0.0.1", 0, valueSize, 2, 2, 100, tcp,
-        new HttpSettings(0, http.allowedOrigins(), http.authToken(), http.allowedHosts()), new UdpSettings(0, udpRules), policies);
+    ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
+        new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
+        new UdpSettings(LOOPBACK, 0, udpRules), policies);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 

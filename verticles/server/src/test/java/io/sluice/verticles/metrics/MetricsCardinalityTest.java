@@ -12,7 +12,7 @@ import io.sluice.strategy.policy.Policy;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.kit.HttpCalls;
 import io.sluice.verticles.kit.SluiceUnderTest;
-import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -48,8 +48,8 @@ class MetricsCardinalityTest {
       .build();
   // The client on its own Vert.x, without metrics: only the server's series are scraped.
   private final Vertx clients = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(server, ValueSize.UINT16, new TcpSettings(8096, 1 << 20, 65_536),
-      new HttpSettings(0, List.of(), Optional.of("secret")), RuleSet.allowAll(),
+  private final SluiceUnderTest sut = new SluiceUnderTest(server, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
+      new HttpSettings("127.0.0.1", 0, List.of(), Optional.of("secret")), RuleSet.allowAll(),
       Policies.of(new Policy("p", new FixedWindow(WindowPolicy.of(new Quota("default", 5, Duration.ofMinutes(1)))))),
       registry);
 

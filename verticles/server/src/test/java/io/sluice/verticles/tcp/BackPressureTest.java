@@ -1,6 +1,7 @@
 package io.sluice.verticles.tcp;
 
 import io.sluice.throttr.codec.ValueSize;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.sluice.verticles.kit.Flood;
 import io.sluice.verticles.kit.SluiceUnderTest;
 import io.vertx.core.Promise;
@@ -31,7 +32,7 @@ class BackPressureTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new TcpSettings(8096, MAX_PENDING_BYTES, MAX_PENDING_REQUESTS));
+      new ConnectionLimits(8096, MAX_PENDING_BYTES, MAX_PENDING_REQUESTS));
 
   @AfterEach
   void stop() {

@@ -2,6 +2,7 @@ package io.sluice.verticles.tcp;
 
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.sluice.throttr.codec.PartialFrameBudget;
 import io.sluice.throttr.codec.ValueSize;
 import io.sluice.verticles.kit.Conversation;
@@ -32,7 +33,7 @@ class IncompleteFramesTest {
   private final Vertx vertx = Vertx.vertx();
   private final PartialFrameBudget budget = new PartialFrameBudget(LIMIT);
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT32,
-      new TcpSettings(1 << 20, 1 << 20, 65_536, budget));
+      new ConnectionLimits(1 << 20, 1 << 20, 65_536, budget));
   private final LogLines log = new LogLines();
   private final Conversation probe = open();
 

@@ -1,5 +1,6 @@
 package io.sluice.verticles.tcp;
 
+import io.sluice.verticles.front.ConnectionLimits;
 import io.sluice.core.instance.ConnectionStats;
 import io.sluice.core.session.ThrottrSession;
 import io.sluice.throttr.codec.ValueSize;
@@ -48,7 +49,7 @@ class NonReadingClientsTest {
 
   private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new TcpSettings(8096, MAX_PENDING_BYTES, 65_536));
+      new ConnectionLimits(8096, MAX_PENDING_BYTES, 65_536));
   private final Conversation probe = await(TcpConversation.open(vertx, sut.tcpPort()));
   /** Small socket buffers, so that the kernels stop taking replies and requests soon. */
   private final NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)

@@ -5,7 +5,7 @@ import io.sluice.throttr.codec.ValueSize;
 import io.sluice.verticles.http.HttpSettings;
 import io.sluice.verticles.kit.JsonWebSocket;
 import io.sluice.verticles.kit.SluiceUnderTest;
-import io.sluice.verticles.tcp.TcpSettings;
+import io.sluice.verticles.front.ConnectionLimits;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
@@ -41,7 +41,7 @@ class JsonBackPressureTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new TcpSettings(8096, MAX_PENDING_BYTES, 4096), new HttpSettings(0, List.of(), Optional.empty()));
+      new ConnectionLimits(8096, MAX_PENDING_BYTES, 4096), new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()));
 
   @AfterEach
   void stop() {

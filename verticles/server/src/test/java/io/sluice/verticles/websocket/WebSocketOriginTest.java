@@ -43,7 +43,7 @@ class WebSocketOriginTest {
   }
 
   private void serve(List<String> allowedOrigins) {
-    sut = new SluiceUnderTest(vertx, ValueSize.UINT16, new HttpSettings(0, allowedOrigins, Optional.empty()));
+    sut = new SluiceUnderTest(vertx, ValueSize.UINT16, new HttpSettings("127.0.0.1", 0, allowedOrigins, Optional.empty()));
   }
 
   /**
