@@ -1,15 +1,15 @@
 package io.sluice.gateway;
 
-import io.sluice.core.time.Clock;
+import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.SluiceConfig;
-import io.sluice.verticles.ServerSettings;
-import io.sluice.verticles.SluiceServer;
-import io.sluice.verticles.metrics.SluiceMetrics;
-import io.sluice.verticles.http.HttpSettings;
-import io.sluice.throttr.codec.PartialFrameBudget;
-import io.sluice.verticles.tcp.TcpSettings;
-import io.sluice.verticles.front.ConnectionLimits;
-import io.sluice.verticles.udp.UdpSettings;
+import io.sluice.verticles.server.ServerSettings;
+import io.sluice.verticles.server.SluiceServer;
+import io.sluice.verticles.server.metrics.SluiceMetrics;
+import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.protocol.binary.codec.PartialFrameBudget;
+import io.sluice.verticles.server.tcp.TcpSettings;
+import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.udp.UdpSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;

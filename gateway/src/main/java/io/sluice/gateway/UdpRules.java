@@ -1,8 +1,8 @@
 package io.sluice.gateway;
 
-import io.sluice.core.udp.rules.RuleSetReader;
-import io.sluice.core.udp.rules.RuleConfigException;
-import io.sluice.udp.rules.RuleSet;
+import io.sluice.verticles.engine.udp.rules.RuleSetReader;
+import io.sluice.verticles.engine.udp.rules.RuleConfigException;
+import io.sluice.protocol.udp.rules.RuleSet;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;

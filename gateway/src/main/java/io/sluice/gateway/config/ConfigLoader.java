@@ -1,8 +1,8 @@
 package io.sluice.gateway.config;
 
-import io.sluice.throttr.codec.ValueSize;
-import io.sluice.strategy.policy.Policies;
-import io.sluice.strategy.policy.Policy;
+import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.strategies.policy.Policy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.sluice.gateway.config;
 
-import io.sluice.throttr.codec.ValueSize;
+import io.sluice.protocol.binary.codec.ValueSize;
 
 import java.nio.file.Path;
 import java.util.HashSet;

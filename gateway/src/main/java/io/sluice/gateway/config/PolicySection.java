@@ -1,8 +1,8 @@
 package io.sluice.gateway.config;
 
-import io.sluice.strategy.policy.Policies;
-import io.sluice.strategy.policy.Policy;
-import io.sluice.strategy.policy.PolicyParser;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.strategies.policy.Policy;
+import io.sluice.verticles.strategies.policy.PolicyParser;
 import io.sluice.verticles.config.PlainDocument;
 import io.sluice.verticles.config.YamlNodes;
 import org.yaml.snakeyaml.nodes.MappingNode;

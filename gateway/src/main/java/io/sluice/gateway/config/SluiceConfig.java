@@ -1,7 +1,7 @@
 package io.sluice.gateway.config;
 
-import io.sluice.throttr.codec.ValueSize;
-import io.sluice.strategy.policy.Policies;
+import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.strategies.policy.Policies;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.sluice.gateway.config;
 
-import io.sluice.strategy.policy.Policies;
+import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.config.YamlNodes;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;

@@ -4,9 +4,9 @@ import static io.sluice.gateway.config.Loading.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.sluice.strategy.Quota;
-import io.sluice.strategy.impl.FixedWindow;
-import io.sluice.strategy.policy.Policy;
+import io.sluice.verticles.strategies.Quota;
+import io.sluice.verticles.strategies.impl.FixedWindow;
+import io.sluice.verticles.strategies.policy.Policy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.sluice.gateway.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import io.sluice.throttr.codec.ValueSize;
+import io.sluice.protocol.binary.codec.ValueSize;
 
 import java.nio.file.Path;
 import java.util.List;

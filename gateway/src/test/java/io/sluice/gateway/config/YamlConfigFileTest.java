@@ -4,7 +4,7 @@ import static io.sluice.gateway.config.Loading.failure;
 import static io.sluice.gateway.config.Loading.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.throttr.codec.ValueSize;
+import io.sluice.protocol.binary.codec.ValueSize;
 
 import java.io.IOException;
 import java.nio.file.Files;

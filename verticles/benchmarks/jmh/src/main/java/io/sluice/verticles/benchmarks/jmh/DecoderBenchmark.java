@@ -2,12 +2,12 @@ package io.sluice.verticles.benchmarks.jmh;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.sluice.throttr.codec.Request;
-import io.sluice.throttr.codec.RequestDecoder;
-import io.sluice.throttr.codec.RequestEncoder;
-import io.sluice.throttr.codec.DecodeError;
-import io.sluice.throttr.codec.TtlUnit;
-import io.sluice.throttr.codec.ValueSize;
+import io.sluice.protocol.binary.codec.Request;
+import io.sluice.protocol.binary.codec.RequestDecoder;
+import io.sluice.protocol.binary.codec.RequestEncoder;
+import io.sluice.protocol.binary.codec.DecodeError;
+import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.protocol.binary.codec.ValueSize;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,14 +1,14 @@
 package io.sluice.verticles.benchmarks.jmh;
 
-import io.sluice.core.browse.KeyPageScan;
-import io.sluice.core.shard.ShardBatch;
-import io.sluice.core.shard.SlicedScan;
-import io.sluice.core.shard.ThrottrShard;
-import io.sluice.core.storage.Store;
-import io.sluice.core.time.Clock;
-import io.sluice.throttr.codec.Request;
-import io.sluice.throttr.codec.TtlUnit;
-import io.sluice.throttr.codec.ValueSize;
+import io.sluice.verticles.engine.browse.KeyPageScan;
+import io.sluice.verticles.engine.shard.ShardBatch;
+import io.sluice.verticles.engine.shard.SlicedScan;
+import io.sluice.verticles.engine.shard.ThrottrShard;
+import io.sluice.verticles.engine.storage.Store;
+import io.sluice.verticles.engine.time.Clock;
+import io.sluice.protocol.binary.codec.Request;
+import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.protocol.binary.codec.ValueSize;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,6 +1,6 @@
 package io.sluice.verticles.benchmarks.load;
 
-import io.sluice.throttr.codec.ValueSize;
+import io.sluice.protocol.binary.codec.ValueSize;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

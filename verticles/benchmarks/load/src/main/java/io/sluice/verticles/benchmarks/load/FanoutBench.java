@@ -2,9 +2,9 @@ package io.sluice.verticles.benchmarks.load;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.sluice.throttr.codec.Request;
-import io.sluice.throttr.codec.RequestEncoder;
-import io.sluice.throttr.codec.ValueSize;
+import io.sluice.protocol.binary.codec.Request;
+import io.sluice.protocol.binary.codec.RequestEncoder;
+import io.sluice.protocol.binary.codec.ValueSize;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

@@ -1,10 +1,10 @@
 package io.sluice.verticles.benchmarks.load;
 
 import io.netty.buffer.ByteBuf;
-import io.sluice.throttr.codec.Request;
-import io.sluice.throttr.codec.RequestEncoder;
-import io.sluice.throttr.codec.TtlUnit;
-import io.sluice.throttr.codec.ValueSize;
+import io.sluice.protocol.binary.codec.Request;
+import io.sluice.protocol.binary.codec.RequestEncoder;
+import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.protocol.binary.codec.ValueSize;
 
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;

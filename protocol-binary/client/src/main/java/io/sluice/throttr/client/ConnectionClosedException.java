@@ -1,9 +1,0 @@
-package io.sluice.throttr.client;
-
-/** The connection closed before the reply arrived, or was already closed when the request was made. */
-public class ConnectionClosedException extends ThrottrClientException {
-
-  public ConnectionClosedException(String message) {
-    super(message);
-  }
-}

@@ -1,9 +1,0 @@
-package io.sluice.throttr.client;
-
-/** A request could not get the answer its caller asked for. */
-public class ThrottrClientException extends RuntimeException {
-
-  public ThrottrClientException(String message) {
-    super(message);
-  }
-}

@@ -1,0 +1,44 @@
+package io.sluice.verticles.engine.channel;
+
+import java.util.Arrays;
+
+/** A channel's name: raw bytes compared byte for byte, ordered by unsigned byte value (CHANNELS order). */
+public final class ChannelName implements Comparable<ChannelName> {
+
+  private final byte[] bytes;
+  private final int hash;
+
+  public ChannelName(byte[] bytes) {
+    this.bytes = bytes.clone();
+    this.hash = Arrays.hashCode(bytes);
+  }
+
+  public byte[] bytes() {
+    return bytes.clone();
+  }
+
+  /** The event-bus address of the channel: names are binary, so they travel as hex. */
+  public String address() {
+    return "sluice.channel." + java.util.HexFormat.of().formatHex(bytes);
+  }
+
+  @Override
+  public int compareTo(ChannelName other) {
+    return Arrays.compareUnsigned(bytes, other.bytes);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ChannelName && Arrays.equals(bytes, ((ChannelName) other).bytes);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
+  }
+
+  @Override
+  public String toString() {
+    return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,74 @@
+package io.sluice.verticles.engine.session;
+
+import io.sluice.verticles.engine.shard.ShardBatch;
+import io.sluice.protocol.binary.codec.Request;
+
+import java.util.Arrays;
+
+/**
+ * The requests decoded from one socket read, waiting for their shards. Key requests go to the one
+ * shard that owns the key, instance-wide listings to every shard, the rest are answered locally.
+ */
+final class PendingRead {
+
+  static final int LOCAL = -1;
+  static final int EVERY_SHARD = -2;
+
+  private Request[] requests = new Request[16];
+  private int[] routes = new int[16];
+  private int size;
+  final ShardBatch[] batches;
+  int outstanding;
+  /** What the session holds for this read: its requests, and its shards' replies once back. */
+  long heldBytes;
+
+  PendingRead(int shards) {
+    this.batches = new ShardBatch[shards];
+  }
+
+  /**
+   * @param request what the client sent (answered in this order)
+   * @param target  what runs: the request itself, or the request an EVENT carries
+   */
+  void add(Request request, Request target, int route) {
+    if (size == requests.length) {
+      requests = Arrays.copyOf(requests, size * 2);
+      routes = Arrays.copyOf(routes, size * 2);
+    }
+    requests[size] = request;
+    routes[size] = route;
+    size++;
+    if (route >= 0) {
+      batchFor(route).add(target);
+    } else if (route == EVERY_SHARD) {
+      for (int shard = 0; shard < batches.length; shard++) {
+        batchFor(shard).add(target);
+      }
+    }
+  }
+
+  int size() {
+    return size;
+  }
+
+  Request request(int index) {
+    return requests[index];
+  }
+
+  int route(int index) {
+    return routes[index];
+  }
+
+  boolean isComplete() {
+    return outstanding == 0;
+  }
+
+  private ShardBatch batchFor(int shard) {
+    ShardBatch batch = batches[shard];
+    if (batch == null) {
+      batch = new ShardBatch(shard);
+      batches[shard] = batch;
+    }
+    return batch;
+  }
+}

@@ -1,0 +1,423 @@
+package io.sluice.verticles.engine.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.verticles.engine.channel.Channels;
+import io.sluice.verticles.engine.instance.ConnectionStats;
+import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.engine.routing.RequestRoute;
+import io.sluice.verticles.engine.routing.ShardRouter;
+import io.sluice.verticles.engine.shard.ShardBatch;
+import io.sluice.verticles.engine.shard.ShardSummary;
+import io.sluice.protocol.binary.codec.DecodeError;
+import io.sluice.protocol.binary.codec.InfoSnapshot;
+import io.sluice.protocol.binary.codec.Listing;
+import io.sluice.protocol.binary.codec.Request;
+import io.sluice.protocol.binary.codec.RequestDecoder;
+import io.sluice.protocol.binary.codec.RequestType;
+import io.sluice.protocol.binary.codec.Responses;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One client connection's Throttr protocol engine, independent of the socket: it routes each
+ * decoded request to the shard that owns its key, sends the requests of one read as one batch per
+ * shard, and answers strictly in request order, writing the replies of a read in one write.
+ * Back-pressure: it counts what it holds for the client — each decoded request (its frame and
+ * {@link #REQUEST_OVERHEAD}), the replies its shards sent back, the replies written and not yet
+ * taken by the socket — and while that reaches the limit, or too many requests wait for their
+ * replies, or the socket's write queue is full, it asks the transport to stop reading from the
+ * client; it reads again once both counts are below half their limits.
+ * Not thread-safe: every method runs on the connection's thread.
+ */
+public final class ThrottrSession implements RequestDecoder.Handler {
+
+  /**
+   * What a decoded request costs the heap besides its frame's bytes: the request object and the
+   * arrays around its fields, its slots in the read and in its shard's batch (a heap histogram of
+   * pipelined QUERYs of a 3-byte key shows about 60 bytes each).
+   */
+  public static final int REQUEST_OVERHEAD = 64;
+
+  /** A read's requests go to the shards early once they hold this fraction of the limit. */
+  private static final int DISPATCH_SHARE = 16;
+
+  private final Instance instance;
+  private final ConnectionStats connection;
+  private final Channels channels;
+  private final ShardRouter router;
+  private final Transport transport;
+  private final int maxPendingRequests;
+  private final long maxPendingBytes;
+  private final boolean writePerRead;
+  private final ArrayDeque<PendingRead> pending = new ArrayDeque<>();
+  private PendingRead current;
+  private int pendingRequests;
+  private long heldBytes;
+  /** The decoder holds input back until the session reads again. */
+  private boolean inputHeldBack;
+  private boolean writable = true;
+  private boolean reading = true;
+  /** Why the connection closes once the requests read before bad input are answered; null while none came. */
+  private String closeReason;
+  private boolean closing;
+
+  /**
+   * @param writePerRead true to write each read's replies on their own (a WebSocket answers one
+   *                     message with one message); false to join the replies of every read ready
+   *                     at once into one write (a TCP stream has no message boundaries)
+   */
+  public ThrottrSession(Instance instance, ConnectionStats connection, Channels channels, ShardRouter router,
+                        Transport transport, int maxPendingRequests, long maxPendingBytes, boolean writePerRead) {
+    this.router = router;
+    this.maxPendingBytes = maxPendingBytes;
+    this.writePerRead = writePerRead;
+    this.instance = instance;
+    this.connection = connection;
+    this.channels = channels;
+    this.transport = transport;
+    this.maxPendingRequests = maxPendingRequests;
+  }
+
+  @Override
+  public boolean onRequest(Request request, int frameLength) {
+    connection.countRequest(request.type().code());
+    countRequest(request.type().code());
+    Request target = request;
+    if (request instanceof Request.Event) {
+      // As the reference does, each EVENT level counts its payload's type: EVENT for all but the
+      // innermost, whose first byte counts even when it names no request.
+      Request.Event event = (Request.Event) request;
+      for (int level = 1; level < event.depth(); level++) {
+        countRequest(RequestType.EVENT.code());
+      }
+      countRequest(event.innerType());
+      target = event.inner();
+    }
+    if (current == null) {
+      current = new PendingRead(router.shards());
+    }
+    current.add(request, target, routeOf(target));
+    hold(current, frameLength + REQUEST_OVERHEAD);
+    pendingRequests++;
+    return writePerRead || mayDecodeMore();
+  }
+
+  /**
+   * Within a large read: sends what is decoded so far once it is a share of the limit, so that
+   * shards on this thread answer now and their replies count, and asks the decoder to hold the
+   * rest back while the session holds its limit. (A WebSocket message is answered by one message,
+   * so it is always decoded whole; the bridge caps its size.)
+   */
+  private boolean mayDecodeMore() {
+    if (heldBytes < maxPendingBytes && current.heldBytes < maxPendingBytes / DISPATCH_SHARE) {
+      return true;
+    }
+    endOfRead();
+    if (heldBytes < maxPendingBytes) {
+      return true;
+    }
+    inputHeldBack = true;
+    return false;
+  }
+
+  private void hold(PendingRead read, long bytes) {
+    read.heldBytes += bytes;
+    heldBytes += bytes;
+  }
+
+  private void countRequest(int typeCode) {
+    instance.counters().count(connection.protocol(), typeCode);
+  }
+
+  /**
+   * Bad input: nothing after it is read, but every request before it, in this read or an earlier
+   * one, is answered before the connection closes.
+   */
+  @Override
+  public void onError(DecodeError error) {
+    closeReason = error.message();
+    updateReading();
+  }
+
+  /** Sends what the last read decoded to the shards. Call after feeding each read to the decoder. */
+  public void endOfRead() {
+    PendingRead read = current;
+    if (read == null) {
+      closeIfAnswered();
+      return;
+    }
+    current = null;
+    pending.add(read);
+    for (ShardBatch batch : read.batches) {
+      if (batch != null) {
+        read.outstanding++;
+      }
+    }
+    for (ShardBatch batch : read.batches) {
+      if (batch != null) {
+        router.dispatch(batch, filled -> {
+          read.batches[filled.shard()] = filled;
+          hold(read, filled.replies() == null ? 0 : filled.replies().readableBytes());
+          read.outstanding--;
+          flush();
+        }, error -> transport.close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
+      }
+    }
+    flush();
+    updateReading();
+  }
+
+  /** The socket's write queue became full (false) or drained (true). */
+  public void setWritable(boolean writable) {
+    this.writable = writable;
+    updateReading();
+  }
+
+  /**
+   * The socket has taken {@code bytes} of the replies given to {@link Transport#write}, or they are
+   * gone with the connection: they no longer count against the limit.
+   */
+  public void replyWritten(int bytes) {
+    heldBytes -= bytes;
+    updateReading();
+  }
+
+  /** Requests decoded and not answered yet. */
+  public int pendingRequests() {
+    return pendingRequests;
+  }
+
+  /** False while the session has asked the transport to stop reading. */
+  public boolean reading() {
+    return reading;
+  }
+
+  /** What the session holds for the client now, as counted against the limit. */
+  public long heldBytes() {
+    return heldBytes;
+  }
+
+  /** Where {@code target} runs, by the one table of routes: a shard index, or the session's own markers. */
+  private int routeOf(Request target) {
+    if (target == null) {
+      // An EVENT whose payload names no request: answered here with 00.
+      return PendingRead.LOCAL;
+    }
+    return switch (RequestRoute.of(target.type())) {
+      case OWNER -> router.shardOf(((Request.KeyRequest) target).key());
+      case EVERY_SHARD -> PendingRead.EVERY_SHARD;
+      case CONNECTION, INNER -> PendingRead.LOCAL;
+    };
+  }
+
+  /** Writes the replies of every read at the head of the queue whose shards are done, in order. */
+  private void flush() {
+    if (pending.isEmpty() || !pending.peek().isComplete()) {
+      return;
+    }
+    ByteBuf out = null;
+    while (!pending.isEmpty() && pending.peek().isComplete()) {
+      PendingRead read = pending.poll();
+      if (out == null) {
+        out = Unpooled.buffer(read.size() * 8);
+      }
+      answer(read, out);
+      pendingRequests -= read.size();
+      heldBytes -= read.heldBytes;
+      if (writePerRead) {
+        write(out);
+        out = null;
+      }
+    }
+    if (out != null) {
+      write(out);
+    }
+    updateReading();
+    closeIfAnswered();
+  }
+
+  private void write(ByteBuf replies) {
+    heldBytes += replies.readableBytes();
+    transport.write(replies);
+  }
+
+  /** After bad input, closes once the requests before it have all been answered. */
+  private void closeIfAnswered() {
+    if (closeReason != null && !closing && current == null && pending.isEmpty()) {
+      closing = true;
+      transport.close(closeReason);
+    }
+  }
+
+  private void answer(PendingRead read, ByteBuf out) {
+    int shards = router.shards();
+    int[] nextEntry = new int[shards];
+    int[] nextByte = new int[shards];
+    for (int i = 0; i < read.size(); i++) {
+      Request target = read.request(i);
+      if (target instanceof Request.Event) {
+        Request.Event event = (Request.Event) target;
+        for (int level = 0; level < event.depth(); level++) {
+          out.writeByte(Responses.SUCCESS);
+        }
+        target = event.inner();
+      }
+      if (target == null) {
+        Responses.status(out, false);
+        continue;
+      }
+      int route = read.route(i);
+      if (route >= 0) {
+        ShardBatch batch = read.batches[route];
+        int end = batch.replyEnd(nextEntry[route]++);
+        out.writeBytes(batch.replies(), nextByte[route], end - nextByte[route]);
+        nextByte[route] = end;
+      } else if (route == PendingRead.EVERY_SHARD) {
+        List<Object> collected = new ArrayList<>(shards);
+        boolean failed = false;
+        for (int shard = 0; shard < shards; shard++) {
+          ShardBatch batch = read.batches[shard];
+          int entry = nextEntry[shard]++;
+          nextByte[shard] = batch.replyEnd(entry);
+          collected.add(batch.collected(entry));
+          failed |= batch.failure(entry) != null;
+        }
+        if (failed) {
+          // A listing missing one shard's part would be a lie: its failure status instead.
+          Responses.status(out, false);
+        } else {
+          answerFromEveryShard(target, collected, out);
+        }
+      } else {
+        answerLocally(target, out);
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void answerFromEveryShard(Request request, List<Object> collected, ByteBuf out) {
+    switch (request.type()) {
+      case LIST: {
+        List<Listing.KeyItem> items = new ArrayList<>();
+        collected.forEach(part -> items.addAll((List<Listing.KeyItem>) part));
+        Listing.write(out, items, Listing.keys(instance.valueSize()));
+        break;
+      }
+      case STATS: {
+        List<Listing.KeyStatsItem> items = new ArrayList<>();
+        collected.forEach(part -> items.addAll((List<Listing.KeyStatsItem>) part));
+        Listing.write(out, items, Listing.KEY_STATS);
+        break;
+      }
+      default:
+        Responses.info(out, info(collected));
+    }
+  }
+
+  private void answerLocally(Request request, ByteBuf out) {
+    switch (request.type()) {
+      case WHOAMI:
+        Responses.whoami(out, connection.id());
+        break;
+      case CONNECTION: {
+        ConnectionStats found = instance.connections().find(((Request.Connection) request).id());
+        if (found == null) {
+          Responses.status(out, false);
+        } else {
+          Responses.connection(out, found.toItem());
+        }
+        break;
+      }
+      case CONNECTIONS: {
+        List<io.sluice.protocol.binary.codec.ConnectionItem> items = new ArrayList<>();
+        instance.connections().all().forEach(c -> items.add(c.toItem()));
+        Listing.write(out, items, Listing.CONNECTIONS);
+        break;
+      }
+      case SUBSCRIBE:
+        channels.subscribe(((Request.Subscribe) request).channel());
+        Responses.status(out, true);
+        break;
+      case UNSUBSCRIBE:
+        Responses.status(out, channels.unsubscribe(((Request.Unsubscribe) request).channel()));
+        break;
+      case PUBLISH:
+        answerPublish((Request.Publish) request, out);
+        break;
+      case CHANNEL:
+        Responses.channel(out, channels.subscribers(((Request.Channel) request).channel()));
+        break;
+      case CHANNELS:
+        Listing.write(out, channels.channels(), Listing.CHANNELS);
+        break;
+      default:
+        throw new IllegalArgumentException(request.type() + " is not answered locally");
+    }
+  }
+
+  /** The publisher's own pushes come before its status byte: the Java SDK depends on that order. */
+  private void answerPublish(Request.Publish publish, ByteBuf out) {
+    int own = channels.publish(publish.channel(), publish.payload());
+    if (own < 0) {
+      Responses.status(out, false);
+      return;
+    }
+    for (int i = 0; i < own; i++) {
+      Responses.push(out, instance.valueSize(), publish.channel(), publish.payload());
+    }
+    connection.addPublishedBytes((long) own * publish.payload().length);
+    Responses.status(out, true);
+  }
+
+  private InfoSnapshot info(List<Object> summaries) {
+    long records = 0;
+    long counters = 0;
+    long buffers = 0;
+    long bufferBytes = 0;
+    for (Object part : summaries) {
+      ShardSummary summary = (ShardSummary) part;
+      records += summary.records();
+      counters += summary.counters();
+      buffers += summary.buffers();
+      bufferBytes += summary.bufferBytes();
+    }
+    long now = instance.clock().epochNanos();
+    return new InfoSnapshot(
+        TimeUnit.NANOSECONDS.toSeconds(now),
+        instance.counters().totals(),
+        instance.counters().perMinute(),
+        instance.connections().totalReadBytes(),
+        instance.counters().readBytesPerMinute(),
+        instance.connections().totalWriteBytes(),
+        instance.counters().writeBytesPerMinute(),
+        records,
+        counters,
+        buffers,
+        counters * instance.valueSize().bytes(),
+        bufferBytes,
+        instance.channels().totalSubscriptions(),
+        instance.channels().totalChannels(),
+        instance.startedAtNanos(),
+        instance.connections().size(),
+        instance.version());
+  }
+
+  private void updateReading() {
+    connection.setHeldBytes(heldBytes);
+    boolean shouldRead = closeReason == null && writable
+        && pendingRequests < (reading ? maxPendingRequests : maxPendingRequests / 2)
+        && heldBytes < (reading ? maxPendingBytes : maxPendingBytes / 2);
+    if (shouldRead && (!reading || inputHeldBack)) {
+      reading = true;
+      inputHeldBack = false;
+      transport.resumeReading();
+    } else if (!shouldRead && reading) {
+      reading = false;
+      transport.pauseReading();
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package io.sluice.verticles.engine.shard;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.protocol.binary.codec.Request;
+
+/**
+ * The requests of one connection read that belong to one shard, travelling to that shard as ONE
+ * event-bus message and back with their results: reply bytes for key requests (in order, delimited
+ * by {@link #replyEnd}), collected items for the listings that every shard contributes to, and
+ * {@link ShardTask}s that carry their own results.
+ * Owned by one thread at a time: the connection's until sent, the shard's until replied.
+ */
+public final class ShardBatch {
+
+  private final int shard;
+  private Object[] entries = new Object[8];
+  private int size;
+  private ByteBuf replies;
+  private int[] replyEnds;
+  private Object[] collected;
+  private Throwable[] failures;
+
+  public ShardBatch(int shard) {
+    this.shard = shard;
+  }
+
+  public int shard() {
+    return shard;
+  }
+
+  public void add(Request request) {
+    addEntry(request);
+  }
+
+  public void add(ShardTask task) {
+    addEntry(task);
+  }
+
+  public void add(ShardScan scan) {
+    addEntry(scan);
+  }
+
+  /** One slice of the scan: send it again in a new batch until it has finished. */
+  public void add(SlicedScan scan) {
+    addEntry(scan);
+  }
+
+  public void add(KeyLookup lookup) {
+    addEntry(lookup);
+  }
+
+  private void addEntry(Object entry) {
+    if (size == entries.length) {
+      entries = java.util.Arrays.copyOf(entries, size * 2);
+    }
+    entries[size++] = entry;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  /** A Throttr {@link Request}, a {@link ShardTask}, a {@link ShardScan}, a {@link SlicedScan} or a {@link KeyLookup}. */
+  public Object entry(int index) {
+    return entries[index];
+  }
+
+  public Request request(int index) {
+    return (Request) entries[index];
+  }
+
+  /** The reply bytes of every key request, one after another. */
+  public ByteBuf replies() {
+    return replies;
+  }
+
+  /** The end offset in {@link #replies()} of the reply to request {@code index}. */
+  public int replyEnd(int index) {
+    return replyEnds[index];
+  }
+
+  /** What a shard collected for a listing request (LIST, STATS, INFO) at {@code index}. */
+  public Object collected(int index) {
+    return collected == null ? null : collected[index];
+  }
+
+  /**
+   * Why entry {@code index} threw on the shard, or null when it ran. The failed entry has been
+   * answered as a failure already where it can be (a Throttr request by its failure status, a
+   * {@link ShardTask} through {@link ShardTask#failed}); a lookup or a scan has only this.
+   */
+  public Throwable failure(int index) {
+    return failures == null ? null : failures[index];
+  }
+
+  /** The first entry's failure, or null when every entry ran. */
+  public Throwable firstFailure() {
+    if (failures != null) {
+      for (Throwable failure : failures) {
+        if (failure != null) {
+          return failure;
+        }
+      }
+    }
+    return null;
+  }
+
+  // Called by the shard.
+
+  void fail(int index, Throwable error) {
+    if (failures == null) {
+      failures = new Throwable[size];
+    }
+    failures[index] = error;
+  }
+
+  ByteBuf startReplies() {
+    replies = Unpooled.buffer(size * 16);
+    replyEnds = new int[size];
+    return replies;
+  }
+
+  void endReply(int index) {
+    replyEnds[index] = replies.writerIndex();
+  }
+
+  void collect(int index, Object value) {
+    if (collected == null) {
+      collected = new Object[size];
+    }
+    collected[index] = value;
+  }
+}

@@ -1,0 +1,143 @@
+package io.sluice.verticles.engine.session;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.verticles.engine.routing.ShardRouter;
+import io.sluice.verticles.engine.shard.ShardBatch;
+import io.sluice.verticles.engine.shard.ThrottrShard;
+import io.sluice.verticles.engine.testsupport.Wire;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Records what a session asks of its socket and, as its router, of its shards. Dispatched batches wait until the test
+ * completes them, in any order, by running them on real {@link ThrottrShard}s.
+ */
+final class FakeTransport implements Transport, ShardRouter {
+
+  /** One batch handed to a shard, and the session's continuation for it. */
+  static final class Dispatch {
+    final ShardBatch batch;
+    final Consumer<ShardBatch> done;
+    boolean completed;
+
+    Dispatch(ShardBatch batch, Consumer<ShardBatch> done) {
+      this.batch = batch;
+      this.done = done;
+    }
+  }
+
+  private final ThrottrShard[] shards;
+  final List<Dispatch> dispatched = new ArrayList<>();
+  final List<String> writes = new ArrayList<>();
+  final List<String> flow = new ArrayList<>();
+  final List<String> closes = new ArrayList<>();
+  boolean completeAtOnce;
+  /** Told when the "socket" takes replies; null leaves them queued until {@link #drainWrites}. */
+  ThrottrSession session;
+  boolean socketTakesWritesAtOnce = true;
+  private int unwritten;
+
+  FakeTransport(ThrottrShard[] shards) {
+    this.shards = shards;
+  }
+
+  @Override
+  public int shards() {
+    return shards.length;
+  }
+
+  @Override
+  public void dispatch(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed) {
+    Dispatch dispatch = new Dispatch(batch, done);
+    dispatched.add(dispatch);
+    if (completeAtOnce) {
+      complete(dispatch);
+    }
+  }
+
+  @Override
+  public void write(ByteBuf replies) {
+    int length = replies.readableBytes();
+    writes.add(Wire.hex(replies));
+    replies.release();
+    unwritten += length;
+    if (socketTakesWritesAtOnce) {
+      drainWrites();
+    }
+  }
+
+  /** The socket takes every reply written so far. */
+  void drainWrites() {
+    int taken = unwritten;
+    unwritten = 0;
+    session.replyWritten(taken);
+  }
+
+  @Override
+  public void pauseReading() {
+    flow.add("pause");
+  }
+
+  @Override
+  public void resumeReading() {
+    flow.add("resume");
+  }
+
+  @Override
+  public void close(String reason) {
+    closes.add(reason);
+  }
+
+  void complete(Dispatch dispatch) {
+    if (dispatch.completed) {
+      throw new IllegalStateException("already completed");
+    }
+    for (Dispatch earlier : dispatched) {
+      if (earlier == dispatch) {
+        break;
+      }
+      if (!earlier.completed && earlier.batch.shard() == dispatch.batch.shard()) {
+        // A shard runs its batches in arrival order; only different shards finish out of order.
+        throw new IllegalStateException("an earlier batch of shard " + dispatch.batch.shard() + " is still open");
+      }
+    }
+    dispatch.completed = true;
+    shards[dispatch.batch.shard()].execute(dispatch.batch);
+    dispatch.done.accept(dispatch.batch);
+  }
+
+  void complete(int dispatchIndex) {
+    complete(dispatched.get(dispatchIndex));
+  }
+
+  /**
+   * Completes every open dispatch, the highest shard first: shards finish in the reverse of the
+   * order the session would write, while each shard still runs its own batches in arrival order.
+   */
+  void completeAllInReverse() {
+    for (int shard = shards.length - 1; shard >= 0; shard--) {
+      for (Dispatch d : dispatched) {
+        if (!d.completed && d.batch.shard() == shard) {
+          complete(d);
+        }
+      }
+    }
+  }
+
+  List<Dispatch> outstanding() {
+    List<Dispatch> open = new ArrayList<>();
+    for (Dispatch d : dispatched) {
+      if (!d.completed) {
+        open.add(d);
+      }
+    }
+    return open;
+  }
+
+  /** Every write, concatenated. */
+  String written() {
+    return String.join(" ", writes).trim();
+  }
+}

@@ -1,0 +1,133 @@
+package io.sluice.verticles.server.channel;
+
+import io.sluice.verticles.engine.channel.ChannelDirectory;
+import io.sluice.verticles.engine.channel.ChannelName;
+import io.sluice.verticles.engine.channel.Channels;
+import io.sluice.verticles.engine.channel.Subscription;
+import io.sluice.verticles.engine.instance.ConnectionStats;
+import io.sluice.verticles.engine.time.Clock;
+import io.sluice.protocol.binary.codec.Listing;
+import io.sluice.protocol.binary.codec.SubscriberItem;
+import io.sluice.protocol.binary.codec.ValueSize;
+import io.vertx.core.eventbus.EventBus;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One connection's channels. A publish is one event-bus publish on the channel's address, which
+ * reaches every front — TCP instances on all loops, the WebSocket bridge, later other cluster
+ * nodes — where the {@link ChannelHub} of each event loop hands it to its local subscription
+ * records (a double subscription is two records, so two pushes). The {@link ChannelDirectory}
+ * keeps the books for PUBLISH's answer, CHANNEL, CHANNELS and INFO.
+ */
+public final class EventBusChannels implements Channels, ChannelHub.Member {
+
+  private final EventBus eventBus;
+  private final ChannelDirectory directory;
+  private final ConnectionStats connection;
+  private final byte[] connectionId;
+  private final PushSink sink;
+  private final Clock clock;
+  private final ValueSize valueSize;
+  private final ChannelHub hub;
+  private final Map<ChannelName, List<Subscription>> records = new HashMap<>();
+
+  public EventBusChannels(ChannelHub hub, ChannelDirectory directory, ConnectionStats connection,
+                          PushSink sink, Clock clock, ValueSize valueSize) {
+    this.eventBus = hub.eventBus();
+    this.hub = hub;
+    this.directory = directory;
+    this.connection = connection;
+    this.connectionId = connection.id();
+    this.sink = sink;
+    this.clock = clock;
+    this.valueSize = valueSize;
+  }
+
+  /** Every connection is subscribed to {@code *} and to its own ID as 32 hex characters (spec §7.4). */
+  public void joinAutomaticChannels() {
+    subscribe(new byte[] {'*'});
+    subscribe(connection.idHex().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+  }
+
+  @Override
+  public void subscribe(byte[] channel) {
+    ChannelName name = new ChannelName(channel);
+    Subscription subscription = directory.subscribe(name, connectionId, clock.epochNanos());
+    hub.add(name, this, subscription);
+    records.computeIfAbsent(name, n -> new ArrayList<>()).add(subscription);
+  }
+
+  @Override
+  public boolean unsubscribe(byte[] channel) {
+    ChannelName name = new ChannelName(channel);
+    if (records.remove(name) == null) {
+      return false;
+    }
+    hub.removeAll(name, this);
+    directory.unsubscribe(name, connectionId);
+    return true;
+  }
+
+  /**
+   * {@inheritDoc} A payload longer than a push frame's length field can announce is refused before
+   * anyone gets it: Throttr subscribers could not be sent it, and the others alone must not be.
+   */
+  @Override
+  public int publish(byte[] channel, byte[] payload) {
+    if (!valueSize.fits(payload.length)) {
+      throw new IllegalArgumentException("a message is at most " + valueSize.max() + " bytes with value size "
+          + valueSize.label() + ", this one has " + payload.length);
+    }
+    ChannelName name = new ChannelName(channel);
+    int everyone = directory.subscriptions(name);
+    if (everyone == 0) {
+      return -1;
+    }
+    List<Subscription> own = records.getOrDefault(name, List.of());
+    own.forEach(subscription -> subscription.countDelivery(payload.length));
+    if (everyone > own.size()) {
+      eventBus.publish(name.address(), new ChannelMessage(channel, payload, connectionId));
+    }
+    return own.size();
+  }
+
+  @Override
+  public List<SubscriberItem> subscribers(byte[] channel) {
+    return directory.subscribers(new ChannelName(channel));
+  }
+
+  @Override
+  public List<Listing.ChannelItem> channels() {
+    return directory.channels();
+  }
+
+  /** Drops every subscription of a closed connection. */
+  public void leaveAll() {
+    records.keySet().forEach(name -> {
+      hub.removeAll(name, this);
+      directory.unsubscribe(name, connectionId);
+    });
+    records.clear();
+  }
+
+  @Override
+  public byte[] connectionId() {
+    return connectionId;
+  }
+
+  /** Called by the hub for messages of other publishers (this connection pushed its own already). */
+  @Override
+  public void deliver(Subscription subscription, ChannelMessage message) {
+    subscription.countDelivery(message.payload().length);
+    if (sink.push(message)) {
+      connection.addReceivedBytes(message.payload().length);
+    } else {
+      connection.countDroppedPush();
+      directory.countDroppedPush();
+    }
+  }
+}

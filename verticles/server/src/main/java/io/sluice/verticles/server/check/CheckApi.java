@@ -1,0 +1,71 @@
+package io.sluice.verticles.server.check;
+
+import io.sluice.verticles.server.http.Endpoint;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.shard.ShardQueries;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The HTTP check API for API gateways: one handler per endpoint, mounted on the HTTP front.
+ *
+ * <pre>
+ * POST   /v1/check                  {"policy","key","cost"} → 200 allowed / 429 denied
+ * ANY    /v1/check/{policy}[/path]  ?key=&amp;cost= → the same, for nginx auth_request and Envoy ext_authz
+ * POST   /v1/peek                   {"policy","key"} → what a check would answer, consuming nothing
+ * DELETE /v1/limits/{policy}/{key}  → removes the key's state
+ * GET    /openapi.json             → the OpenAPI 3 document (public)
+ * </pre>
+ *
+ * Each key's state lives in the shard that owns its record {@code rl:<policy>:<key>}; checks run
+ * there as shard tasks, so they are atomic per key.
+ */
+public final class CheckApi {
+
+  private final CheckPolicies policies;
+  private final ShardDirectory shards;
+  private final BearerToken token;
+  private final CheckDecisions decisions;
+  /** One outbox per front event loop, shared by its endpoints. */
+  private final Map<Context, ShardQueries> shardsByLoop = new ConcurrentHashMap<>();
+
+  public CheckApi(Policies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics) {
+    this.policies = new CheckPolicies(policies);
+    this.decisions = new CheckDecisions(metrics);
+    this.shards = shards;
+    this.token = token;
+  }
+
+  /**
+   * Path → handler factory, in match order. Each factory is called once per HTTP front instance,
+   * on that instance's event loop.
+   */
+  public Map<String, Supplier<Handler<RoutingContext>>> mounts() {
+    Map<String, Supplier<Handler<RoutingContext>>> mounts = new LinkedHashMap<>();
+    mounts.put("/v1/check", () -> new Endpoint(List.of(HttpMethod.POST), token, CheckHandler.json(services())));
+    mounts.put(CheckHandler.FORWARDED_PREFIX + "*", () -> new Endpoint(List.of(), token, CheckHandler.forwarded(services())));
+    mounts.put("/v1/peek", () -> new Endpoint(List.of(HttpMethod.POST), token, new PeekHandler(services())));
+    mounts.put(ResetHandler.PREFIX + "*", () -> new Endpoint(List.of(HttpMethod.DELETE), token, new ResetHandler(services())));
+    mounts.put("/openapi.json", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), null, new OpenApiHandler()));
+    return mounts;
+  }
+
+  /** The services of the calling front event loop, whose shard outbox its endpoints share. */
+  private CheckServices services() {
+    Context loop = Vertx.currentContext();
+    ShardQueries routes = shardsByLoop.computeIfAbsent(loop, context -> new ShardQueries(context, shards));
+    return new CheckServices(policies, routes, decisions);
+  }
+}

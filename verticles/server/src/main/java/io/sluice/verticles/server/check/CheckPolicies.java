@@ -1,0 +1,37 @@
+package io.sluice.verticles.server.check;
+
+import io.sluice.verticles.server.http.ApiError;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.strategies.policy.Policy;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The configured policies as the endpoints look them up, each with its header fields built once. */
+final class CheckPolicies {
+
+  private final Map<String, RateLimitFields> byName = new HashMap<>();
+  private final String names;
+
+  CheckPolicies(Policies policies) {
+    for (Policy policy : policies.all()) {
+      byName.put(policy.name(), new RateLimitFields(policy));
+    }
+    this.names = policies.isEmpty() ? "none is configured (policies: in the --config file)"
+        : "configured: " + policies.all().stream().map(Policy::name).limit(20).collect(Collectors.joining(", "))
+            + (policies.all().size() > 20 ? ", …" : "");
+  }
+
+  /** @throws ApiError 400 naming the configured policies when there is no such policy */
+  RateLimitFields get(String name) {
+    if (name == null || name.isEmpty()) {
+      throw ApiError.badRequest("missing policy: name one (" + names + ")");
+    }
+    RateLimitFields found = byName.get(name);
+    if (found == null) {
+      throw ApiError.badRequest("unknown policy '" + name + "' (" + names + ")");
+    }
+    return found;
+  }
+}

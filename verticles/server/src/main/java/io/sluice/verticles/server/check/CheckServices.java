@@ -1,0 +1,18 @@
+package io.sluice.verticles.server.check;
+
+import io.sluice.verticles.server.http.ApiError;
+import io.sluice.verticles.server.shard.ShardQueries;
+import io.vertx.core.Future;
+
+/**
+ * What every endpoint of the check API works with: the policies, the way to the shards of one
+ * front event loop, and the decision counters.
+ */
+record CheckServices(CheckPolicies policies, ShardQueries shards, CheckDecisions decisions) {
+
+  /** Runs the task on the shard owning its key; fails with the task's {@link ApiError} if it failed there. */
+  Future<LimitTask> run(LimitTask task) {
+    return shards.run(task).compose(done ->
+        done.failure() != null ? Future.failedFuture(done.failure()) : Future.succeededFuture(done));
+  }
+}

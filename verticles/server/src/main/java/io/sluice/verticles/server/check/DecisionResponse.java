@@ -1,0 +1,56 @@
+package io.sluice.verticles.server.check;
+
+import io.sluice.verticles.server.http.Endpoint;
+import io.sluice.verticles.strategies.Decision;
+import io.sluice.verticles.strategies.Result;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * The answer to a check or peek: status (200, or 429 when a check is denied), the rate-limit header
+ * fields, {@code Retry-After} on a 429, the legacy {@code X-RateLimit-*} fields when the policy asks
+ * for them, and a JSON body
+ * {@code {"allowed":…,"limit":…,"remaining":…,"reset":…,"retry_after":…}} (seconds, rounded up;
+ * from the binding limit: the denying one that frees last, else the one with fewest remaining).
+ */
+final class DecisionResponse {
+
+  static final CharSequence RATELIMIT_POLICY = HttpHeaders.createOptimized("RateLimit-Policy");
+  static final CharSequence RATELIMIT = HttpHeaders.createOptimized("RateLimit");
+  static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
+  static final CharSequence X_LIMIT = HttpHeaders.createOptimized("X-RateLimit-Limit");
+  static final CharSequence X_REMAINING = HttpHeaders.createOptimized("X-RateLimit-Remaining");
+  static final CharSequence X_RESET = HttpHeaders.createOptimized("X-RateLimit-Reset");
+  private static final CharSequence JSON = HttpHeaders.createOptimized(Endpoint.JSON);
+
+  private DecisionResponse() {
+  }
+
+  /** @param enforce true for a check (429 when denied), false for a peek (always 200) */
+  static void send(HttpServerResponse response, RateLimitFields fields, Decision decision, long nowNs, boolean enforce) {
+    Result binding = decision.binding();
+    boolean allowed = decision.allowed();
+    long reset = RateLimitFields.secondsUntil(binding.resetNs(), nowNs);
+    // NEVER (a cost beyond capacity) cannot reach here: such costs are refused as bad requests.
+    long retryAfter = binding.retryAfterNs() == Result.NEVER ? -1 : RateLimitFields.ceilSeconds(binding.retryAfterNs());
+    response.setStatusCode(enforce && !allowed ? 429 : 200)
+        .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
+        .putHeader(RATELIMIT_POLICY, fields.policyField())
+        .putHeader(RATELIMIT, fields.limitField(decision, nowNs));
+    if (enforce && !allowed && retryAfter >= 0) {
+      response.putHeader(RETRY_AFTER, Long.toString(retryAfter));
+    }
+    if (fields.policy().legacyHeaders()) {
+      // As GitHub and upstream's examples do: the reset as Unix seconds, rounded up.
+      response.putHeader(X_LIMIT, Long.toString(binding.limit()))
+          .putHeader(X_REMAINING, Long.toString(binding.remaining()))
+          .putHeader(X_RESET, Long.toString(RateLimitFields.ceilSeconds(Math.max(0, binding.resetNs()))));
+    }
+    String body = "{\"allowed\":" + allowed
+        + ",\"limit\":" + binding.limit()
+        + ",\"remaining\":" + binding.remaining()
+        + ",\"reset\":" + reset
+        + ",\"retry_after\":" + (retryAfter >= 0 ? Long.toString(retryAfter) : "null") + '}';
+    response.end(body);
+  }
+}

@@ -1,0 +1,98 @@
+package io.sluice.verticles.server.dashboard;
+
+import io.sluice.verticles.engine.instance.ConnectionStats;
+import io.sluice.verticles.engine.instance.UdpPeers;
+import io.sluice.protocol.binary.codec.ConnectionItem;
+import io.sluice.protocol.binary.codec.RequestType;
+import io.sluice.verticles.server.http.ApiError;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The open client connections, TCP and WebSocket, as CONNECTIONS and CONNECTION show them, then the
+ * UDP endpoint's recent peers ({@code udp:IP:PORT}), which have no connection but are clients too.
+ */
+final class ConnectionRoutes {
+
+  private final DashboardContext dashboard;
+
+  ConnectionRoutes(DashboardContext dashboard) {
+    this.dashboard = dashboard;
+  }
+
+  /** GET /api/connections?offset=&limit= (oldest first) */
+  Future<Void> list(RoutingContext context) {
+    Paging paging = Paging.of(context);
+    List<Object> clients = new ArrayList<>(dashboard.instance().connections().all());
+    clients.addAll(udpPeers());
+    return DashboardContext.ok(context, paging.page(clients, client -> client instanceof ConnectionStats
+        ? summary((ConnectionStats) client) : summary((UdpPeers.Peer) client)));
+  }
+
+  private List<UdpPeers.Peer> udpPeers() {
+    return dashboard.instance().udpPeers().active(dashboard.instance().clock().epochNanos());
+  }
+
+  /** GET /api/connections/{id} */
+  Future<Void> detail(RoutingContext context) {
+    String id = context.pathParam("id");
+    for (UdpPeers.Peer peer : udpPeers()) {
+      if (peer.id().equals(id)) {
+        return DashboardContext.ok(context, summary(peer));
+      }
+    }
+    ConnectionStats found = null;
+    if (id.length() == 32 && id.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+      found = dashboard.instance().connections().find(HexFormat.of().parseHex(id));
+    }
+    if (found == null) {
+      throw new ApiError(404, "no open connection '" + id + "'", null);
+    }
+    JsonObject byCommand = new JsonObject();
+    for (RequestType command : Overview.COMMANDS) {
+      byCommand.put(command.name(), found.requestCount(command.code()));
+    }
+    return DashboardContext.ok(context, summary(found).put("requestsByCommand", byCommand));
+  }
+
+  private static JsonObject summary(UdpPeers.Peer peer) {
+    return new JsonObject()
+        .put("id", peer.id())
+        .put("protocol", "udp")
+        .put("address", peer.ip())
+        .put("port", peer.port())
+        .put("connectedAtMillis", TimeUnit.NANOSECONDS.toMillis(peer.firstSeenNanos()))
+        .put("lastSeenMillis", TimeUnit.NANOSECONDS.toMillis(peer.lastSeenNanos()))
+        .put("readBytes", peer.readBytes())
+        .put("writeBytes", peer.writeBytes())
+        .put("publishedBytes", 0)
+        .put("receivedBytes", 0)
+        .put("requests", peer.requests());
+  }
+
+  private static JsonObject summary(ConnectionStats connection) {
+    ConnectionItem item = connection.toItem();
+    long requests = 0;
+    for (RequestType command : Overview.COMMANDS) {
+      requests += item.requestCounts()[command.code()];
+    }
+    return new JsonObject()
+        .put("id", connection.idHex())
+        .put("protocol", connection.protocol().name().toLowerCase(Locale.ROOT))
+        .put("address", connection.ip())
+        .put("port", connection.port())
+        .put("connectedAtMillis", TimeUnit.NANOSECONDS.toMillis(connection.connectedAtNanos()))
+        .put("readBytes", item.readBytes())
+        .put("writeBytes", item.writeBytes())
+        .put("publishedBytes", item.publishedBytes())
+        .put("receivedBytes", item.receivedBytes())
+        .put("requests", requests);
+  }
+}

@@ -1,0 +1,94 @@
+package io.sluice.verticles.server.dashboard;
+
+import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.server.http.ApiError;
+import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.http.Endpoint;
+import io.sluice.verticles.server.http.HttpFeature;
+import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.shard.ShardQueries;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.StaticHandler;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The dashboard on the HTTP port: its JSON API under {@code /api/} (see docs/dashboard-api.md) and
+ * the browser app from the classpath folder {@code webui/} (the webui module) at {@code /}. Every
+ * API call but {@code /api/auth} needs the bearer token when one is configured; the static files do
+ * not, as they hold no data. Live updates come from the {@link DashboardVerticle}.
+ */
+public final class Dashboard implements HttpFeature {
+
+  /** Where the webui module puts the browser app on the classpath. */
+  static final String ASSETS = "webui";
+
+  /** The paths routed below, for telling a wrong method (405) from a wrong path (404). */
+  private static final Pattern SERVED_PATHS =
+      Pattern.compile("/api/(auth|overview|events|keys(/[^/]+)?|connections(/[^/]+)?|channels(/[^/]+)?)");
+
+  private final DashboardContext dashboard;
+  private final ShardDirectory directory;
+  private final BearerToken token;
+  private final KeyScans keyScans = new KeyScans();
+
+  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
+    this.dashboard = new DashboardContext(instance);
+    this.directory = directory;
+    this.token = token;
+  }
+
+  @Override
+  public void mount(Router router) {
+    Vertx vertx = Vertx.currentContext().owner();
+    router.route("/api/*").subRouter(api(vertx));
+    if (Dashboard.class.getClassLoader().getResource(ASSETS + "/index.html") != null) {
+      router.route("/*").handler(context -> {
+        // Revalidate on every load, so a new version's page never runs with an old script.
+        context.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
+        context.next();
+      }).handler(StaticHandler.create(ASSETS).setCachingEnabled(false));
+    }
+  }
+
+  private Router api(Vertx vertx) {
+    ShardQueries shards = new ShardQueries(Vertx.currentContext(), directory);
+    KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard);
+    ConnectionRoutes connections = new ConnectionRoutes(dashboard);
+    ChannelRoutes channels = new ChannelRoutes(dashboard);
+    LiveUpdates live = new LiveUpdates(shards, dashboard.instance());
+    Router api = Router.router(vertx);
+    api.get("/auth").handler(new Endpoint(List.of(), null, context ->
+        DashboardContext.ok(context, new JsonObject().put("required", token.required()))));
+    api.get("/overview").handler(guarded(context ->
+        Overview.collect(shards, dashboard.instance()).compose(overview -> DashboardContext.ok(context, overview))));
+    api.get("/events").handler(guarded(live::stream));
+    api.get("/keys").handler(guarded(keys::list));
+    api.post("/keys").handler(guarded(keys::create));
+    api.get("/keys/:key").handler(guarded(keys::detail));
+    api.patch("/keys/:key").handler(guarded(keys::update));
+    api.delete("/keys/:key").handler(guarded(keys::delete));
+    api.get("/connections").handler(guarded(connections::list));
+    api.get("/connections/:id").handler(guarded(connections::detail));
+    api.get("/channels").handler(guarded(channels::list));
+    api.get("/channels/:name").handler(guarded(channels::detail));
+    // What no route took gets a JSON error too, not the router's plain-text page.
+    api.route().handler(context -> {
+      String method = context.request().method().name();
+      String path = context.request().path();
+      Endpoint.send(context.response(), SERVED_PATHS.matcher(path).matches()
+          ? new ApiError(405, method + " is not served at " + path, null)
+          : new ApiError(404, "no such API: " + method + " " + path + " (see docs/dashboard-api.md)", null));
+    });
+    return api;
+  }
+
+  /** Methods are routed above; the endpoint adds the token check and JSON errors. */
+  private Endpoint guarded(Endpoint.Action action) {
+    return new Endpoint(List.of(), token, action);
+  }
+}

@@ -1,0 +1,21 @@
+package io.sluice.verticles.server.front;
+
+import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.server.channel.ChannelHub;
+import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.shard.ShardOutbox;
+import io.vertx.core.Context;
+
+/**
+ * What every connection a front accepts on one event loop shares: the instance, the way to the
+ * shards and the channel hub (both made on that loop and used only from it), and the
+ * per-connection limits.
+ */
+public record FrontLoop(Instance instance, ShardOutbox shards, ChannelHub hub, ConnectionLimits limits) {
+
+  /** Call on the front's event loop: the outbox and the hub answer on the loop they were made on. */
+  public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits) {
+    return new FrontLoop(instance, new ShardOutbox(loop, loop.owner().eventBus(), shards),
+        new ChannelHub(loop.owner().eventBus()), limits);
+  }
+}

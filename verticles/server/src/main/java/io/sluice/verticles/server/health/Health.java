@@ -1,0 +1,63 @@
+package io.sluice.verticles.server.health;
+
+import io.sluice.verticles.server.http.Endpoint;
+import io.sluice.verticles.server.http.HttpFeature;
+import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.shard.ShardQueries;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.List;
+
+/**
+ * Probes for orchestrators, public like {@code /metrics}: {@code /health} answers while the process
+ * serves HTTP (liveness); {@code /ready} answers 200 only when every storage shard answers within
+ * {@link #READY_TIMEOUT_MILLIS} (readiness: a shard that is gone or stuck makes the instance
+ * unready).
+ */
+public final class Health implements HttpFeature {
+
+  static final long READY_TIMEOUT_MILLIS = 2000;
+
+  private final ShardDirectory directory;
+
+  public Health(ShardDirectory directory) {
+    this.directory = directory;
+  }
+
+  @Override
+  public void mount(Router router) {
+    ShardQueries shards = new ShardQueries(Vertx.currentContext(), directory);
+    router.get("/health").handler(new Endpoint(List.of(), null,
+        context -> answer(context, 200, new JsonObject().put("status", "UP"))));
+    router.get("/ready").handler(new Endpoint(List.of(), null, context -> ready(context, shards)));
+  }
+
+  private static Future<Void> ready(RoutingContext context, ShardQueries shards) {
+    Promise<Void> answered = Promise.promise();
+    long timeout = context.vertx().setTimer(READY_TIMEOUT_MILLIS, t -> answered.tryFail("no answer within "
+        + READY_TIMEOUT_MILLIS + " ms"));
+    shards.summaries().onComplete(all -> {
+      context.vertx().cancelTimer(timeout);
+      if (all.succeeded()) {
+        answered.tryComplete();
+      } else {
+        answered.tryFail(all.cause());
+      }
+    });
+    return answered.future().compose(
+        ok -> answer(context, 200, new JsonObject().put("status", "READY").put("shards", shards.shards())),
+        failure -> answer(context, 503, new JsonObject().put("status", "NOT_READY")
+            .put("reason", "storage shards: " + failure.getMessage())));
+  }
+
+  private static Future<Void> answer(RoutingContext context, int status, JsonObject body) {
+    return context.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, Endpoint.JSON)
+        .end(body.toBuffer());
+  }
+}

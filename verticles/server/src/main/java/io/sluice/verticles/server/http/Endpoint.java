@@ -1,0 +1,110 @@
+package io.sluice.verticles.server.http;
+
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * What every endpoint of the API does the same way: refuse other methods (405), require the bearer
+ * token when one is configured (401), and answer any failure as a JSON error. The endpoint itself is
+ * an {@link Action} that answers the request.
+ */
+public final class Endpoint implements Handler<RoutingContext> {
+
+  private static final System.Logger LOG = System.getLogger(Endpoint.class.getName());
+  public static final String JSON = "application/json";
+  private static final CharSequence WWW_AUTHENTICATE = HttpHeaders.createOptimized("WWW-Authenticate");
+
+  /** Answers one request, or fails (synchronously or not) with an {@link ApiError}. */
+  @FunctionalInterface
+  public interface Action {
+    Future<Void> serve(RoutingContext context);
+  }
+
+  private final List<HttpMethod> methods;
+  private final String allow;
+  private final BearerToken token;
+  private final Action action;
+
+  /**
+   * @param methods the methods served; empty for any (a proxy forwards the original request's)
+   * @param token   null when the endpoint is public
+   */
+  public Endpoint(List<HttpMethod> methods, BearerToken token, Action action) {
+    this.methods = List.copyOf(methods);
+    this.allow = methods.stream().map(HttpMethod::name).collect(Collectors.joining(", "));
+    this.token = token;
+    this.action = action;
+  }
+
+  @Override
+  public void handle(RoutingContext context) {
+    HttpMethod method = context.request().method();
+    if (!methods.isEmpty() && !methods.contains(method)) {
+      context.response().putHeader(HttpHeaders.ALLOW, allow);
+      send(context.response(), new ApiError(405, method.name() + " is not served here; use " + allow, null));
+      return;
+    }
+    if (token != null && !admitted(context)) {
+      return;
+    }
+    try {
+      action.serve(context).onFailure(failure -> fail(context, failure));
+    } catch (RuntimeException failure) {
+      fail(context, failure);
+    }
+  }
+
+  /** Answers 401 for a missing or wrong token, 429 while the client's address is refused. */
+  private boolean admitted(RoutingContext context) {
+    HttpServerRequest request = context.request();
+    switch (token.verify(request)) {
+      case ADMITTED:
+        return true;
+      case REFUSED:
+        sendRefused(context.response(), token, request);
+        return false;
+      default:
+        context.response().putHeader(WWW_AUTHENTICATE, "Bearer realm=\"sluice\"");
+        send(context.response(), new ApiError(401, "this server requires Authorization: Bearer <token>", null));
+        return false;
+    }
+  }
+
+  /** 429 with Retry-After, for a client whose address has presented too many wrong tokens. */
+  public static void sendRefused(HttpServerResponse response, BearerToken token, HttpServerRequest request) {
+    long seconds = token.refusedForSeconds(request.remoteAddress().hostAddress());
+    response.putHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
+    send(response, new ApiError(429, "too many wrong tokens from this address; retry in " + seconds + " s", null));
+  }
+
+  private static void fail(RoutingContext context, Throwable failure) {
+    ApiError error;
+    if (failure instanceof ApiError refusal) {
+      error = refusal;
+    } else {
+      LOG.log(System.Logger.Level.ERROR, "API failure on " + context.request().path(), failure);
+      error = new ApiError(500, "internal error: " + failure, null);
+    }
+    if (!context.response().ended() && !context.response().closed()) {
+      if (error.status() == 413) {
+        // The rest of the body is still on its way: do not leave it to be read as the next request.
+        context.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+      }
+      send(context.response(), error);
+    }
+  }
+
+  public static void send(HttpServerResponse response, ApiError error) {
+    response.setStatusCode(error.status())
+        .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
+        .end(error.body().toBuffer());
+  }
+}

@@ -1,0 +1,115 @@
+package io.sluice.verticles.server.http;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a browser may not make Sluice do, for every route mounted after it. The port usually sits
+ * on a developer's or operator's machine with no token, reachable by any page their browser opens:
+ *
+ * <ul>
+ * <li><b>DNS rebinding</b>: a page of {@code evil.example} whose name the attacker then points at
+ *     127.0.0.1 talks to Sluice as its own origin, but its requests still carry
+ *     {@code Host: evil.example}. Only hosts that cannot be an attacker's name are served: any IP
+ *     address, {@code localhost}, the bind address, and the configured names; others get 421.
+ * <li><b>Cross-site requests</b>: a foreign page can send a form or a "simple" POST without asking.
+ *     A state-changing request (POST, PUT, PATCH, DELETE) or WebSocket upgrade whose {@code Origin}
+ *     is neither the page's own nor configured gets 403. Requests without {@code Origin} (curl,
+ *     nginx, Envoy, services) pass: a browser always sends it on those.
+ * </ul>
+ */
+public final class RequestGuard implements HttpFeature {
+
+  private static final Set<HttpMethod> STATE_CHANGING =
+      Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE);
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+  private static final Pattern IPV4_LOOPBACK = Pattern.compile("127(\\.\\d{1,3}){3}");
+
+  private final List<String> allowedOrigins;
+  private final List<String> allowedHosts;
+  private final String bind;
+
+  public RequestGuard(HttpSettings settings) {
+    this.allowedOrigins = settings.allowedOrigins();
+    this.allowedHosts = settings.allowedHosts().stream().map(RequestGuard::hostName).toList();
+    this.bind = hostName(settings.bind());
+  }
+
+  @Override
+  public void mount(Router router) {
+    router.route().handler(this::check);
+  }
+
+  private void check(RoutingContext context) {
+    HttpServerRequest request = context.request();
+    HostAndPort authority = request.authority();
+    if (authority != null && !servesHost(hostName(authority.host()))) {
+      Endpoint.send(context.response(), new ApiError(421, "this server does not answer to host '" + authority.host()
+          + "' (see --allowed-hosts)", null));
+      return;
+    }
+    String origin = request.getHeader(HttpHeaders.ORIGIN);
+    boolean guarded = STATE_CHANGING.contains(request.method()) || request.canUpgradeToWebSocket();
+    if (guarded && origin != null && !allowsOrigin(origin, authority)) {
+      Endpoint.send(context.response(), new ApiError(403, "origin '" + origin + "' may not "
+          + request.method().name() + " here (see --allowed-origins)", null));
+      return;
+    }
+    context.next();
+  }
+
+  /** Names an attacker could point at this machine are the only ones refused. */
+  private boolean servesHost(String host) {
+    return allowedHosts.contains("*") || isIpAddress(host) || host.equals("localhost") || host.equals(bind)
+        || allowedHosts.contains(host);
+  }
+
+  /**
+   * The page's own origin (the host and port the request was sent to), counting localhost and
+   * loopback addresses as one, since a page from any of them on this port is Sluice's.
+   */
+  private boolean allowsOrigin(String origin, HostAndPort authority) {
+    if (allowedOrigins.contains("*") || allowedOrigins.contains(origin)) {
+      return true;
+    }
+    URI uri;
+    try {
+      uri = URI.create(origin);
+    } catch (IllegalArgumentException malformed) {
+      return false;
+    }
+    if (uri.getHost() == null || authority == null || uri.getPort() != authority.port()) {
+      return false;
+    }
+    String originHost = hostName(uri.getHost());
+    String host = hostName(authority.host());
+    return originHost.equals(host) || (isLoopback(originHost) && isLoopback(host));
+  }
+
+  /** Lower case, without IPv6 brackets or a final dot, so each host has one spelling. */
+  static String hostName(String host) {
+    String name = host.toLowerCase(Locale.ROOT);
+    if (name.startsWith("[") && name.endsWith("]")) {
+      name = name.substring(1, name.length() - 1);
+    }
+    return name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
+  }
+
+  private static boolean isIpAddress(String host) {
+    return host.indexOf(':') >= 0 || IPV4.matcher(host).matches();
+  }
+
+  private static boolean isLoopback(String host) {
+    return host.equals("localhost") || host.equals("::1") || IPV4_LOOPBACK.matcher(host).matches();
+  }
+}

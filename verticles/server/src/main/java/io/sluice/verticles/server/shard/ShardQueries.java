@@ -1,0 +1,93 @@
+package io.sluice.verticles.server.shard;
+
+import io.sluice.verticles.engine.routing.ShardRouter;
+import io.sluice.verticles.engine.shard.ShardBatch;
+import io.sluice.verticles.engine.shard.ShardSummary;
+import io.sluice.verticles.engine.shard.ShardTask;
+import io.sluice.protocol.binary.codec.Request;
+import io.sluice.verticles.server.http.ApiError;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * The HTTP features' view of their event loop's {@link ShardRouter}: the same routes, as Vert.x
+ * futures, with a failure on a shard turned into an HTTP 500. Results complete on the caller's
+ * event loop. One instance per event loop.
+ */
+public final class ShardQueries {
+
+  private final ShardRouter router;
+
+  public ShardQueries(ShardRouter router) {
+    this.router = router;
+  }
+
+  /** Create on the event loop that will use it, with a router of its own. */
+  public ShardQueries(Context loop, ShardDirectory directory) {
+    this(new ShardOutbox(loop, loop.owner().eventBus(), directory));
+  }
+
+  public ShardRouter router() {
+    return router;
+  }
+
+  public int shards() {
+    return router.shards();
+  }
+
+  /**
+   * Runs a filled batch on its shard; completes with it once executed. Fails with a 500 when one of
+   * its Throttr requests, lookups or scans failed there (the shard has logged it); a
+   * {@link ShardTask} reports its own failure, through the task.
+   */
+  public Future<ShardBatch> run(ShardBatch batch) {
+    return Future.fromCompletionStage(router.send(batch)).compose(filled -> {
+      for (int i = 0; i < filled.size(); i++) {
+        Throwable failure = filled.failure(i);
+        if (failure != null && !(filled.entry(i) instanceof ShardTask)) {
+          return Future.failedFuture(new ApiError(500, "internal error on shard " + filled.shard() + ": " + failure, null));
+        }
+      }
+      return Future.succeededFuture(filled);
+    });
+  }
+
+  /** Runs one Throttr key request on the shard owning its key; the batch holds its reply. */
+  public Future<ShardBatch> run(Request.KeyRequest request) {
+    ShardBatch batch = batchFor(request.key());
+    batch.add(request);
+    return run(batch);
+  }
+
+  /** Runs one task on the shard owning its key; the task holds its result or its failure. */
+  public <T extends ShardTask> Future<T> run(T task) {
+    return Future.fromCompletionStage(router.run(task));
+  }
+
+  /** An empty batch for the shard that owns {@code key}. */
+  public ShardBatch batchFor(byte[] key) {
+    return new ShardBatch(router.shardOf(key));
+  }
+
+  /** Runs {@code batchFor.apply(i)} on shard {@code i}, for every shard; results in shard order. */
+  public Future<List<ShardBatch>> onEveryShard(IntFunction<ShardBatch> batchFor) {
+    List<Future<ShardBatch>> answers = new ArrayList<>(shards());
+    for (int shard = 0; shard < shards(); shard++) {
+      answers.add(run(batchFor.apply(shard)));
+    }
+    return Future.all(answers).map(all -> all.list());
+  }
+
+  /** What each shard holds, in shard order: the shards' part of a Throttr INFO. */
+  public Future<List<ShardSummary>> summaries() {
+    return onEveryShard(shard -> {
+      ShardBatch batch = new ShardBatch(shard);
+      batch.add(Request.Bare.INFO);
+      return batch;
+    }).map(batches -> batches.stream().map(batch -> (ShardSummary) batch.collected(0)).toList());
+  }
+}

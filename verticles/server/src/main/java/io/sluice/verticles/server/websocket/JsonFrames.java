@@ -1,0 +1,77 @@
+package io.sluice.verticles.server.websocket;
+
+import io.vertx.core.json.JsonObject;
+
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * The JSON side of the bridge: what text frames say. Payloads are UTF-8 text when they are valid
+ * UTF-8, otherwise base64 with {@code "encoding":"base64"}; clients publish either way.
+ */
+final class JsonFrames {
+
+  static final String BASE64 = "base64";
+
+  private JsonFrames() {
+  }
+
+  /** {@code {"event":"message","channel":…,"data":…}}, the push a JSON client receives. */
+  static String message(byte[] channel, byte[] payload) {
+    JsonObject message = new JsonObject().put("event", "message").put("channel", text(channel));
+    putData(message, payload);
+    return message.encode();
+  }
+
+  /** An acknowledgement with the same status byte the binary protocol would answer. */
+  static String ack(String op, String channel, boolean ok, Object id) {
+    JsonObject ack = new JsonObject().put("event", "ack").put("op", op).put("status", ok ? 1 : 0);
+    if (channel != null) {
+      ack.put("channel", channel);
+    }
+    return withId(ack, id).encode();
+  }
+
+  static String error(String reason, Object id) {
+    return withId(new JsonObject().put("event", "error").put("reason", reason), id).encode();
+  }
+
+  /** The bytes of a publish's data: UTF-8 text, or base64 when {@code encoding} says so. */
+  static byte[] data(JsonObject command) {
+    if (!(command.getValue("data") instanceof String data)) {
+      throw new IllegalArgumentException("publish needs \"data\" as a string");
+    }
+    Object encodingValue = command.containsKey("encoding") ? command.getValue("encoding") : "utf-8";
+    if (!(encodingValue instanceof String encoding)) {
+      throw new IllegalArgumentException("\"encoding\" must be a string (utf-8 or base64)");
+    }
+    if (encoding.equalsIgnoreCase(BASE64)) {
+      try {
+        return Base64.getDecoder().decode(data);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("\"data\" is not valid base64");
+      }
+    }
+    if (!encoding.equalsIgnoreCase("utf-8")) {
+      throw new IllegalArgumentException("unknown encoding '" + encoding + "' (utf-8 or base64)");
+    }
+    return data.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void putData(JsonObject message, byte[] payload) {
+    try {
+      message.put("data", MessageAssembler.strictUtf8(payload));
+    } catch (CharacterCodingException e) {
+      message.put("data", Base64.getEncoder().encodeToString(payload)).put("encoding", BASE64);
+    }
+  }
+
+  private static String text(byte[] bytes) {
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static JsonObject withId(JsonObject reply, Object id) {
+    return id == null ? reply : reply.put("id", id);
+  }
+}

@@ -1,0 +1,61 @@
+package io.sluice.verticles.server.websocket;
+
+import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.front.FrontLoop;
+import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.http.Endpoint;
+import io.sluice.verticles.server.shard.ShardDirectory;
+import io.netty.channel.Channel;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.impl.ConnectionBase;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The WebSocket bridge: browsers and services subscribe and publish on the same channels as Throttr
+ * TCP clients, and may send any Throttr request in a binary message. The HTTP front mounts
+ * {@link #handler()} at {@code /ws}; everything about the bridge lives in this package.
+ */
+public final class WebSocketBridge {
+
+  private final Instance instance;
+  private final ShardDirectory shards;
+  private final BearerToken token;
+  private final ConnectionLimits limits;
+
+  /** @param limits frame size and per-connection bounds, the same as for TCP clients */
+  public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits) {
+    this.instance = instance;
+    this.shards = shards;
+    this.token = token;
+    this.limits = limits;
+  }
+
+  /**
+   * Checks the token, then upgrades the request and serves the connection on this event loop (the
+   * {@link io.sluice.verticles.server.http.RequestGuard} has checked Host and Origin). Called once per
+   * HTTP front instance, on its event loop: each gets its own channel hub.
+   */
+  public Handler<RoutingContext> handler() {
+    FrontLoop loop = FrontLoop.on(Vertx.currentContext(), instance, shards, limits);
+    return context -> {
+      var request = context.request();
+      if (!request.canUpgradeToWebSocket()) {
+        context.response().setStatusCode(426).putHeader("Upgrade", "websocket").end("WebSocket upgrade required");
+        return;
+      }
+      BearerToken.Verdict verdict = token.verify(request);
+      if (verdict == BearerToken.Verdict.REFUSED) {
+        Endpoint.sendRefused(context.response(), token, request);
+        return;
+      }
+      boolean authenticated = verdict == BearerToken.Verdict.ADMITTED;
+      // The upgraded socket keeps the HTTP connection's Netty channel; vertx-web's wrapper of the
+      // socket does not reveal it, the connection does.
+      Channel channel = ((ConnectionBase) request.connection()).channel();
+      request.toWebSocket().onSuccess(socket ->
+          new WebSocketConnection(socket, channel, loop, token, authenticated).start());
+    };
+  }
+}

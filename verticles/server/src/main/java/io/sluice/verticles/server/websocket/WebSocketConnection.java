@@ -1,0 +1,261 @@
+package io.sluice.verticles.server.websocket;
+
+import io.sluice.verticles.engine.instance.ConnectionStats;
+import io.sluice.verticles.server.channel.ChannelMessage;
+import io.sluice.verticles.server.front.FrontConnection;
+import io.sluice.verticles.server.front.FrontKind;
+import io.sluice.verticles.server.front.FrontLoop;
+import io.sluice.verticles.server.front.Wire;
+import io.sluice.verticles.server.http.BearerToken;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketFrame;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One WebSocket client of the bridge. Binary messages carry raw Throttr frames, run by the same
+ * {@link ThrottrSession} as TCP (one message in, its replies out as one message). Text messages
+ * carry JSON channel commands, one {@code handleX} per op. Pushes go out in the client's language:
+ * Throttr push frames once it has sent a binary message, JSON messages otherwise.
+ */
+final class WebSocketConnection extends FrontConnection implements MessageAssembler.Sink {
+
+  private static final System.Logger LOG = System.getLogger(WebSocketConnection.class.getName());
+  private static final short POLICY_VIOLATION = 1008;
+  static final int MAX_FAILED_AUTHS = 5;
+  private static final FrontKind KIND = new FrontKind("WebSocket", ConnectionStats.Protocol.WEBSOCKET, true);
+
+  private final ServerWebSocket socket;
+  private final EventLoop eventLoop;
+  private final BearerToken token;
+  private final MessageAssembler messages;
+  private boolean authenticated;
+  private boolean binaryClient;
+  private boolean repauseScheduled;
+  private int failedAuths;
+  private short closeStatus = POLICY_VIOLATION;
+
+  /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
+  WebSocketConnection(ServerWebSocket socket, Channel channel, FrontLoop loop, BearerToken token,
+                      boolean authenticated) {
+    super(KIND, loop, new Wire(socket.remoteAddress(), socket, socket, channel));
+    this.socket = socket;
+    this.eventLoop = channel.eventLoop();
+    this.token = token;
+    this.authenticated = authenticated;
+    this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
+  }
+
+  /** A client that has not shown the token joins no channel, not even * and its own ID. */
+  void start() {
+    open(authenticated);
+    socket.frameHandler(this::onFrame);
+    socket.closeHandler(v -> closed());
+  }
+
+  private void onFrame(WebSocketFrame frame) {
+    switch (frame.type()) {
+      case TEXT, BINARY, CONTINUATION -> messages.add(frame);
+      case PING, PONG -> onControl(frame);
+      default -> { } // CLOSE: Vert.x answers it and then calls the close handler
+    }
+  }
+
+  /**
+   * Vert.x answers each ping with a pong as it decodes it, outside our writes: a client that pings
+   * and never reads would grow the outbound queue without bound. Control frames count as input, and
+   * their pongs obey the same bound as replies: the server stops reading until they drain.
+   */
+  private void onControl(WebSocketFrame frame) {
+    countRead(frame.binaryData().length());
+    stopReadingWhileQueueFull();
+    if (readingPaused()) {
+      keepPaused();
+    }
+  }
+
+  /**
+   * Vert.x asks for one more frame after delivering a control frame, which would undo our pause
+   * and let a stream of pings through; pause again once this delivery has returned.
+   */
+  private void keepPaused() {
+    if (!repauseScheduled) {
+      repauseScheduled = true;
+      eventLoop.execute(() -> {
+        repauseScheduled = false;
+        if (readingPaused()) {
+          socket.pause();
+        }
+      });
+    }
+  }
+
+  @Override
+  public void binary(Buffer message) {
+    if (!authenticated) {
+      countRead(message.length());
+      close("binary message before authentication");
+      return;
+    }
+    binaryClient = true;
+    onFrames(message);
+  }
+
+  @Override
+  public void text(String text) {
+    countRead(ByteBufUtil.utf8Bytes(text));
+    answerText(text);
+    stopReadingWhileQueueFull();
+  }
+
+  /** Back-pressure as for binary messages: a client not reading its replies is not read from either. */
+  private void stopReadingWhileQueueFull() {
+    if (writable() && socket.writeQueueFull()) {
+      session.setWritable(false);
+    }
+  }
+
+  private void answerText(String text) {
+    JsonObject command;
+    try {
+      command = new JsonObject(text);
+    } catch (DecodeException | ClassCastException e) {
+      sendText(JsonFrames.error("not a JSON object: " + e.getMessage(), null));
+      return;
+    }
+    Object id = command.getValue("id");
+    String op = command.getValue("op") instanceof String name ? name : "";
+    try {
+      if (!authenticated && !op.equals("auth")) {
+        sendText(JsonFrames.error("authenticate first: {\"op\":\"auth\",\"token\":\"…\"}", id));
+        return;
+      }
+      switch (op) {
+        case "auth": handleAuth(command, id); break;
+        case "subscribe": handleSubscribe(command, id); break;
+        case "unsubscribe": handleUnsubscribe(command, id); break;
+        case "publish": handlePublish(command, id); break;
+        default: sendText(JsonFrames.error("unknown op '" + op + "' (subscribe, unsubscribe, publish, auth)", id));
+      }
+    } catch (IllegalArgumentException e) {
+      sendText(JsonFrames.error(e.getMessage(), id));
+    }
+  }
+
+  /**
+   * A wrong token counts against the client's address (see {@link BearerToken}) and against this
+   * connection, which is closed after {@value #MAX_FAILED_AUTHS}: guessing needs new connections.
+   */
+  private void handleAuth(JsonObject command, Object id) {
+    String presented = command.getValue("token") instanceof String text ? text : null;
+    boolean ok = token.verify(presented, stats.ip()) == BearerToken.Verdict.ADMITTED;
+    if (ok && !authenticated) {
+      // Only now: a client that has not shown the token must not hear what * or its ID channel carry.
+      authenticated = true;
+      channels.joinAutomaticChannels();
+    }
+    sendText(JsonFrames.ack("auth", null, ok, id));
+    if (!ok && ++failedAuths >= MAX_FAILED_AUTHS) {
+      close(MAX_FAILED_AUTHS + " failed auth attempts");
+    }
+  }
+
+  private void handleSubscribe(JsonObject command, Object id) {
+    String channel = channel(command);
+    channels.subscribe(channel.getBytes(StandardCharsets.UTF_8));
+    sendText(JsonFrames.ack("subscribe", channel, true, id));
+  }
+
+  private void handleUnsubscribe(JsonObject command, Object id) {
+    String channel = channel(command);
+    sendText(JsonFrames.ack("unsubscribe", channel, channels.unsubscribe(channel.getBytes(StandardCharsets.UTF_8)), id));
+  }
+
+  /** As in the binary protocol, this client's own pushes come before its acknowledgement. */
+  private void handlePublish(JsonObject command, Object id) {
+    String channel = channel(command);
+    byte[] name = channel.getBytes(StandardCharsets.UTF_8);
+    byte[] payload = JsonFrames.data(command);
+    int own = channels.publish(name, payload);
+    ChannelMessage message = new ChannelMessage(name, payload, stats.id());
+    for (int i = 0; i < own; i++) {
+      push(message);
+    }
+    if (own > 0) {
+      stats.addPublishedBytes((long) own * payload.length);
+    }
+    sendText(JsonFrames.ack("publish", channel, own >= 0, id));
+  }
+
+  private static String channel(JsonObject command) {
+    if (!(command.getValue("channel") instanceof String channel)) {
+      throw new IllegalArgumentException("\"channel\" must be a string");
+    }
+    if (channel.getBytes(StandardCharsets.UTF_8).length > 255) {
+      throw new IllegalArgumentException("a channel name is at most 255 bytes");
+    }
+    return channel;
+  }
+
+  /** JSON clients get pushes as JSON text; binary clients as Throttr push frames. */
+  @Override
+  public boolean push(ChannelMessage message) {
+    if (binaryClient) {
+      return super.push(message);
+    }
+    if (!writable() || socket.writeQueueFull()) {
+      return false;
+    }
+    String text = message.text(m -> JsonFrames.message(m.channel(), m.payload()));
+    sendPush(() -> sendText(text));
+    return true;
+  }
+
+  private void sendText(String text) {
+    if (writable()) {
+      socket.writeTextMessage(text).onSuccess(v -> countWritten(ByteBufUtil.utf8Bytes(text)));
+    }
+  }
+
+  /** The peer may have closed before our close handler ran; writing then would throw. */
+  @Override
+  protected boolean writable() {
+    return super.writable() && !socket.isClosed();
+  }
+
+  /** Bad WebSocket input: closes with the status RFC 6455 §7.4.1 gives its cause. */
+  @Override
+  public void refuse(short status, String reason) {
+    closeStatus = status;
+    close(reason);
+  }
+
+  /**
+   * The decoder's refusals carry their close status (1002 protocol error, 1009 frame too big); a
+   * peer that went away without a close handshake is routine. Anything else is a Sluice bug.
+   */
+  @Override
+  protected void onException(Throwable error) {
+    if (error instanceof CorruptedWebSocketFrameException corrupted) {
+      refuse((short) corrupted.closeStatus().code(), corrupted.getMessage());
+    } else if (error instanceof HttpClosedException) {
+      LOG.log(System.Logger.Level.DEBUG, "WebSocket " + peer() + " went away without a close handshake");
+    } else {
+      super.onException(error);
+    }
+  }
+
+  /** Other closes (bad Throttr input, authentication) are policy violations, 1008. */
+  @Override
+  protected void closeTransport(String reason) {
+    socket.close(closeStatus, reason.length() > 120 ? reason.substring(0, 120) : reason);
+  }
+}

@@ -1,7 +1,0 @@
-package io.sluice.verticles.udp;
-
-import io.sluice.udp.rules.RuleSet;
-
-/** The UDP front: where it listens and the rule table that picks each key's limit. */
-public record UdpSettings(String bind, int port, RuleSet rules) {
-}

@@ -1,0 +1,148 @@
+package io.sluice.verticles.server.kit;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.server.ServerSettings;
+import io.sluice.verticles.server.SluiceServer;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.protocol.udp.rules.RuleSet;
+import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.tcp.TcpSettings;
+import io.sluice.verticles.server.udp.UdpSettings;
+
+import java.util.List;
+import java.util.Optional;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** A whole Sluice instance on loopback with a hand-moved clock, for tests over real sockets. */
+public final class SluiceUnderTest implements AutoCloseable {
+
+  public static final String VERSION = "test";
+  private static final String LOOPBACK = "127.0.0.1";
+
+  private final Vertx vertx;
+  private final ManualClock clock = new ManualClock();
+  private final PrometheusMeterRegistry metrics;
+  private final SluiceServer server;
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize) {
+    this(vertx, valueSize, 8096);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, int maxFrame) {
+    this(vertx, valueSize, new ConnectionLimits(maxFrame, 1 << 20, 65_536));
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits) {
+    this(vertx, valueSize, limits, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()));
+  }
+
+  /** Default connection limits, the given HTTP front settings (origins, token); the HTTP port is always ephemeral. */
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, HttpSettings http) {
+    this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), http);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http) {
+    this(vertx, valueSize, limits, http, RuleSet.allowAll());
+  }
+
+  public SluiceUnderTest(Vertx vertx, RuleSet udpRules) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
+        udpRules);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules) {
+    this(vertx, valueSize, limits, http, udpRules, Policies.none());
+  }
+
+  /** The HTTP check API with these policies; no auth token. */
+  public SluiceUnderTest(Vertx vertx, Policies policies) {
+    this(vertx, policies, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()));
+  }
+
+  /** The HTTP check API with these policies and HTTP front settings (an auth token, say). */
+  public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
+                         Policies policies) {
+    this(vertx, valueSize, limits, http, udpRules, policies, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
+  /**
+   * @param metrics what /metrics serves; the registry the Vert.x was built with, to see Vert.x's own
+   *                series there too
+   */
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
+                         Policies policies, PrometheusMeterRegistry metrics) {
+    this.vertx = vertx;
+    this.metrics = metrics;
+    ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
+        new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
+        new UdpSettings(LOOPBACK, 0, udpRules), policies);
+    this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
+  }
+
+  public SluiceServer server() {
+    return server;
+  }
+
+  public int udpPort() {
+    return server.udpPort();
+  }
+
+  public int httpPort() {
+    return server.httpPort();
+  }
+
+  public int tcpPort() {
+    return server.tcpPort();
+  }
+
+  public ManualClock clock() {
+    return clock;
+  }
+
+  public void advance(Duration duration) {
+    clock.advance(duration);
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  @Override
+  public void close() {
+    await(server.stop());
+  }
+
+  /** Blocks the test thread on a future that must fail, and answers why it did. */
+  public static Throwable awaitFailure(Future<?> future) {
+    try {
+      future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause();
+    } catch (Exception e) {
+      throw new AssertionError("the attempt did not finish: " + e, e);
+    }
+    throw new AssertionError("the attempt succeeded");
+  }
+
+  /** Blocks the test thread (never an event loop) on a future, with a generous bound. */
+  public static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError("future did not complete: " + e, e);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.sluice.verticles.strategies.policy;
+
+import io.sluice.verticles.strategies.Strategy;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A named rate limit of the check API: which strategy (with its parameters) and how the limited
+ * key is built from a request. Its state for key K lives in the buffer record {@code rl:<name>:K}.
+ * Immutable.
+ */
+public final class Policy {
+
+  private final String name;
+  private final Strategy strategy;
+  private final KeyExtractor key;
+  private final boolean legacyHeaders;
+  private final List<AdvertisedLimit> limits;
+  private final long maxCost;
+
+  /**
+   * @param name          1 to 64 characters of {@code [A-Za-z0-9_.-]}: it appears in URLs, in
+   *                      quoted header items and before the {@code :} of record keys, so it may
+   *                      hold no {@code :}, {@code /} or quote
+   * @param legacyHeaders also answer with {@code X-RateLimit-Limit/Remaining/Reset}
+   */
+  public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders) {
+    if (!isValidName(name)) {
+      throw new IllegalArgumentException("policy name must be 1 to 64 characters of [A-Za-z0-9_.-], was '" + name + "'");
+    }
+    this.name = name;
+    this.strategy = Objects.requireNonNull(strategy, "strategy");
+    this.key = Objects.requireNonNull(key, "key");
+    this.legacyHeaders = legacyHeaders;
+    this.limits = AdvertisedLimit.of(strategy);
+    this.maxCost = limits.stream().mapToLong(AdvertisedLimit::quota).min().orElseThrow();
+  }
+
+  /** A policy whose key is the one the caller names, without legacy headers. */
+  public Policy(String name, Strategy strategy) {
+    this(name, strategy, KeyExtractor.PARAM, false);
+  }
+
+  public static boolean isValidName(String name) {
+    return name != null && name.matches("[A-Za-z0-9_.-]{1,64}");
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Strategy strategy() {
+    return strategy;
+  }
+
+  public KeyExtractor key() {
+    return key;
+  }
+
+  public boolean legacyHeaders() {
+    return legacyHeaders;
+  }
+
+  /** The limits clients are told about, in the order of the strategy's results. */
+  public List<AdvertisedLimit> limits() {
+    return limits;
+  }
+
+  /**
+   * The largest cost one request may have: the smallest quota or burst of the policy. A larger
+   * request could never be admitted, so it is refused as a bad request rather than denied forever.
+   */
+  public long maxCost() {
+    return maxCost;
+  }
+
+  @Override
+  public String toString() {
+    return name + " (" + strategy.name() + ", key " + key.spelling() + ")";
+  }
+}
