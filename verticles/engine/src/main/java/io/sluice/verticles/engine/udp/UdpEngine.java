@@ -147,15 +147,15 @@ public final class UdpEngine {
   }
 
   private CompletionStage<Optional<String>> answer(UdpCommand command) {
-    if (command instanceof UdpCommand.OverLimit) {
-      String key = ((UdpCommand.OverLimit) command).key();
+    if (command instanceof UdpCommand.OverLimit over) {
+      String key = over.key();
       return overLimit(key, KeySemantics.BYTES).thenApply(outcome -> Optional.of(outcome.reply()));
     }
-    if (command instanceof UdpCommand.CheckLimit) {
-      return checkLimit(((UdpCommand.CheckLimit) command).json());
+    if (command instanceof UdpCommand.CheckLimit check) {
+      return checkLimit(check.json());
     }
-    if (command instanceof UdpCommand.GetStats) {
-      String key = ((UdpCommand.GetStats) command).key();
+    if (command instanceof UdpCommand.GetStats query) {
+      String key = query.key();
       StatsSnapshot stats = statistics.snapshot(key, nowSeconds());
       return completed(UdpReplyFormatter.stats(stats.requests(), stats.overLimit(), stats.lastMaxRate(), key));
     }

@@ -127,11 +127,10 @@ public final class RuleSetReader {
     if (section == null) {
       return;
     }
-    if (!(section instanceof List)) {
+    if (!(section instanceof List<?> entries)) {
       problems.add(name + ": must be a list, got " + describe(section));
       return;
     }
-    List<?> entries = (List<?>) section;
     for (int i = 0; i < entries.size(); i++) {
       String where = name + "[" + i + "]";
       Map<String, ?> entry = asMap(entries.get(i), where);
@@ -266,8 +265,8 @@ public final class RuleSetReader {
   }
 
   private String asString(Object value, String where, String field) {
-    if (value instanceof String) {
-      return (String) value;
+    if (value instanceof String text) {
+      return text;
     }
     problems.add(where + "." + field + ": must be a string, got " + describe(value) + " (quote it)");
     return null;
@@ -279,11 +278,11 @@ public final class RuleSetReader {
       problems.add(where + "." + field + ": missing");
       return null;
     }
-    if (!(value instanceof Number)) {
+    if (!(value instanceof Number given)) {
       problems.add(where + "." + field + ": must be a number, got " + describe(value));
       return null;
     }
-    double number = ((Number) value).doubleValue();
+    double number = given.doubleValue();
     if (!Double.isFinite(number)) {
       problems.add(where + "." + field + ": must be a finite number, got " + value);
       return null;
@@ -310,8 +309,8 @@ public final class RuleSetReader {
   }
 
   private Boolean asBoolean(Object value, String where, String field) {
-    if (value instanceof Boolean) {
-      return (Boolean) value;
+    if (value instanceof Boolean flag) {
+      return flag;
     }
     problems.add(where + "." + field + ": must be true or false, got " + describe(value));
     return null;
