@@ -6,10 +6,10 @@ import io.sluice.protocol.udp.rules.KeyRewrite;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.protocol.udp.rules.StatsOnlyHook;
+import io.sluice.verticles.config.ConfigValues;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -128,7 +128,7 @@ public final class RuleSetReader {
       return;
     }
     if (!(section instanceof List<?> entries)) {
-      problems.add(name + ": must be a list, got " + describe(section));
+      problems.add(name + ": must be a list, got " + ConfigValues.describe(section));
       return;
     }
     for (int i = 0; i < entries.size(); i++) {
@@ -232,7 +232,7 @@ public final class RuleSetReader {
     if (value instanceof Map) {
       return (Map<String, ?>) value;
     }
-    problems.add(where + ": must be a mapping of fields, got " + describe(value));
+    problems.add(where + ": must be a mapping of fields, got " + ConfigValues.describe(value));
     return null;
   }
 
@@ -268,7 +268,7 @@ public final class RuleSetReader {
     if (value instanceof String text) {
       return text;
     }
-    problems.add(where + "." + field + ": must be a string, got " + describe(value) + " (quote it)");
+    problems.add(where + "." + field + ": must be a string, got " + ConfigValues.describe(value) + " (quote it)");
     return null;
   }
 
@@ -279,7 +279,7 @@ public final class RuleSetReader {
       return null;
     }
     if (!(value instanceof Number given)) {
-      problems.add(where + "." + field + ": must be a number, got " + describe(value));
+      problems.add(where + "." + field + ": must be a number, got " + ConfigValues.describe(value));
       return null;
     }
     double number = given.doubleValue();
@@ -312,23 +312,7 @@ public final class RuleSetReader {
     if (value instanceof Boolean flag) {
       return flag;
     }
-    problems.add(where + "." + field + ": must be true or false, got " + describe(value));
+    problems.add(where + "." + field + ": must be true or false, got " + ConfigValues.describe(value));
     return null;
-  }
-
-  private static String describe(Object value) {
-    if (value == null) {
-      return "nothing";
-    }
-    if (value instanceof Map) {
-      return "a mapping";
-    }
-    if (value instanceof List) {
-      return "a list";
-    }
-    if (value instanceof String) {
-      return "the string \"" + value + "\"";
-    }
-    return value.getClass().getSimpleName().toLowerCase(Locale.ROOT) + " " + value;
   }
 }
