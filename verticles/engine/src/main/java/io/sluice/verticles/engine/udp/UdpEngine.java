@@ -1,6 +1,6 @@
 package io.sluice.verticles.engine.udp;
 
-import io.sluice.verticles.engine.udp.rate.DecayingRate;
+import io.sluice.verticles.engine.udp.rate.DecayingRateEvaluation;
 import io.sluice.verticles.engine.udp.rate.RateEvaluation;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.protocol.udp.rules.KeyResolution;
@@ -208,7 +208,7 @@ public final class UdpEngine {
   private CompletionStage<RateEvaluation> useKey(String stateKey, double limit, double periodSeconds, boolean strict) {
     double now = nowSeconds();
     return store.update(stateKey, current -> {
-      RateEvaluation evaluation = DecayingRate.evaluate(current, now, limit, periodSeconds, strict);
+      RateEvaluation evaluation = DecayingRateEvaluation.evaluate(current, now, limit, periodSeconds, strict);
       if (evaluation.leavesStateUnchanged()) {
         return StateTransition.Outcome.leaveUnchanged(evaluation);
       }
