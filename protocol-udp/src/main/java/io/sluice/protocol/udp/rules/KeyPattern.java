@@ -78,7 +78,7 @@ public final class KeyPattern {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof KeyPattern && ((KeyPattern) other).source.equals(source);
+    return other instanceof KeyPattern pattern && pattern.source.equals(source);
   }
 
   @Override

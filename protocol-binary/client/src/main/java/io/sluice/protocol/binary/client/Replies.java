@@ -31,7 +31,7 @@ final class Replies {
   }
 
   private static boolean isFailure(Response reply) {
-    return reply instanceof Response.Status && !((Response.Status) reply).ok();
+    return reply instanceof Response.Status status && !status.ok();
   }
 
   private static <T extends Response> T expected(Response reply, Class<T> type, RequestType request) {

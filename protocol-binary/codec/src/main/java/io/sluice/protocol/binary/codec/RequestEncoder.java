@@ -10,46 +10,41 @@ public final class RequestEncoder {
 
   public static void encode(ByteBuf out, ValueSize size, Request request) {
     out.writeByte(request.type().code());
-    if (request instanceof Request.Insert) {
-      Request.Insert insert = (Request.Insert) request;
+    if (request instanceof Request.Insert insert) {
       size.write(out, insert.quota());
       out.writeByte(insert.ttlType());
       size.write(out, insert.ttl());
       shortField(out, insert.key());
-    } else if (request instanceof Request.Update) {
-      Request.Update update = (Request.Update) request;
+    } else if (request instanceof Request.Update update) {
       out.writeByte(update.attribute());
       out.writeByte(update.change());
       size.write(out, update.value());
       shortField(out, update.key());
-    } else if (request instanceof Request.Set) {
-      Request.Set set = (Request.Set) request;
+    } else if (request instanceof Request.Set set) {
       out.writeByte(set.ttlType());
       size.write(out, set.ttl());
       out.writeByte(set.key().length);
       writeLength(out, size, set.value().length);
       out.writeBytes(set.key());
       out.writeBytes(set.value());
-    } else if (request instanceof Request.Publish) {
-      Request.Publish publish = (Request.Publish) request;
+    } else if (request instanceof Request.Publish publish) {
       channelAndPayload(out, size, publish.channel(), publish.payload());
-    } else if (request instanceof Request.Event) {
-      Request.Event event = (Request.Event) request;
+    } else if (request instanceof Request.Event event) {
       channelAndPayload(out, size, event.channel(), event.payload());
-    } else if (request instanceof Request.Connection) {
-      byte[] id = ((Request.Connection) request).id();
+    } else if (request instanceof Request.Connection connection) {
+      byte[] id = connection.id();
       if (id.length != 16) {
         throw new IllegalArgumentException("a connection ID is 16 bytes, not " + id.length);
       }
       out.writeBytes(id);
-    } else if (request instanceof Request.KeyRequest) {
-      shortField(out, ((Request.KeyRequest) request).key());
-    } else if (request instanceof Request.Subscribe) {
-      shortField(out, ((Request.Subscribe) request).channel());
-    } else if (request instanceof Request.Unsubscribe) {
-      shortField(out, ((Request.Unsubscribe) request).channel());
-    } else if (request instanceof Request.Channel) {
-      shortField(out, ((Request.Channel) request).channel());
+    } else if (request instanceof Request.KeyRequest keyed) {
+      shortField(out, keyed.key());
+    } else if (request instanceof Request.Subscribe subscribe) {
+      shortField(out, subscribe.channel());
+    } else if (request instanceof Request.Unsubscribe unsubscribe) {
+      shortField(out, unsubscribe.channel());
+    } else if (request instanceof Request.Channel channel) {
+      shortField(out, channel.channel());
     }
   }
 

@@ -155,11 +155,11 @@ final class CodecTestKit {
     if (value == null) {
       return "null";
     }
-    if (value instanceof byte[]) {
-      return "[" + hexOf((byte[]) value) + "]";
+    if (value instanceof byte[] bytes) {
+      return "[" + hexOf(bytes) + "]";
     }
-    if (value instanceof Long) {
-      return Long.toUnsignedString((Long) value);
+    if (value instanceof Long number) {
+      return Long.toUnsignedString(number);
     }
     if (value instanceof Record) {
       StringBuilder text = new StringBuilder(value.getClass().getSimpleName()).append('(');

@@ -29,7 +29,7 @@ public final class ChannelName implements Comparable<ChannelName> {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof ChannelName && Arrays.equals(bytes, ((ChannelName) other).bytes);
+    return other instanceof ChannelName name && Arrays.equals(bytes, name.bytes);
   }
 
   @Override

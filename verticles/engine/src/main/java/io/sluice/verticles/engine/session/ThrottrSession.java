@@ -87,10 +87,9 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     connection.countRequest(request.type().code());
     countRequest(request.type().code());
     Request target = request;
-    if (request instanceof Request.Event) {
+    if (request instanceof Request.Event event) {
       // As the reference does, each EVENT level counts its payload's type: EVENT for all but the
       // innermost, whose first byte counts even when it names no request.
-      Request.Event event = (Request.Event) request;
       for (int level = 1; level < event.depth(); level++) {
         countRequest(RequestType.EVENT.code());
       }
@@ -259,8 +258,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     int[] nextByte = new int[shards];
     for (int i = 0; i < read.size(); i++) {
       Request target = read.request(i);
-      if (target instanceof Request.Event) {
-        Request.Event event = (Request.Event) target;
+      if (target instanceof Request.Event event) {
         for (int level = 0; level < event.depth(); level++) {
           out.writeByte(Responses.SUCCESS);
         }

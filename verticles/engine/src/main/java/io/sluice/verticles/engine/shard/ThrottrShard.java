@@ -79,12 +79,12 @@ public final class ThrottrShard {
     long now = store.now();
     int window = store.window(now);
     Object entry = batch.entry(index);
-    if (entry instanceof ShardTask) {
-      runTask((ShardTask) entry, now, window);
+    if (entry instanceof ShardTask task) {
+      runTask(task, now, window);
       return;
     }
-    if (entry instanceof KeyLookup) {
-      lookUp((KeyLookup) entry, now, window);
+    if (entry instanceof KeyLookup lookup) {
+      lookUp(lookup, now, window);
       return;
     }
     if (entry instanceof ShardScan scan) {
@@ -117,9 +117,9 @@ public final class ThrottrShard {
     Object entry = batch.entry(index);
     LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(entry)
         + " failed and is answered as a failure: " + LogText.failure(error));
-    if (entry instanceof ShardTask) {
+    if (entry instanceof ShardTask task) {
       try {
-        ((ShardTask) entry).failed(error);
+        task.failed(error);
       } catch (Throwable alsoFailed) {
         LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(entry)
             + " threw again when told it failed: " + LogText.failure(alsoFailed));
@@ -132,18 +132,17 @@ public final class ThrottrShard {
 
   /** The entry's type and key, for the log. */
   private static String describe(Object entry) {
-    if (entry instanceof Request.KeyRequest) {
-      Request.KeyRequest request = (Request.KeyRequest) entry;
+    if (entry instanceof Request.KeyRequest request) {
       return request.type() + " of key " + LogText.key(request.key());
     }
-    if (entry instanceof Request) {
-      return ((Request) entry).type().toString();
+    if (entry instanceof Request request) {
+      return request.type().toString();
     }
-    if (entry instanceof ShardTask) {
-      return "task " + entry.getClass().getName() + " on key " + LogText.key(((ShardTask) entry).key());
+    if (entry instanceof ShardTask task) {
+      return "task " + entry.getClass().getName() + " on key " + LogText.key(task.key());
     }
-    if (entry instanceof KeyLookup) {
-      return "lookup of key " + LogText.key(((KeyLookup) entry).keyBytes());
+    if (entry instanceof KeyLookup lookup) {
+      return "lookup of key " + LogText.key(lookup.keyBytes());
     }
     return "scan " + entry.getClass().getName();
   }

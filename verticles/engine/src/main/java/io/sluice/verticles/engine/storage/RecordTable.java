@@ -55,8 +55,8 @@ final class RecordTable {
 
   Record get(byte[] key, int hash) {
     Object head = buckets[hash & (buckets.length - 1)];
-    if (head instanceof Record) {
-      for (Record r = (Record) head; r != null; r = r.next) {
+    if (head instanceof Record first) {
+      for (Record r = first; r != null; r = r.next) {
         if (Arrays.equals(r.key, key)) {
           return r;
         }
@@ -80,8 +80,7 @@ final class RecordTable {
   boolean remove(Record record) {
     int index = hash(record.key) & (buckets.length - 1);
     Object head = buckets[index];
-    if (head instanceof KeyBin) {
-      KeyBin bin = (KeyBin) head;
+    if (head instanceof KeyBin bin) {
       if (!bin.remove(record)) {
         return false;
       }
@@ -114,8 +113,7 @@ final class RecordTable {
     int index = from & mask;
     for (int visited = 0; visited < count && visited <= mask; visited++) {
       Object head = buckets[index];
-      if (head instanceof KeyBin) {
-        KeyBin bin = (KeyBin) head;
+      if (head instanceof KeyBin bin) {
         bin.removeIf(select, r -> {
           size--;
           removed.accept(r);
@@ -179,8 +177,8 @@ final class RecordTable {
   int longestChain() {
     int longest = 0;
     for (Object head : buckets) {
-      if (head instanceof Record) {
-        longest = Math.max(longest, chainLength((Record) head, Integer.MAX_VALUE));
+      if (head instanceof Record first) {
+        longest = Math.max(longest, chainLength(first, Integer.MAX_VALUE));
       }
     }
     return longest;
@@ -190,8 +188,8 @@ final class RecordTable {
   int binnedRecords() {
     int binned = 0;
     for (Object head : buckets) {
-      if (head instanceof KeyBin) {
-        binned += ((KeyBin) head).size();
+      if (head instanceof KeyBin bin) {
+        binned += bin.size();
       }
     }
     return binned;
@@ -200,8 +198,7 @@ final class RecordTable {
   /** The key comparisons {@link #get} makes to find {@code key}: what a lookup costs in the worst bucket. */
   long comparisonsToFind(byte[] key) {
     Object head = buckets[hash(key) & (buckets.length - 1)];
-    if (head instanceof KeyBin) {
-      KeyBin bin = (KeyBin) head;
+    if (head instanceof KeyBin bin) {
       long before = bin.comparisons();
       bin.get(key);
       return bin.comparisons() - before;
@@ -218,8 +215,7 @@ final class RecordTable {
 
   /** Visits a bucket's records; returns how many. */
   private static int visit(Object head, Consumer<Record> action) {
-    if (head instanceof KeyBin) {
-      KeyBin bin = (KeyBin) head;
+    if (head instanceof KeyBin bin) {
       bin.forEach(action);
       return bin.size();
     }
@@ -234,8 +230,8 @@ final class RecordTable {
   /** Puts a record in bucket {@code index}, turning the chain into a bin when it gets too long. */
   private static void place(Object[] buckets, int index, Record record) {
     Object head = buckets[index];
-    if (head instanceof KeyBin) {
-      ((KeyBin) head).add(record);
+    if (head instanceof KeyBin existing) {
+      existing.add(record);
       return;
     }
     record.next = (Record) head;
@@ -271,8 +267,8 @@ final class RecordTable {
     // Rehashing here, rather than caching each record's hash, saves 8 bytes a record.
     Consumer<Record> move = r -> place(grown, hash(r.key) & mask, r);
     for (Object head : buckets) {
-      if (head instanceof KeyBin) {
-        ((KeyBin) head).forEach(move);
+      if (head instanceof KeyBin bin) {
+        bin.forEach(move);
       } else {
         Record r = (Record) head;
         while (r != null) {

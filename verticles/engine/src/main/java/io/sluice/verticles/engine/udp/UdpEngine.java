@@ -1,6 +1,6 @@
 package io.sluice.verticles.engine.udp;
 
-import io.sluice.verticles.engine.udp.rate.DecayingRate;
+import io.sluice.verticles.engine.udp.rate.DecayingRateEvaluation;
 import io.sluice.verticles.engine.udp.rate.RateEvaluation;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.protocol.udp.rules.KeyResolution;
@@ -147,15 +147,15 @@ public final class UdpEngine {
   }
 
   private CompletionStage<Optional<String>> answer(UdpCommand command) {
-    if (command instanceof UdpCommand.OverLimit) {
-      String key = ((UdpCommand.OverLimit) command).key();
+    if (command instanceof UdpCommand.OverLimit over) {
+      String key = over.key();
       return overLimit(key, KeySemantics.BYTES).thenApply(outcome -> Optional.of(outcome.reply()));
     }
-    if (command instanceof UdpCommand.CheckLimit) {
-      return checkLimit(((UdpCommand.CheckLimit) command).json());
+    if (command instanceof UdpCommand.CheckLimit check) {
+      return checkLimit(check.json());
     }
-    if (command instanceof UdpCommand.GetStats) {
-      String key = ((UdpCommand.GetStats) command).key();
+    if (command instanceof UdpCommand.GetStats query) {
+      String key = query.key();
       StatsSnapshot stats = statistics.snapshot(key, nowSeconds());
       return completed(UdpReplyFormatter.stats(stats.requests(), stats.overLimit(), stats.lastMaxRate(), key));
     }
@@ -208,7 +208,7 @@ public final class UdpEngine {
   private CompletionStage<RateEvaluation> useKey(String stateKey, double limit, double periodSeconds, boolean strict) {
     double now = nowSeconds();
     return store.update(stateKey, current -> {
-      RateEvaluation evaluation = DecayingRate.evaluate(current, now, limit, periodSeconds, strict);
+      RateEvaluation evaluation = DecayingRateEvaluation.evaluate(current, now, limit, periodSeconds, strict);
       if (evaluation.leavesStateUnchanged()) {
         return StateTransition.Outcome.leaveUnchanged(evaluation);
       }

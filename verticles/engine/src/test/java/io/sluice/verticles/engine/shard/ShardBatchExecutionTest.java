@@ -99,8 +99,8 @@ class ShardBatchExecutionTest {
 
     public void run(KeyState state, long nowNanos) {
       state.put(new byte[] {'x'}, 60_000_000_000L);
-      if (toThrow instanceof Error) {
-        throw (Error) toThrow;
+      if (toThrow instanceof Error error) {
+        throw error;
       }
       throw (RuntimeException) toThrow;
     }

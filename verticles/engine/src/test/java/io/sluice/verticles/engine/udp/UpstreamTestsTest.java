@@ -1,7 +1,7 @@
 package io.sluice.verticles.engine.udp;
 
 import io.sluice.protocol.udp.rules.StatsOnlyHook;
-import io.sluice.verticles.engine.udp.rate.DecayingRate;
+import io.sluice.verticles.engine.udp.rate.DecayingRateEvaluation;
 import io.sluice.verticles.engine.udp.rate.RateEvaluation;
 import io.sluice.protocol.udp.rules.FixedReply;
 import io.sluice.protocol.udp.rules.KeyPattern;
@@ -99,7 +99,7 @@ class UpstreamTestsTest {
     for (String key : List.of("key 1", "key 1", "key 3", "key 2")) {
       double now = server.engine.nowSeconds();
       server.store.update(key, current -> {
-        RateEvaluation evaluation = DecayingRate.evaluate(current, now, 10, 10, false);
+        RateEvaluation evaluation = DecayingRateEvaluation.evaluate(current, now, 10, 10, false);
         return evaluation.leavesStateUnchanged()
             ? StateTransition.Outcome.leaveUnchanged(evaluation)
             : StateTransition.Outcome.store(evaluation.stateToStore(), 600_000, evaluation);

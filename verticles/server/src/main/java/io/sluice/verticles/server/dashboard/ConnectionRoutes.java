@@ -32,8 +32,8 @@ final class ConnectionRoutes {
     Paging paging = Paging.of(context);
     List<Object> clients = new ArrayList<>(dashboard.instance().connections().all());
     clients.addAll(udpPeers());
-    return DashboardContext.ok(context, paging.page(clients, client -> client instanceof ConnectionStats
-        ? summary((ConnectionStats) client) : summary((UdpPeers.Peer) client)));
+    return DashboardContext.ok(context, paging.page(clients, client -> client instanceof ConnectionStats stats
+        ? summary(stats) : summary((UdpPeers.Peer) client)));
   }
 
   private List<UdpPeers.Peer> udpPeers() {

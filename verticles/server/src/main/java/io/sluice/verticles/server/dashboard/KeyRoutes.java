@@ -211,10 +211,10 @@ final class KeyRoutes {
 
     byte[] key() {
       Object key = body.getValue("key");
-      if (!(key instanceof String) || ((String) key).isEmpty()) {
+      if (!(key instanceof String name) || name.isEmpty()) {
         throw ApiError.badRequest("'key' must be a non-empty string");
       }
-      byte[] bytes = Names.bytes((String) key);
+      byte[] bytes = Names.bytes(name);
       if (bytes.length > 255) {
         throw ApiError.badRequest("'key' is " + bytes.length + " bytes; Throttr keys are at most 255");
       }
@@ -223,10 +223,10 @@ final class KeyRoutes {
 
     String choice(String field, List<String> allowed) {
       Object value = body.getValue(field);
-      if (!(value instanceof String) || !allowed.contains(value)) {
+      if (!(value instanceof String chosen) || !allowed.contains(chosen)) {
         throw ApiError.badRequest("'" + field + "' must be one of " + allowed);
       }
-      return (String) value;
+      return chosen;
     }
 
     io.sluice.protocol.binary.codec.TtlUnit ttlUnit() {
@@ -257,11 +257,11 @@ final class KeyRoutes {
       Object text = body.getValue("value");
       Object base64 = body.getValue("valueBase64");
       byte[] value;
-      if (text instanceof String && base64 == null) {
-        value = Names.bytes((String) text);
-      } else if (base64 instanceof String && text == null) {
+      if (text instanceof String plain && base64 == null) {
+        value = Names.bytes(plain);
+      } else if (base64 instanceof String encoded && text == null) {
         try {
-          value = Base64.getDecoder().decode((String) base64);
+          value = Base64.getDecoder().decode(encoded);
         } catch (IllegalArgumentException invalid) {
           throw ApiError.badRequest("'valueBase64' is not valid base64");
         }

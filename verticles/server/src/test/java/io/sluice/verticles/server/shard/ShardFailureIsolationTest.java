@@ -149,8 +149,8 @@ class ShardFailureIsolationTest {
       int start = 0;
       for (int i = 0; i < batch.size(); i++) {
         int end = batch.replyEnd(i);
-        if (batch.entry(i) instanceof ExplodingTask) {
-          Throwable told = ((ExplodingTask) batch.entry(i)).told;
+        if (batch.entry(i) instanceof ExplodingTask exploding) {
+          Throwable told = exploding.told;
           entries.add("task told " + (told == null ? "nothing" : told.getClass().getSimpleName()));
         } else {
           byte[] reply = new byte[end - start];

@@ -133,9 +133,8 @@ public final class ThrottrClientImpl implements ThrottrClient {
     ByteBuf frames = Unpooled.buffer();
     for (Request request : requests) {
       // The server reads exactly 16 ID bytes, so any other length would shift every later frame.
-      if (request instanceof Request.Connection && ((Request.Connection) request).id().length != ID_LENGTH) {
-        throw new IllegalArgumentException(
-            "a connection ID is 16 bytes, not " + ((Request.Connection) request).id().length);
+      if (request instanceof Request.Connection connection && connection.id().length != ID_LENGTH) {
+        throw new IllegalArgumentException("a connection ID is 16 bytes, not " + connection.id().length);
       }
       RequestEncoder.encode(frames, options.getValueSize(), request);
     }

@@ -68,8 +68,8 @@ class ThrottrClientImplBatchWriteTest {
   private static NetSocket recordingWrites(NetSocket socket, List<Buffer> writes) {
     return (NetSocket) Proxy.newProxyInstance(NetSocket.class.getClassLoader(), new Class<?>[] {NetSocket.class},
         (proxy, method, args) -> {
-          if (method.getName().equals("write") && args.length == 1 && args[0] instanceof Buffer) {
-            writes.add((Buffer) args[0]);
+          if (method.getName().equals("write") && args.length == 1 && args[0] instanceof Buffer written) {
+            writes.add(written);
           }
           try {
             return method.invoke(socket, args);

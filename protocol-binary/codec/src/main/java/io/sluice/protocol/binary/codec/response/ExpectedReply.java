@@ -42,10 +42,10 @@ record ExpectedReply(RequestType type, ExpectedReply eventInner) {
    *     close the connection instead of answering
    */
   static ExpectedReply forRequest(Request request, ValueSize size) {
-    if (!(request instanceof Request.Event)) {
+    if (!(request instanceof Request.Event event)) {
       return forType(request.type());
     }
-    byte[] payload = ((Request.Event) request).payload();
+    byte[] payload = event.payload();
     EventNesting nesting = EventNesting.of(Unpooled.wrappedBuffer(payload), 0, payload.length, size);
     if (nesting.tooDeep()) {
       throw new IllegalArgumentException("an EVENT nested more than " + EventNesting.MAX_DEPTH

@@ -6,10 +6,10 @@ import io.sluice.protocol.udp.rules.KeyRewrite;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.protocol.udp.rules.StatsOnlyHook;
+import io.sluice.verticles.config.ConfigValues;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -127,11 +127,10 @@ public final class RuleSetReader {
     if (section == null) {
       return;
     }
-    if (!(section instanceof List)) {
-      problems.add(name + ": must be a list, got " + describe(section));
+    if (!(section instanceof List<?> entries)) {
+      problems.add(name + ": must be a list, got " + ConfigValues.describe(section));
       return;
     }
-    List<?> entries = (List<?>) section;
     for (int i = 0; i < entries.size(); i++) {
       String where = name + "[" + i + "]";
       Map<String, ?> entry = asMap(entries.get(i), where);
@@ -233,7 +232,7 @@ public final class RuleSetReader {
     if (value instanceof Map) {
       return (Map<String, ?>) value;
     }
-    problems.add(where + ": must be a mapping of fields, got " + describe(value));
+    problems.add(where + ": must be a mapping of fields, got " + ConfigValues.describe(value));
     return null;
   }
 
@@ -266,10 +265,10 @@ public final class RuleSetReader {
   }
 
   private String asString(Object value, String where, String field) {
-    if (value instanceof String) {
-      return (String) value;
+    if (value instanceof String text) {
+      return text;
     }
-    problems.add(where + "." + field + ": must be a string, got " + describe(value) + " (quote it)");
+    problems.add(where + "." + field + ": must be a string, got " + ConfigValues.describe(value) + " (quote it)");
     return null;
   }
 
@@ -279,11 +278,11 @@ public final class RuleSetReader {
       problems.add(where + "." + field + ": missing");
       return null;
     }
-    if (!(value instanceof Number)) {
-      problems.add(where + "." + field + ": must be a number, got " + describe(value));
+    if (!(value instanceof Number given)) {
+      problems.add(where + "." + field + ": must be a number, got " + ConfigValues.describe(value));
       return null;
     }
-    double number = ((Number) value).doubleValue();
+    double number = given.doubleValue();
     if (!Double.isFinite(number)) {
       problems.add(where + "." + field + ": must be a finite number, got " + value);
       return null;
@@ -310,26 +309,10 @@ public final class RuleSetReader {
   }
 
   private Boolean asBoolean(Object value, String where, String field) {
-    if (value instanceof Boolean) {
-      return (Boolean) value;
+    if (value instanceof Boolean flag) {
+      return flag;
     }
-    problems.add(where + "." + field + ": must be true or false, got " + describe(value));
+    problems.add(where + "." + field + ": must be true or false, got " + ConfigValues.describe(value));
     return null;
-  }
-
-  private static String describe(Object value) {
-    if (value == null) {
-      return "nothing";
-    }
-    if (value instanceof Map) {
-      return "a mapping";
-    }
-    if (value instanceof List) {
-      return "a list";
-    }
-    if (value instanceof String) {
-      return "the string \"" + value + "\"";
-    }
-    return value.getClass().getSimpleName().toLowerCase(Locale.ROOT) + " " + value;
   }
 }

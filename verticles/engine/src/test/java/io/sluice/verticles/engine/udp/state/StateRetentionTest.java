@@ -1,6 +1,6 @@
 package io.sluice.verticles.engine.udp.state;
 
-import io.sluice.verticles.engine.udp.rate.DecayingRate;
+import io.sluice.verticles.engine.udp.rate.DecayingRateEvaluation;
 import io.sluice.verticles.engine.udp.rate.RateState;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +34,8 @@ class StateRetentionTest {
     for (double rate : new double[] {0.5, 22, 500, 2500, 1e5, 1e9}) {
       for (double period : new double[] {1, 3, 10, 20, 60, 3600}) {
         double idleSeconds = StateRetention.ttlMillis(new RateState(0, rate), period) / 1000.0;
-        double remembered = DecayingRate.evaluate(new RateState(0, rate), idleSeconds, 1e12, period, true).rate();
+        double remembered =
+            DecayingRateEvaluation.evaluate(new RateState(0, rate), idleSeconds, 1e12, period, true).rate();
         assertThat(remembered).as("rate %s period %s", rate, period).isLessThan(0.15);
       }
     }

@@ -7,12 +7,12 @@ import io.sluice.verticles.strategies.DecayingRateFormula;
  * rate by {@link DecayingRateFormula} (a new key measures 0), over when {@code rate ≥ limit}, and
  * the state to store: (now, rate) when not over or strict; a non-strict refusal leaves it untouched.
  */
-public final class DecayingRate {
+public final class DecayingRateEvaluation {
 
   /** Each request is one use. */
   private static final double USE = 1;
 
-  private DecayingRate() {
+  private DecayingRateEvaluation() {
   }
 
   /**

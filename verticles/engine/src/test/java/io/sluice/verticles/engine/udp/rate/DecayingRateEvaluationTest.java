@@ -10,7 +10,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class DecayingRateTest {
+class DecayingRateEvaluationTest {
 
   private static final double T0 = 1_700_000_000;
 
@@ -19,7 +19,7 @@ class DecayingRateTest {
     RateState stored;
 
     RateEvaluation use(double now, double limit, double period, boolean strict) {
-      RateEvaluation evaluation = DecayingRate.evaluate(stored, now, limit, period, strict);
+      RateEvaluation evaluation = DecayingRateEvaluation.evaluate(stored, now, limit, period, strict);
       if (!evaluation.leavesStateUnchanged()) {
         stored = evaluation.stateToStore();
       }
@@ -29,7 +29,7 @@ class DecayingRateTest {
 
   @Test
   void aNewKeyHasRateZeroAndIsStoredAtOnce() {
-    RateEvaluation first = DecayingRate.evaluate(null, T0, 22, 20, false);
+    RateEvaluation first = DecayingRateEvaluation.evaluate(null, T0, 22, 20, false);
     assertThat(first.rate()).isZero();
     assertThat(first.over()).isFalse();
     assertThat(first.stateToStore()).isEqualTo(new RateState(T0, 0));
@@ -37,7 +37,7 @@ class DecayingRateTest {
 
   @Test
   void aNewKeyIsStoredEvenWhenOverBecauseTheLimitIsZero() {
-    RateEvaluation first = DecayingRate.evaluate(null, T0, 0, 20, false);
+    RateEvaluation first = DecayingRateEvaluation.evaluate(null, T0, 0, 20, false);
     assertThat(first.over()).isTrue();
     assertThat(first.stateToStore()).isEqualTo(new RateState(T0, 0));
   }
@@ -49,7 +49,7 @@ class DecayingRateTest {
     double x = (now - T0) / 20;
     double a = StrictMath.exp(-x);
     double expected = 1 * (1 - a) / x + a * 5;
-    RateEvaluation evaluation = DecayingRate.evaluate(previous, now, 22, 20, false);
+    RateEvaluation evaluation = DecayingRateEvaluation.evaluate(previous, now, 22, 20, false);
     assertThat(evaluation.rate()).isEqualTo(expected);
     assertThat(evaluation.stateToStore()).isEqualTo(new RateState(now, expected));
   }
@@ -58,16 +58,16 @@ class DecayingRateTest {
   void reachingTheLimitExactlyIsOver() {
     // rate after a same-instant use from rate r is (1-a)/x + a*r; choose the limit equal to it
     RateState previous = new RateState(T0, 4);
-    double rate = DecayingRate.evaluate(previous, T0 + 1, 1000, 10, true).rate();
-    assertThat(DecayingRate.evaluate(previous, T0 + 1, rate, 10, true).over()).isTrue();
-    assertThat(DecayingRate.evaluate(previous, T0 + 1, Math.nextUp(rate), 10, true).over()).isFalse();
+    double rate = DecayingRateEvaluation.evaluate(previous, T0 + 1, 1000, 10, true).rate();
+    assertThat(DecayingRateEvaluation.evaluate(previous, T0 + 1, rate, 10, true).over()).isTrue();
+    assertThat(DecayingRateEvaluation.evaluate(previous, T0 + 1, Math.nextUp(rate), 10, true).over()).isFalse();
   }
 
   @Test
   void identicalOrBackwardTimestampsUseOneNanosecond() {
     RateState previous = new RateState(T0, 3);
-    RateEvaluation same = DecayingRate.evaluate(previous, T0, 100, 10, true);
-    RateEvaluation backwards = DecayingRate.evaluate(previous, T0 - 5, 100, 10, true);
+    RateEvaluation same = DecayingRateEvaluation.evaluate(previous, T0, 100, 10, true);
+    RateEvaluation backwards = DecayingRateEvaluation.evaluate(previous, T0 - 5, 100, 10, true);
     double x = 1e-9 / 10;
     double a = StrictMath.exp(-x);
     assertThat(same.rate()).isEqualTo((1 - a) / x + a * 3);
@@ -78,8 +78,8 @@ class DecayingRateTest {
   @Test
   void strictStoresRefusedUsesNonStrictLeavesTheStateUntouched() {
     RateState previous = new RateState(T0, 2);
-    RateEvaluation strict = DecayingRate.evaluate(previous, T0, 2, 10, true);
-    RateEvaluation leaky = DecayingRate.evaluate(previous, T0, 2, 10, false);
+    RateEvaluation strict = DecayingRateEvaluation.evaluate(previous, T0, 2, 10, true);
+    RateEvaluation leaky = DecayingRateEvaluation.evaluate(previous, T0, 2, 10, false);
     assertThat(strict.over()).isTrue();
     assertThat(leaky.over()).isTrue();
     assertThat(strict.stateToStore()).isEqualTo(new RateState(T0, strict.rate()));
@@ -96,7 +96,7 @@ class DecayingRateTest {
   }
 
   private static double increment(double period) {
-    return DecayingRate.evaluate(new RateState(T0, 0), T0, 1e9, period, true).rate();
+    return DecayingRateEvaluation.evaluate(new RateState(T0, 0), T0, 1e9, period, true).rate();
   }
 
   /** spec §4: 20 same-instant requests, limit 10: P = 1 → 11 N then 9 Y; P = 10 → 10 N then 10 Y. */
@@ -133,9 +133,11 @@ class DecayingRateTest {
 
   @Test
   void aPeriodThatIsNotPositiveIsRefused() {
-    assertThatThrownBy(() -> DecayingRate.evaluate(null, T0, 1, 0, true))
+    assertThatThrownBy(() -> DecayingRateEvaluation.evaluate(null, T0, 1, 0, true))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Bad period");
-    assertThatThrownBy(() -> DecayingRate.evaluate(null, T0, 1, -1, true)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> DecayingRate.evaluate(null, T0, 1, Double.NaN, true)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> DecayingRateEvaluation.evaluate(null, T0, 1, -1, true))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> DecayingRateEvaluation.evaluate(null, T0, 1, Double.NaN, true))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }
