@@ -2,6 +2,7 @@ package io.sluice.verticles.server.check;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.verticles.server.metrics.RequestMeters;
 
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,10 +31,6 @@ final class CheckDecisions {
 
   /** One call of {@code command} (check, peek, reset), counted whatever its answer. */
   void request(String command) {
-    counters.computeIfAbsent(command, k -> Counter.builder("sluice.requests")
-        .description("Requests served, by protocol and command")
-        .tag("protocol", "http")
-        .tag("command", command)
-        .register(registry)).increment();
+    counters.computeIfAbsent(command, k -> RequestMeters.counter(registry, "http", command)).increment();
   }
 }

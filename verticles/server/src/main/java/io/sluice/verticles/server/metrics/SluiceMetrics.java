@@ -42,11 +42,8 @@ public final class SluiceMetrics {
   public static void bind(MeterRegistry registry, Instance instance, List<Store> shards) {
     for (ConnectionStats.Protocol protocol : ConnectionStats.Protocol.values()) {
       for (RequestType type : RequestType.values()) {
-        FunctionCounter.builder("sluice.requests", instance.counters(), counters -> counters.total(protocol, type.code()))
-            .description("Requests served, by protocol and command (Throttr: EVENT's inner requests included)")
-            .tag("protocol", protocol.name().toLowerCase(Locale.ROOT))
-            .tag("command", type.name().toLowerCase(Locale.ROOT))
-            .register(registry);
+        RequestMeters.readFrom(registry, protocol.name().toLowerCase(Locale.ROOT), type.name().toLowerCase(Locale.ROOT),
+            instance.counters(), counters -> counters.total(protocol, type.code()));
       }
     }
     for (int i = 0; i < shards.size(); i++) {

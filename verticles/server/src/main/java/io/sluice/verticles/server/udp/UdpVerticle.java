@@ -6,6 +6,7 @@ import io.sluice.verticles.engine.udp.UdpEngine;
 import io.sluice.verticles.engine.udp.UdpEngineListener;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.metrics.RequestMeters;
 import io.sluice.verticles.server.shard.ShardOutbox;
 import io.sluice.verticles.transport.BatchedDatagrams;
 import io.micrometer.core.instrument.Counter;
@@ -75,11 +76,7 @@ public final class UdpVerticle extends VerticleBase {
           @Override
           public void requestReceived(UdpCommand command) {
             // Parsing happens on this verticle's loop, so a plain map is enough.
-            requests.computeIfAbsent(command.word(), word -> Counter.builder("sluice.requests")
-                .description("Requests served, by protocol and command")
-                .tag("protocol", "udp")
-                .tag("command", word)
-                .register(metrics)).increment();
+            requests.computeIfAbsent(command.word(), word -> RequestMeters.counter(metrics, "udp", word)).increment();
           }
 
           @Override
