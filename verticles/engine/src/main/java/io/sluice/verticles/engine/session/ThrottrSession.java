@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * decoded request to the shard that owns its key, sends the requests of one read as one batch per
  * shard, and answers strictly in request order, writing the replies of a read in one write.
  * Back-pressure: it counts what it holds for the client — each decoded request (its frame and
- * {@link #REQUEST_OVERHEAD}), the replies its shards sent back, the replies written and not yet
- * taken by the socket — and while that reaches the limit, or too many requests wait for their
+ * {@link #REQUEST_OVERHEAD}), the replies its shards sent back, the writes the socket has not
+ * taken yet (their bytes and {@link #WRITE_OVERHEAD}) — and while that reaches the limit, or too many requests wait for their
  * replies, or the socket's write queue is full, it asks the transport to stop reading from the
  * client; it reads again once both counts are below half their limits.
  * Not thread-safe: every method runs on the connection's thread.
@@ -41,6 +41,13 @@ public final class ThrottrSession implements RequestDecoder.Handler {
    * pipelined QUERYs of a 3-byte key shows about 60 bytes each).
    */
   public static final int REQUEST_OVERHEAD = 64;
+
+  /**
+   * What one write costs the heap until the socket takes it, besides its bytes: Netty's queue entry
+   * and buffer objects, Vert.x's promise and listeners (a heap histogram of queued replies shows
+   * about 450 bytes each).
+   */
+  public static final int WRITE_OVERHEAD = 512;
 
   /** A read's requests go to the shards early once they hold this fraction of the limit. */
   private static final int DISPATCH_SHARE = 16;
@@ -177,11 +184,11 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   }
 
   /**
-   * The socket has taken {@code bytes} of the replies given to {@link Transport#write}, or they are
-   * gone with the connection: they no longer count against the limit.
+   * The socket has taken the {@code bytes} of one {@link Transport#write}, or they are gone with
+   * the connection: they no longer count against the limit. Once per write.
    */
   public void replyWritten(int bytes) {
-    heldBytes -= bytes;
+    heldBytes -= bytes + WRITE_OVERHEAD;
     updateReading();
   }
 
@@ -240,7 +247,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   }
 
   private void write(ByteBuf replies) {
-    heldBytes += replies.readableBytes();
+    heldBytes += replies.readableBytes() + WRITE_OVERHEAD;
     transport.write(replies);
   }
 

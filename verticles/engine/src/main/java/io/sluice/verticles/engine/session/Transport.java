@@ -7,8 +7,8 @@ import io.netty.buffer.ByteBuf;
 public interface Transport {
 
   /**
-   * Writes the replies of one or more reads, in order, as one write; reports the bytes to
-   * {@link ThrottrSession#replyWritten} once the socket has taken them (or the connection is gone).
+   * Writes the replies of one or more reads, in order, as one write; reports its bytes to
+   * {@link ThrottrSession#replyWritten}, once, when the socket has taken them (or the connection is gone).
    */
   void write(ByteBuf replies);
 

@@ -37,7 +37,7 @@ final class FakeTransport implements Transport, ShardRouter {
   /** Told when the "socket" takes replies; null leaves them queued until {@link #drainWrites}. */
   ThrottrSession session;
   boolean socketTakesWritesAtOnce = true;
-  private int unwritten;
+  private final List<Integer> unwritten = new ArrayList<>();
 
   FakeTransport(ThrottrShard[] shards) {
     this.shards = shards;
@@ -62,17 +62,17 @@ final class FakeTransport implements Transport, ShardRouter {
     int length = replies.readableBytes();
     writes.add(Wire.hex(replies));
     replies.release();
-    unwritten += length;
+    unwritten.add(length);
     if (socketTakesWritesAtOnce) {
       drainWrites();
     }
   }
 
-  /** The socket takes every reply written so far. */
+  /** The socket takes every write made so far. */
   void drainWrites() {
-    int taken = unwritten;
-    unwritten = 0;
-    session.replyWritten(taken);
+    List<Integer> taken = new ArrayList<>(unwritten);
+    unwritten.clear();
+    taken.forEach(session::replyWritten);
   }
 
   @Override

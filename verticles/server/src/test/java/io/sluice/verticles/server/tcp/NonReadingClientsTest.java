@@ -43,8 +43,8 @@ class NonReadingClientsTest {
   /** GET "v": 3 request bytes; the reply is 01, TTL unit, TTL, length and the 100-byte value. */
   private static final byte[] GET_V = {0x06, 0x01, 'v'};
   private static final int REPLY = 1 + 1 + 2 + 2 + 100;
-  /** Past the limit by at most the GETs decoded before one early dispatch (a sixteenth of it) and their replies. */
-  private static final long MOST_HELD = MAX_PENDING_BYTES
+  /** Past the limit by at most the GETs decoded before one early dispatch (a sixteenth of it), answered in one write. */
+  private static final long MOST_HELD = MAX_PENDING_BYTES + ThrottrSession.WRITE_OVERHEAD
       + (MAX_PENDING_BYTES / 16 / (GET_V.length + ThrottrSession.REQUEST_OVERHEAD) + 1) * (long) REPLY;
 
   private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
