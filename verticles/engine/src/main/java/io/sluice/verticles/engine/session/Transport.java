@@ -2,7 +2,6 @@ package io.sluice.verticles.engine.session;
 
 import io.netty.buffer.ByteBuf;
 
-
 /** What a {@link ThrottrSession} needs from the socket; implemented by each front's adapter. */
 public interface Transport {
 
