@@ -1,7 +1,7 @@
 /**
  * Pure rate-limit strategies: no Vert.x, no I/O, no clock. See {@link io.sluice.verticles.strategies.Strategy}
  * for the calling contract, {@code verticles/strategies/README.md} for what each strategy reports
- * and the state format, and {@code shared/spec/strategies.md} for the specification.
+ * and the state format, and {@code docs/strategy-state.md} for the stored state's format.
  *
  * <p>This package holds the contract ({@link io.sluice.verticles.strategies.Strategy}, {@link
  * io.sluice.verticles.strategies.Outcome}, {@link io.sluice.verticles.strategies.Decision}, {@link
