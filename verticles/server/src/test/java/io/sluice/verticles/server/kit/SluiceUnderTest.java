@@ -141,8 +141,22 @@ public final class SluiceUnderTest implements AutoCloseable {
   public static <T> T await(Future<T> future) {
     try {
       return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("future did not complete within 30 s; threads then:\n" + threadDump(), e);
     } catch (Exception e) {
       throw new AssertionError("future did not complete: " + e, e);
     }
+  }
+
+  /** Every thread's stack, so that a hang reported by {@link #await} says where things stood. */
+  private static String threadDump() {
+    StringBuilder dump = new StringBuilder();
+    Thread.getAllStackTraces().forEach((thread, stack) -> {
+      dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+      for (StackTraceElement frame : stack) {
+        dump.append("    at ").append(frame).append('\n');
+      }
+    });
+    return dump.toString();
   }
 }
