@@ -9,7 +9,6 @@ import io.sluice.verticles.server.http.ApiError;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -45,22 +44,23 @@ public final class ShardQueries {
    * {@link ShardTask} reports its own failure, through the task.
    */
   public Future<ShardBatch> run(ShardBatch batch) {
-    return Future.fromCompletionStage(router.send(batch)).compose(filled -> {
-      for (int i = 0; i < filled.size(); i++) {
-        Throwable failure = filled.failure(i);
-        if (failure != null && !(filled.entry(i) instanceof ShardTask)) {
-          return Future.failedFuture(new ApiError(500, "internal error on shard " + filled.shard() + ": " + failure, null));
-        }
+    return Future.fromCompletionStage(router.send(batch)).compose(ShardQueries::answered);
+  }
+
+  /** The batch, or a 500 when one of its entries other than a task failed on the shard. */
+  private static Future<ShardBatch> answered(ShardBatch filled) {
+    for (int i = 0; i < filled.size(); i++) {
+      Throwable failure = filled.failure(i);
+      if (failure != null && !(filled.entry(i) instanceof ShardTask)) {
+        return Future.failedFuture(new ApiError(500, "internal error on shard " + filled.shard() + ": " + failure, null));
       }
-      return Future.succeededFuture(filled);
-    });
+    }
+    return Future.succeededFuture(filled);
   }
 
   /** Runs one Throttr key request on the shard owning its key; the batch holds its reply. */
   public Future<ShardBatch> run(Request.KeyRequest request) {
-    ShardBatch batch = batchFor(request.key());
-    batch.add(request);
-    return run(batch);
+    return Future.fromCompletionStage(router.run(request)).compose(ShardQueries::answered);
   }
 
   /** Runs one task on the shard owning its key; the task holds its result or its failure. */
@@ -75,11 +75,8 @@ public final class ShardQueries {
 
   /** Runs {@code batchFor.apply(i)} on shard {@code i}, for every shard; results in shard order. */
   public Future<List<ShardBatch>> onEveryShard(IntFunction<ShardBatch> batchFor) {
-    List<Future<ShardBatch>> answers = new ArrayList<>(shards());
-    for (int shard = 0; shard < shards(); shard++) {
-      answers.add(run(batchFor.apply(shard)));
-    }
-    return Future.all(answers).map(all -> all.list());
+    return Future.fromCompletionStage(router.onEveryShard(batchFor)).compose(filled ->
+        Future.all(filled.stream().map(ShardQueries::answered).toList()).map(all -> filled));
   }
 
   /** What each shard holds, in shard order: the shards' part of a Throttr INFO. */
