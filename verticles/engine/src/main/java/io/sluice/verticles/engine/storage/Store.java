@@ -23,6 +23,7 @@ public final class Store {
   private long bufferBytes;
   private long expiredReclaimed;
   private int sweepCursor;
+  private ChangeListener changes = ChangeListener.NONE;
 
   /**
    * @param metricsOriginNanos the start of the first one-minute metrics window (server start), so
@@ -31,6 +32,14 @@ public final class Store {
   public Store(Clock clock, long metricsOriginNanos) {
     this.clock = clock;
     this.metricsOriginNanos = metricsOriginNanos;
+  }
+
+  /**
+   * Tells {@code listener} of every change from now on (see {@link ChangeListener}); one at a
+   * time, {@link ChangeListener#both} for more.
+   */
+  public void listen(ChangeListener listener) {
+    this.changes = listener;
   }
 
   public long now() {
@@ -86,12 +95,74 @@ public final class Store {
     record.buffer = value;
     record.ttlType = (byte) ttlType;
     record.expiresAtNanos = expiresAtNanos;
+    changes.changed(record);
   }
 
+  /** Sets a live counter's value. */
+  public void setCounter(Record record, long value) {
+    record.counter = value;
+    changes.changed(record);
+  }
+
+  /** Moves a live record's expiry; into the past makes it absent from now on. */
+  public void setExpiry(Record record, long expiresAtNanos) {
+    record.expiresAtNanos = expiresAtNanos;
+    changes.changed(record);
+  }
+
+  /** Deletes a record before its expiry: every deletion but expiry's comes here. */
   public void remove(Record record) {
     if (table.remove(record)) {
       forget(record);
+      changes.removed(record);
     }
+  }
+
+  /**
+   * Gives {@code key} exactly this counter state, replacing whatever it held: a {@link RecordImage}
+   * being applied. Access metrics start afresh, as they are this node's own.
+   */
+  public void restoreCounter(byte[] key, int ttlType, long expiresAtNanos, long value) {
+    long nowNanos = now();
+    int hash = hash(key);
+    Record record = replaceable(key, hash, Record.COUNTER, nowNanos);
+    if (record == null) {
+      createCounter(key, hash, value, ttlType, expiresAtNanos, nowNanos);
+    } else {
+      record.ttlType = (byte) ttlType;
+      record.expiresAtNanos = expiresAtNanos;
+      setCounter(record, value);
+    }
+  }
+
+  /** Gives {@code key} exactly this buffer state, replacing whatever it held (see {@link #restoreCounter}). */
+  public void restoreBuffer(byte[] key, int ttlType, long expiresAtNanos, byte[] value) {
+    long nowNanos = now();
+    int hash = hash(key);
+    Record record = replaceable(key, hash, Record.BUFFER, nowNanos);
+    if (record == null) {
+      createBuffer(key, hash, value, ttlType, expiresAtNanos, nowNanos);
+    } else {
+      overwriteBuffer(record, value, ttlType, expiresAtNanos);
+    }
+  }
+
+  /** Removes {@code key} if it holds a live record. */
+  public void restoreRemoval(byte[] key) {
+    Record record = find(key, hash(key), now());
+    if (record != null) {
+      remove(record);
+    }
+  }
+
+  /** The live record of {@code key} if it is of {@code kind}; a record of the other kind is removed first. */
+  private Record replaceable(byte[] key, int hash, byte kind, long nowNanos) {
+    Record record = find(key, hash, nowNanos);
+    if (record != null && record.kind != kind) {
+      remove(record);
+      return null;
+    }
+    return record;
   }
 
   /**
@@ -178,6 +249,7 @@ public final class Store {
         buffers++;
         bufferBytes += record.buffer.length;
       }
+      changes.changed(record);
     }
     return record;
   }
