@@ -57,10 +57,7 @@ public final class Gateway {
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      LOG.log(System.Logger.Level.INFO, String.format(
-          "Sluice %s serving Throttr on %s:%d, UDP on %s:%d, HTTP (/ws, /v1 check API, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
-          Version.current(), config.bind(), server.tcpPort(), config.bind(), server.udpPort(), config.bind(), server.httpPort(),
-          config.valueSize().label(), config.shards(), config.maxFrame(), transport(vertx)));
+      LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
