@@ -10,7 +10,6 @@ import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.udp.UdpSettings;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -40,7 +39,7 @@ public final class Gateway {
     int loops = config.eventLoops();
     // By default one event loop per core: shard i and front instance i then share loop i, so a key
     // whose shard is on the connection's own loop is served without a thread hop.
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    PrometheusMeterRegistry metrics = SluiceMetrics.newRegistry();
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
             .setMetricsOptions(SluiceMetrics.vertxOptions()))

@@ -34,6 +34,7 @@ public final class Main {
     } else if (invocation instanceof Invocation.ShowVersion) {
       System.out.println("sluice " + Version.current());
     } else if (invocation instanceof Invocation.Run run) {
+      Logging.apply(run.config().logLevel(), run.config().logFormat());
       try {
         Gateway.start(run.config()).awaitShutdownOnSignal();
       } catch (Exception e) {

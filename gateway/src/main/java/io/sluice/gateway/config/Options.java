@@ -106,6 +106,16 @@ public final class Options {
       .defaultValue(java.util.List::<String>of, "IP addresses, localhost and the bind address")
       .describedAs("Host header names the HTTP port answers besides IP addresses, localhost and the bind address (others get 421, against DNS rebinding); * answers any.");
 
+  public static final Option<String> LOG_LEVEL = Option.valued("log-level", "LEVEL", ValueType.oneOf("error", "warn", "info", "debug", "trace"))
+      .yaml("log.level").environment()
+      .defaultValue("info")
+      .describedAs("Least severe log events written to stderr; debug adds routine events (clients leaving, connection errors), trace everything the libraries say.");
+
+  public static final Option<String> LOG_FORMAT = Option.valued("log-format", "FORMAT", ValueType.oneOf("text", "json"))
+      .yaml("log.format").environment()
+      .defaultValue("text")
+      .describedAs("text: one line per event with date, time and zone; json: one JSON object per line (time in ISO-8601 UTC, level, logger, message, fields) for log collectors.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -120,7 +130,7 @@ public final class Options {
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
-      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
+      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, LOG_LEVEL, LOG_FORMAT, CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(HELP, VERSION);

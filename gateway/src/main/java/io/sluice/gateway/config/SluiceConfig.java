@@ -98,6 +98,16 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.AUTH_TOKEN));
   }
 
+  /** {@code error}, {@code warn}, {@code info}, {@code debug} or {@code trace}. */
+  public String logLevel() {
+    return value(Options.LOG_LEVEL);
+  }
+
+  /** {@code text} or {@code json}. */
+  public String logFormat() {
+    return value(Options.LOG_FORMAT);
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

@@ -39,6 +39,17 @@ public final class ChildProcess implements AutoCloseable {
     return new ChildProcess(builder.start());
   }
 
+  /**
+   * {@code java -cp <this test's classpath> io.sluice.gateway.Main args…}: the gateway as its own
+   * process (signals, exit codes, stdout and stderr are real) without needing the packaged jar.
+   */
+  public static List<String> gatewayCommand(String... args) {
+    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "io.sluice.gateway.Main"));
+    command.addAll(List.of(args));
+    return command;
+  }
+
   /** The command run to its end: its exit status and every line it printed. */
   public static Finished run(List<String> command, Map<String, String> environment, Path directory)
       throws IOException, InterruptedException {

@@ -5,6 +5,9 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.storage.Store;
@@ -38,6 +41,21 @@ public final class SluiceMetrics {
 
   private SluiceMetrics() {
   }
+
+  /**
+   * The registry {@code /metrics} serves, with Vert.x's two per-handler event-bus gauges left out.
+   * Vert.x registers {@code vertx.eventbus.handlers} and {@code vertx.eventbus.pending} once per
+   * handler address; with the address label off (channel names would make the series unbounded)
+   * every registration after the first has the same name and tags, which Micrometer ignores with a
+   * WARNING at every start. Handlers are counted by {@code sluice_channel_subscriptions} instead.
+   */
+  public static PrometheusMeterRegistry newRegistry() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.config().meterFilter(MeterFilter.deny(id -> PER_HANDLER_GAUGES.contains(id.getName())));
+    return registry;
+  }
+
+  private static final Set<String> PER_HANDLER_GAUGES = Set.of("vertx.eventbus.handlers", "vertx.eventbus.pending");
 
   public static void bind(MeterRegistry registry, Instance instance, List<Store> shards) {
     for (ConnectionStats.Protocol protocol : ConnectionStats.Protocol.values()) {
