@@ -57,6 +57,7 @@ public final class Gateway {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
+      ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());

@@ -33,12 +33,15 @@ public final class Main {
       System.out.println(help.text());
     } else if (invocation instanceof Invocation.ShowVersion) {
       System.out.println("sluice " + Version.current());
+    } else if (invocation instanceof Invocation.CheckConfig check) {
+      System.exit(ConfigCheck.run(check.config(), System.out, System.err));
     } else if (invocation instanceof Invocation.Run run) {
       Logging.apply(run.config().logLevel(), run.config().logFormat());
       try {
         Gateway.start(run.config()).awaitShutdownOnSignal();
       } catch (Exception e) {
-        System.err.println("sluice: could not start: " + e.getMessage());
+        // Through the log, so that a JSON log stays JSON; the start-up problem is its last line.
+        System.getLogger(Main.class.getName()).log(System.Logger.Level.ERROR, "could not start: " + e.getMessage());
         System.exit(1);
       }
     }

@@ -58,7 +58,8 @@ public final class OptionDocs {
   }
 
   private static String usage(Option<?> option) {
-    return option.isSwitch() ? option.flag() : option.flag() + " " + option.valueLabel();
+    String flags = option.shortFlag().map(letter -> letter + ", ").orElse("") + option.flag();
+    return option.isSwitch() ? flags : flags + " " + option.valueLabel();
   }
 
   private static String sourcesAndDefault(Option<?> option) {

@@ -114,9 +114,18 @@ public final class SluiceServer {
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
     return Future.all(shards)
-        .compose(v -> deployTcp(settings, directory))
-        .compose(v -> deployHttp(settings, directory))
-        .compose(v -> deployUdp(settings, directory));
+        .compose(v -> listener("Throttr TCP", settings.tcp().bind(), settings.tcp().port(), deployTcp(settings, directory)))
+        .compose(v -> listener("HTTP", settings.http().bind(), settings.http().port(), deployHttp(settings, directory)))
+        .compose(v -> listener("UDP", settings.udp().bind(), settings.udp().port(), deployUdp(settings, directory)));
+  }
+
+  /**
+   * A listener that could not start says which one and where: "Address already in use" alone does
+   * not tell an operator which of three ports is taken.
+   */
+  private static Future<Void> listener(String name, String host, int port, Future<Void> deployed) {
+    return deployed.recover(failure -> Future.failedFuture(new IllegalStateException(
+        "the " + name + " listener could not start on " + host + ":" + port + ": " + failure.getMessage())));
   }
 
   /**
