@@ -15,6 +15,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 
+import io.sluice.protocol.udp.rules.RuleSet;
+import io.sluice.verticles.strategies.policy.Policies;
+
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -34,7 +38,15 @@ public final class Gateway {
     this.server = server;
   }
 
+  /** Starts with a configuration that SIGHUP reads again unchanged (tests, embedding). */
   public static Gateway start(SluiceConfig config) throws Exception {
+    return start(config, () -> config);
+  }
+
+  /**
+   * @param reread reads the configuration again from the same sources, for SIGHUP ({@link Reloader})
+   */
+  public static Gateway start(SluiceConfig config, Callable<SluiceConfig> reread) throws Exception {
     HeapTuning.apply();
     int loops = config.eventLoops();
     // By default one event loop per core: shard i and front instance i then share loop i, so a key
@@ -58,6 +70,16 @@ public final class Gateway {
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
       ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
+      Reloader reloader = new Reloader(config, reread, metrics)
+          .add("policies", next -> {
+            Policies policies = next.policies();
+            return () -> server.replacePolicies(policies);
+          })
+          .add("udp rules", next -> {
+            RuleSet rules = UdpRules.load(next.rulesFile());
+            return () -> server.replaceUdpRules(rules);
+          });
+      HangupSignal.onHangup(reloader::reload);
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());

@@ -4,6 +4,7 @@ import io.sluice.verticles.benchmarks.load.Bench;
 import io.sluice.gateway.config.ConfigException;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
+import io.sluice.gateway.config.SluiceConfig;
 
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +13,11 @@ import java.util.List;
 public final class Main {
 
   private Main() {
+  }
+
+  /** The configuration from the same flags, the environment and the config file as they are now. */
+  private static SluiceConfig rereadConfiguration(List<String> arguments) throws ConfigException {
+    return ((Invocation.Run) ConfigLoader.load(arguments, System.getenv())).config();
   }
 
   public static void main(String[] args) {
@@ -38,7 +44,7 @@ public final class Main {
     } else if (invocation instanceof Invocation.Run run) {
       Logging.apply(run.config().logLevel(), run.config().logFormat());
       try {
-        Gateway.start(run.config()).awaitShutdownOnSignal();
+        Gateway.start(run.config(), () -> rereadConfiguration(arguments)).awaitShutdownOnSignal();
       } catch (Exception e) {
         // Through the log, so that a JSON log stays JSON; the start-up problem is its last line.
         System.getLogger(Main.class.getName()).log(System.Logger.Level.ERROR, "could not start: " + e.getMessage());

@@ -114,6 +114,22 @@ public final class SluiceConfig {
   }
 
   /**
+   * The settings whose value in {@code newer} differs from this one, except those a reload applies
+   * (the rules file, the config file's location), as {@code --tcp-port (9000 -> 9100)}; secrets
+   * show only that they changed. For the reload's log: these keep their values until a restart.
+   */
+  public java.util.List<String> changedSettings(SluiceConfig newer) {
+    java.util.List<String> changed = new java.util.ArrayList<>();
+    for (Option<?> option : Options.ALL) {
+      if (settings.containsKey(option) && option != Options.RULES && option != Options.CONFIG
+          && !java.util.Objects.equals(value(option), newer.value(option))) {
+        changed.add(option.flag() + (option.isSecret() ? " (changed)" : " (" + display(option) + " -> " + newer.display(option) + ")"));
+      }
+    }
+    return changed;
+  }
+
+  /**
    * Where an option's value came from: {@code default}, {@code command line},
    * {@code environment variable SLUICE_…} or {@code config file PATH:LINE}.
    */

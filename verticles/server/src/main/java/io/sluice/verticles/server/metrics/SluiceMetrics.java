@@ -3,6 +3,7 @@ package io.sluice.verticles.server.metrics;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -43,19 +44,23 @@ public final class SluiceMetrics {
   }
 
   /**
-   * The registry {@code /metrics} serves, with Vert.x's two per-handler event-bus gauges left out.
-   * Vert.x registers {@code vertx.eventbus.handlers} and {@code vertx.eventbus.pending} once per
-   * handler address; with the address label off (channel names would make the series unbounded)
-   * every registration after the first has the same name and tags, which Micrometer ignores with a
-   * WARNING at every start. Handlers are counted by {@code sluice_channel_subscriptions} instead.
+   * The registry {@code /metrics} serves, without Vert.x's in-flight gauges. Vert.x registers those
+   * ({@code vertx.net.server.active.connections}, {@code vertx.http.server.active.requests},
+   * {@code vertx.eventbus.handlers}, {@code vertx.eventbus.pending}, their client twins…) again for
+   * every connection, request or handler address; with the bounded label set of
+   * {@link #vertxOptions()} each registration after the first has the same name and tags, which
+   * Micrometer ignores with a WARNING (at start: one per event-bus handler). Pool gauges are
+   * registered once per pool and stay. Connections are counted by {@code sluice_connections}.
    */
   public static PrometheusMeterRegistry newRegistry() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    registry.config().meterFilter(MeterFilter.deny(id -> PER_HANDLER_GAUGES.contains(id.getName())));
+    registry.config().meterFilter(MeterFilter.deny(SluiceMetrics::isRegisteredPerEvent));
     return registry;
   }
 
-  private static final Set<String> PER_HANDLER_GAUGES = Set.of("vertx.eventbus.handlers", "vertx.eventbus.pending");
+  private static boolean isRegisteredPerEvent(Meter.Id id) {
+    return id.getType() == Meter.Type.GAUGE && id.getName().startsWith("vertx.") && !id.getName().startsWith("vertx.pool.");
+  }
 
   public static void bind(MeterRegistry registry, Instance instance, List<Store> shards) {
     for (ConnectionStats.Protocol protocol : ConnectionStats.Protocol.values()) {
