@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Memory per key of the packaged server, started by bin/sluice with conf/jvm.options: RSS of an idle
 # server, after filling N counters (16-byte keys, TTL T s), and after they expired and 60 s more
-# passed, first as is (what the JVM gave back by itself) and then after a full GC.
+# passed (counted from the end of the fill, when the last key was written), first as is (what the
+# JVM gave back by itself) and then after a full GC.
 # Usage: verticles/benchmarks/scripts/memory-expiry.sh [N=1000000] [TTL=20]
-# JVM_OPTIONS=/path/file replaces conf/jvm.options (an empty file: the JVM's own defaults).
+# JVM_OPTIONS=/path/file replaces conf/jvm.options (an empty file: the JVM's own defaults);
+# ARCHIVE=/path/sluice-VERSION.tar.gz replaces the one the build made.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 keys=${1:-1000000}
 ttl=${2:-20}
-archive=$(ls gateway/target/sluice-*.tar.gz)
+archive=${ARCHIVE:-$(ls gateway/target/sluice-*.tar.gz)}
 work=$(mktemp -d)
 tar xzf "$archive" -C "$work"
 home=$(ls -d "$work"/sluice-*)
@@ -23,12 +25,12 @@ full_gc() { jcmd $pid GC.run >/dev/null; sleep 3; } # G1 uncommits freed regions
 per_key() { awk -v b="$1" -v a="$2" -v n="$keys" 'BEGIN { printf "%.1f", (a-b)*1024/n }'; }
 full_gc
 idle=$(rss)
-start=$(date +%s)
 "$home/bin/sluice" bench --port "$port" --keys "$keys" --ttl "$ttl" --connections 4 --pipeline 64 --mix query --duration 1 --warmup 0 | head -1
 filled=$(rss)
 full_gc
 filled_gc=$(rss)
-sleep $((ttl - ($(date +%s) - start) + 60))
+filled_at=$(date +%s)
+sleep $((ttl + 60 - ($(date +%s) - filled_at)))
 expired=$(rss)
 full_gc
 expired_gc=$(rss)

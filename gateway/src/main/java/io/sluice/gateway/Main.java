@@ -1,6 +1,7 @@
 package io.sluice.gateway;
 
 import io.sluice.verticles.benchmarks.load.Bench;
+import io.sluice.gateway.cli.Cli;
 import io.sluice.gateway.config.ConfigException;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
@@ -25,6 +26,13 @@ public final class Main {
     List<String> arguments = Arrays.asList(args);
     if (!arguments.isEmpty() && arguments.get(0).equals("bench")) {
       System.exit(Bench.run(arguments.subList(1, arguments.size())));
+    }
+    if (!arguments.isEmpty() && arguments.get(0).equals("cli")) {
+      System.exit(Cli.run(arguments.subList(1, arguments.size()), System.in, System.out, System.err));
+    }
+    if (arguments.equals(List.of("completion", "bash"))) {
+      System.out.print(Completion.bash());
+      return;
     }
     Invocation invocation;
     try {

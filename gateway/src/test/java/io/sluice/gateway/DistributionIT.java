@@ -106,6 +106,15 @@ class DistributionIT {
         assertThat(socket.getInputStream().read()).isEqualTo(1);
       }
 
+      // The client through the launcher: exit 0, then 1 on a 00 status.
+      ChildProcess.Finished inserted = ChildProcess.run(List.of("bin/sluice", "cli", "--port", Integer.toString(tcpPort),
+          "insert", "from-cli", "3", "1m"), Map.of(), home);
+      assertThat(inserted.status()).as(inserted.output()).isZero();
+      ChildProcess.Finished missing = ChildProcess.run(List.of("bin/sluice", "cli", "--port", Integer.toString(tcpPort),
+          "query", "no-such-key"), Map.of(), home);
+      assertThat(missing.status()).as(missing.output()).isEqualTo(1);
+      assertThat(missing.output()).isEqualTo("(00) no such counter");
+
       // exec: the launcher's process IS the JVM, and it carries every line of jvm.options, then SLUICE_JAVA_OPTS.
       List<String> arguments = List.of(ProcessHandle.of(server.pid()).orElseThrow().info().arguments().orElseThrow());
       assertThat(ProcessHandle.of(server.pid()).orElseThrow().info().command().orElseThrow()).endsWith("java");
