@@ -10,6 +10,11 @@ import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.udp.UdpSettings;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -32,10 +37,12 @@ public final class Gateway {
 
   private final Vertx vertx;
   private final SluiceServer server;
+  private final JvmGcMetrics gcMetrics;
 
-  private Gateway(Vertx vertx, SluiceServer server) {
+  private Gateway(Vertx vertx, SluiceServer server, JvmGcMetrics gcMetrics) {
     this.vertx = vertx;
     this.server = server;
+    this.gcMetrics = gcMetrics;
   }
 
   /** Starts with a configuration that SIGHUP reads again unchanged (tests, embedding). */
@@ -83,7 +90,14 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
-      return new Gateway(vertx, server);
+      // The process's own series (jvm_memory_*, jvm_gc_*, jvm_threads_*, process_cpu_usage, process_uptime_seconds), once per process.
+      new JvmMemoryMetrics().bindTo(metrics);
+      new JvmThreadMetrics().bindTo(metrics);
+      new ProcessorMetrics().bindTo(metrics);
+      new UptimeMetrics().bindTo(metrics);
+      JvmGcMetrics gcMetrics = new JvmGcMetrics();
+      gcMetrics.bindTo(metrics);
+      return new Gateway(vertx, server, gcMetrics);
     } catch (Exception e) {
       vertx.close();
       throw new Exception(rootMessage(e), e);
@@ -119,6 +133,7 @@ public final class Gateway {
 
   public void stop() {
     try {
+      gcMetrics.close();
       server.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, "Sluice stopped");
     } catch (Exception e) {

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.engine.instance.ConnectionStats;
@@ -55,8 +56,25 @@ public final class SluiceMetrics {
   public static PrometheusMeterRegistry newRegistry() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().meterFilter(MeterFilter.deny(SluiceMetrics::isRegisteredPerEvent));
+    registry.config().meterFilter(LATENCY_BUCKETS);
     return registry;
   }
+
+  /**
+   * {@code vertx_http_server_response_time_seconds_bucket}: fixed buckets from 1 ms to 2.5 s, so
+   * dashboards can draw latency percentiles of the HTTP check API (11 series per status and method).
+   */
+  private static final MeterFilter LATENCY_BUCKETS = new MeterFilter() {
+    @Override
+    public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+      if (!id.getName().equals("vertx.http.server.response.time")) {
+        return config;
+      }
+      double[] bucketsNanos = java.util.stream.DoubleStream.of(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)
+          .map(seconds -> seconds * 1e9).toArray();
+      return DistributionStatisticConfig.builder().serviceLevelObjectives(bucketsNanos).build().merge(config);
+    }
+  };
 
   private static boolean isRegisteredPerEvent(Meter.Id id) {
     return id.getType() == Meter.Type.GAUGE && id.getName().startsWith("vertx.") && !id.getName().startsWith("vertx.pool.");
