@@ -2,6 +2,8 @@
 # Installs what building and testing Sluice needs on a Debian machine: a JDK (17 or newer), Maven,
 # nginx (the HTTP check API's end-to-end test runs a real nginx) and Chromium with its WebDriver (the
 # dashboard's browser test drives a headless Chromium). Those tests skip when their tool is missing.
+# systemd (systemd-analyze verify checks deploy/systemd/sluice.service) and prometheus (promtool
+# checks deploy/prometheus/sluice-rules.yml): the deploy kit's tests skip without them, except in CI.
 # Does nothing when they are already there.
 set -euo pipefail
 need=()
@@ -11,6 +13,8 @@ command -v mvn >/dev/null 2>&1 || need+=(maven)
 { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } || need+=(nginx)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

@@ -10,12 +10,20 @@ import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.udp.UdpSettings;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 
+import io.sluice.protocol.udp.rules.RuleSet;
+import io.sluice.verticles.strategies.policy.Policies;
+
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -29,18 +37,28 @@ public final class Gateway {
 
   private final Vertx vertx;
   private final SluiceServer server;
+  private final JvmGcMetrics gcMetrics;
 
-  private Gateway(Vertx vertx, SluiceServer server) {
+  private Gateway(Vertx vertx, SluiceServer server, JvmGcMetrics gcMetrics) {
     this.vertx = vertx;
     this.server = server;
+    this.gcMetrics = gcMetrics;
   }
 
+  /** Starts with a configuration that SIGHUP reads again unchanged (tests, embedding). */
   public static Gateway start(SluiceConfig config) throws Exception {
+    return start(config, () -> config);
+  }
+
+  /**
+   * @param reread reads the configuration again from the same sources, for SIGHUP ({@link Reloader})
+   */
+  public static Gateway start(SluiceConfig config, Callable<SluiceConfig> reread) throws Exception {
     HeapTuning.apply();
     int loops = config.eventLoops();
     // By default one event loop per core: shard i and front instance i then share loop i, so a key
     // whose shard is on the connection's own loop is served without a thread hop.
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    PrometheusMeterRegistry metrics = SluiceMetrics.newRegistry();
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
             .setMetricsOptions(SluiceMetrics.vertxOptions()))
@@ -57,14 +75,29 @@ public final class Gateway {
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      LOG.log(System.Logger.Level.INFO, String.format(
-          "Sluice %s serving Throttr on %s:%d, UDP on %s:%d, HTTP (/ws, /v1 check API, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
-          Version.current(), config.bind(), server.tcpPort(), config.bind(), server.udpPort(), config.bind(), server.httpPort(),
-          config.valueSize().label(), config.shards(), config.maxFrame(), transport(vertx)));
+      LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
+      ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
+      Reloader reloader = new Reloader(config, reread, metrics)
+          .add("policies", next -> {
+            Policies policies = next.policies();
+            return () -> server.replacePolicies(policies);
+          })
+          .add("udp rules", next -> {
+            RuleSet rules = UdpRules.load(next.rulesFile());
+            return () -> server.replaceUdpRules(rules);
+          });
+      HangupSignal.onHangup(reloader::reload);
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
-      return new Gateway(vertx, server);
+      // The process's own series (jvm_memory_*, jvm_gc_*, jvm_threads_*, process_cpu_usage, process_uptime_seconds), once per process.
+      new JvmMemoryMetrics().bindTo(metrics);
+      new JvmThreadMetrics().bindTo(metrics);
+      new ProcessorMetrics().bindTo(metrics);
+      new UptimeMetrics().bindTo(metrics);
+      JvmGcMetrics gcMetrics = new JvmGcMetrics();
+      gcMetrics.bindTo(metrics);
+      return new Gateway(vertx, server, gcMetrics);
     } catch (Exception e) {
       vertx.close();
       throw new Exception(rootMessage(e), e);
@@ -100,6 +133,7 @@ public final class Gateway {
 
   public void stop() {
     try {
+      gcMetrics.close();
       server.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, "Sluice stopped");
     } catch (Exception e) {

@@ -1,13 +1,23 @@
 package io.sluice.gateway;
 
+import java.util.Locale;
+import java.util.Map;
 import java.util.logging.ConsoleHandler;
+import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 
-/** One line per event on stderr: time, level, source, message (JDK logging; no extra dependency). */
+/**
+ * Sluice's log: JDK logging (no extra dependency; Vert.x and Netty log through it too) to stderr,
+ * one line per event, as text or JSON ({@link LogFormat}), from the level {@code --log-level}
+ * names. An operator's own {@code java.util.logging.config.file} replaces all of it.
+ */
 final class Logging {
+
+  /** Option words to JDK levels: debug covers FINE and CONFIG, trace everything below. */
+  private static final Map<String, Level> LEVELS = Map.of(
+      "error", Level.SEVERE, "warn", Level.WARNING, "info", Level.INFO, "debug", Level.FINE, "trace", Level.ALL);
 
   private Logging() {
   }
@@ -27,23 +37,35 @@ final class Logging {
     }
   }
 
+  /** Text at INFO, until the configuration is read ({@link #apply}). */
   static void configure() {
+    apply("info", "text");
+  }
+
+  /**
+   * @param level  error, warn, info, debug or trace
+   * @param format text or json
+   */
+  static void apply(String level, String format) {
     if (System.getProperty("java.util.logging.config.file") != null) {
       return;
     }
     System.setProperty("java.util.logging.manager", KeepHandlersOnShutdown.class.getName());
-    System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
     LogManager manager = LogManager.getLogManager();
     if (manager instanceof KeepHandlersOnShutdown keeping) {
       keeping.resetNow();
     } else {
       manager.reset();
     }
-    ConsoleHandler handler = new ConsoleHandler();
-    handler.setFormatter(new SimpleFormatter());
-    handler.setLevel(Level.INFO);
+    Handler handler = new ConsoleHandler();
+    handler.setFormatter(LogFormat.named(format));
+    handler.setLevel(Level.ALL);
     Logger root = Logger.getLogger("");
-    root.setLevel(Level.INFO);
+    Level threshold = LEVELS.get(level.toLowerCase(Locale.ROOT));
+    if (threshold == null) {
+      throw new IllegalArgumentException("unknown log level " + level);
+    }
+    root.setLevel(threshold);
     root.addHandler(handler);
   }
 }

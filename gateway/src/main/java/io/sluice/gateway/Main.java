@@ -1,9 +1,11 @@
 package io.sluice.gateway;
 
 import io.sluice.verticles.benchmarks.load.Bench;
+import io.sluice.gateway.cli.Cli;
 import io.sluice.gateway.config.ConfigException;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
+import io.sluice.gateway.config.SluiceConfig;
 
 import java.util.Arrays;
 import java.util.List;
@@ -14,11 +16,23 @@ public final class Main {
   private Main() {
   }
 
+  /** The configuration from the same flags, the environment and the config file as they are now. */
+  private static SluiceConfig rereadConfiguration(List<String> arguments) throws ConfigException {
+    return ((Invocation.Run) ConfigLoader.load(arguments, System.getenv())).config();
+  }
+
   public static void main(String[] args) {
     Logging.configure();
     List<String> arguments = Arrays.asList(args);
     if (!arguments.isEmpty() && arguments.get(0).equals("bench")) {
       System.exit(Bench.run(arguments.subList(1, arguments.size())));
+    }
+    if (!arguments.isEmpty() && arguments.get(0).equals("cli")) {
+      System.exit(Cli.run(arguments.subList(1, arguments.size()), System.in, System.out, System.err));
+    }
+    if (arguments.equals(List.of("completion", "bash"))) {
+      System.out.print(Completion.bash());
+      return;
     }
     Invocation invocation;
     try {
@@ -33,11 +47,15 @@ public final class Main {
       System.out.println(help.text());
     } else if (invocation instanceof Invocation.ShowVersion) {
       System.out.println("sluice " + Version.current());
+    } else if (invocation instanceof Invocation.CheckConfig check) {
+      System.exit(ConfigCheck.run(check.config(), System.out, System.err));
     } else if (invocation instanceof Invocation.Run run) {
+      Logging.apply(run.config().logLevel(), run.config().logFormat());
       try {
-        Gateway.start(run.config()).awaitShutdownOnSignal();
+        Gateway.start(run.config(), () -> rereadConfiguration(arguments)).awaitShutdownOnSignal();
       } catch (Exception e) {
-        System.err.println("sluice: could not start: " + e.getMessage());
+        // Through the log, so that a JSON log stays JSON; the start-up problem is its last line.
+        System.getLogger(Main.class.getName()).log(System.Logger.Level.ERROR, "could not start: " + e.getMessage());
         System.exit(1);
       }
     }

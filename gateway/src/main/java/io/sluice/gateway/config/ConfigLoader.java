@@ -85,13 +85,18 @@ public final class ConfigLoader {
     checkCombinations(settings);
     checkPolicyStates(settings.get(Options.VALUE_SIZE), file.policies());
     throwIfProblems();
-    return new Invocation.Run(new SluiceConfig(settings, file.policies()));
+    SluiceConfig config = new SluiceConfig(settings, file.policies());
+    return switchIsOn(Options.CHECK_CONFIG, fromCommandLine) ? new Invocation.CheckConfig(config) : new Invocation.Run(config);
   }
 
   private Map<Option<?>, RawValue> readCommandLine(List<String> args) {
     Map<Option<?>, RawValue> found = new HashMap<>();
     for (int i = 0; i < args.size(); i++) {
       String argument = args.get(i);
+      Optional<Option<?>> spelledShort = Options.byShortFlag(argument);
+      if (spelledShort.isPresent()) {
+        argument = spelledShort.get().flag();
+      }
       if (!argument.startsWith("--") || argument.equals("--")) {
         problems.add(unexpectedArgument(argument));
         continue;

@@ -18,6 +18,10 @@ public sealed interface Invocation {
   record Run(SluiceConfig config) implements Invocation {
   }
 
+  /** Check this configuration (and the files it names), print what would run, and exit 0 or 2. */
+  record CheckConfig(SluiceConfig config) implements Invocation {
+  }
+
   /** Print {@code text} (the generated {@code --help}) and exit with status 0. */
   record ShowHelp(String text) implements Invocation {
   }

@@ -34,6 +34,7 @@ public final class Option<T> {
   private final String defaultDescription;
   private final boolean secret;
   private final String description;
+  private final String shortFlag;
 
   private Option(Builder<T> builder) {
     this.name = builder.name;
@@ -45,6 +46,7 @@ public final class Option<T> {
     this.defaultValue = builder.defaultValue;
     this.defaultDescription = builder.defaultDescription;
     this.secret = builder.secret;
+    this.shortFlag = builder.shortFlag;
     this.description = Objects.requireNonNull(builder.description, "every option needs a description: " + name);
   }
 
@@ -66,6 +68,11 @@ public final class Option<T> {
   /** The command-line spelling, e.g. {@code --tcp-port}. */
   public String flag() {
     return "--" + name;
+  }
+
+  /** A one-letter spelling such as {@code -h}, for the few options people type all the time. */
+  public Optional<String> shortFlag() {
+    return Optional.ofNullable(shortFlag);
   }
 
   public ValueType<T> type() {
@@ -145,6 +152,7 @@ public final class Option<T> {
     private String defaultDescription;
     private boolean secret;
     private String description;
+    private String shortFlag;
 
     private Builder(String name, ValueType<T> type, String valueLabel, boolean isSwitch) {
       this.name = Objects.requireNonNull(name);
@@ -175,6 +183,12 @@ public final class Option<T> {
     Builder<T> defaultValue(Supplier<T> value, String description) {
       this.defaultValue = Objects.requireNonNull(value);
       this.defaultDescription = Objects.requireNonNull(description);
+      return this;
+    }
+
+    /** Also spelled {@code -letter}. */
+    Builder<T> shortFlag(char letter) {
+      this.shortFlag = "-" + letter;
       return this;
     }
 

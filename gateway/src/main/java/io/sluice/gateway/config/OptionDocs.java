@@ -20,6 +20,8 @@ public final class OptionDocs {
         .append("Usage:").append(NEWLINE)
         .append("  java -jar sluice.jar [options]          run the gateway").append(NEWLINE)
         .append("  java -jar sluice.jar bench [options]    run the load generator (bench --help lists its options)").append(NEWLINE)
+        .append("  java -jar sluice.jar cli [options] [COMMAND ARGS...]   a Throttr client for people (cli --help)").append(NEWLINE)
+        .append("  java -jar sluice.jar completion bash    print a bash completion script").append(NEWLINE)
         .append(NEWLINE)
         .append("Each option can also be set by its environment variable, or by its key in the YAML file").append(NEWLINE)
         .append("named by --config. Precedence: command line > environment > config file > default.").append(NEWLINE)
@@ -58,7 +60,8 @@ public final class OptionDocs {
   }
 
   private static String usage(Option<?> option) {
-    return option.isSwitch() ? option.flag() : option.flag() + " " + option.valueLabel();
+    String flags = option.shortFlag().map(letter -> letter + ", ").orElse("") + option.flag();
+    return option.isSwitch() ? flags : flags + " " + option.valueLabel();
   }
 
   private static String sourcesAndDefault(Option<?> option) {

@@ -106,24 +106,39 @@ public final class Options {
       .defaultValue(java.util.List::<String>of, "IP addresses, localhost and the bind address")
       .describedAs("Host header names the HTTP port answers besides IP addresses, localhost and the bind address (others get 421, against DNS rebinding); * answers any.");
 
+  public static final Option<String> LOG_LEVEL = Option.valued("log-level", "LEVEL", ValueType.oneOf("error", "warn", "info", "debug", "trace"))
+      .yaml("log.level").environment()
+      .defaultValue("info")
+      .describedAs("Least severe log events written to stderr; debug adds routine events (clients leaving, connection errors), trace everything the libraries say.");
+
+  public static final Option<String> LOG_FORMAT = Option.valued("log-format", "FORMAT", ValueType.oneOf("text", "json"))
+      .yaml("log.format").environment()
+      .defaultValue("text")
+      .describedAs("text: one line per event with date, time and zone; json: one JSON object per line (time in ISO-8601 UTC, level, logger, message, fields) for log collectors.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
       .describedAs("YAML file to read options from (example: deploy/sluice.yaml).");
 
+  public static final Option<Boolean> CHECK_CONFIG = Option.switchNamed("check-config")
+      .describedAs("Check the options, the config file, its policies and the rules file, print what would run, and exit: 0 when it would start, 2 with the problems otherwise (like nginx -t).");
+
   public static final Option<Boolean> HELP = Option.switchNamed("help")
+      .shortFlag('h')
       .describedAs("Print this help and exit.");
 
   public static final Option<Boolean> VERSION = Option.switchNamed("version")
+      .shortFlag('V')
       .describedAs("Print the version and exit.");
 
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
-      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
+      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
-  static final List<Option<?>> ACTIONS = List.of(HELP, VERSION);
+  static final List<Option<?>> ACTIONS = List.of(CHECK_CONFIG, HELP, VERSION);
 
   static {
     checkTable();
@@ -135,6 +150,11 @@ public final class Options {
   /** The option whose name (flag without dashes) is {@code name}. */
   public static Optional<Option<?>> byName(String name) {
     return ALL.stream().filter(option -> option.name().equals(name)).findFirst();
+  }
+
+  /** The option spelled {@code -h}, {@code -V}…, if any. */
+  public static Optional<Option<?>> byShortFlag(String spelling) {
+    return ALL.stream().filter(option -> option.shortFlag().filter(spelling::equals).isPresent()).findFirst();
   }
 
   /** The option whose YAML key is {@code key}. */

@@ -98,9 +98,35 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.AUTH_TOKEN));
   }
 
+  /** {@code error}, {@code warn}, {@code info}, {@code debug} or {@code trace}. */
+  public String logLevel() {
+    return value(Options.LOG_LEVEL);
+  }
+
+  /** {@code text} or {@code json}. */
+  public String logFormat() {
+    return value(Options.LOG_FORMAT);
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));
+  }
+
+  /**
+   * The settings whose value in {@code newer} differs from this one, except those a reload applies
+   * (the rules file, the config file's location), as {@code --tcp-port (9000 -> 9100)}; secrets
+   * show only that they changed. For the reload's log: these keep their values until a restart.
+   */
+  public java.util.List<String> changedSettings(SluiceConfig newer) {
+    java.util.List<String> changed = new java.util.ArrayList<>();
+    for (Option<?> option : Options.ALL) {
+      if (settings.containsKey(option) && option != Options.RULES && option != Options.CONFIG
+          && !java.util.Objects.equals(value(option), newer.value(option))) {
+        changed.add(option.flag() + (option.isSecret() ? " (changed)" : " (" + display(option) + " -> " + newer.display(option) + ")"));
+      }
+    }
+    return changed;
   }
 
   /**

@@ -148,6 +148,19 @@ public final class ValueType<T> {
     return java.util.List.copyOf(entries);
   }
 
+  /** One of a fixed set of words, any case; the value is the word in lower case. */
+  public static ValueType<String> oneOf(String... words) {
+    java.util.List<String> allowed = java.util.List.of(words);
+    String constraint = String.join("|", allowed);
+    return new ValueType<>(constraint, text -> {
+      String word = text.trim().toLowerCase(Locale.ROOT);
+      if (!allowed.contains(word)) {
+        throw new IllegalArgumentException("expected " + constraint);
+      }
+      return word;
+    }, Function.identity());
+  }
+
   /** {@code true} or {@code false}, any case. */
   public static ValueType<Boolean> bool() {
     return new ValueType<>("true|false", ValueType::parseBoolean, String::valueOf);

@@ -15,11 +15,8 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -70,19 +67,14 @@ final class YamlConfigFile {
 
   private void readFile(String pathOrigin) {
     String cannotRead = "cannot read config file " + path + " (given by " + pathOrigin + "): ";
-    if (Files.isDirectory(path)) {
-      problems.add(cannotRead + "it is a directory");
+    Optional<String> notAFile = FileTrouble.beforeReading(path);
+    if (notAFile.isPresent()) {
+      problems.add(cannotRead + notAFile.get());
       return;
     }
     Node root;
     try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
       root = new Yaml(new LoaderOptions()).compose(reader);
-    } catch (NoSuchFileException missing) {
-      problems.add(cannotRead + "no such file");
-      return;
-    } catch (AccessDeniedException denied) {
-      problems.add(cannotRead + "permission denied");
-      return;
     } catch (MarkedYAMLException malformed) {
       problems.add(at(malformed.getProblemMark()) + ": malformed YAML: " + malformed.getProblem()
           + (malformed.getContext() == null ? "" : " (" + malformed.getContext() + ")"));
@@ -90,7 +82,7 @@ final class YamlConfigFile {
     } catch (YAMLException | IOException unreadable) {
       // SnakeYAML wraps the reader's IOExceptions, bad UTF-8 included.
       Throwable cause = unreadable instanceof YAMLException && unreadable.getCause() != null ? unreadable.getCause() : unreadable;
-      problems.add(cannotRead + (cause instanceof CharacterCodingException ? "it is not valid UTF-8" : String.valueOf(cause.getMessage())));
+      problems.add(cannotRead + (cause instanceof IOException io ? FileTrouble.reason(io) : String.valueOf(cause.getMessage())));
       return;
     }
     if (root == null || YamlNodes.isNull(root)) {

@@ -288,7 +288,7 @@ class ConfigLoaderTest {
 
     @Test
     void aSingleDashIsExplained() {
-      assertThat(failure("-h").getMessage()).contains("-h").contains("two dashes");
+      assertThat(failure("-p").getMessage()).contains("-p").contains("two dashes");
     }
 
     @Test

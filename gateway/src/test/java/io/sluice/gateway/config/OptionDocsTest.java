@@ -54,7 +54,7 @@ class OptionDocsTest {
     String table = OptionDocs.markdownTable();
     for (Option<?> option : Options.ALL) {
       String row = Arrays.stream(table.split(System.lineSeparator()))
-          .filter(line -> line.startsWith("| `" + option.flag() + "`") || line.startsWith("| `" + option.flag() + " "))
+          .filter(line -> line.matches("\\| `(-\\w, )?" + option.flag() + "[` ].*"))
           .collect(Collectors.joining());
       assertThat(row).as(option.flag()).isNotEmpty().contains(option.description());
       option.environmentVariable().ifPresent(variable -> assertThat(row).contains("`" + variable + "`"));
@@ -72,6 +72,7 @@ class OptionDocsTest {
     assertThat(OptionDocs.markdownTable())
         .contains("| `--tcp-port PORT` | `SLUICE_TCP_PORT` | `tcp.port` | 9000 | 0..65535 |")
         .contains("| `--auth-token TOKEN` | `SLUICE_AUTH_TOKEN` | `auth-token` | none |")
-        .contains("| `--help` | - | - | - | - |");
+        .contains("| `-h, --help` | - | - | - | - |")
+        .contains("| `-V, --version` | - | - | - | - |");
   }
 }

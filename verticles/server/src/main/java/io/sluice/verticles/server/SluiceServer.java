@@ -50,6 +50,8 @@ public final class SluiceServer {
   private int tcpPort;
   private int httpPort;
   private int udpPort;
+  private CheckApi checkApi;
+  private UdpVerticle udpFront;
 
   private final PrometheusMeterRegistry metrics;
 
@@ -114,9 +116,18 @@ public final class SluiceServer {
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
     return Future.all(shards)
-        .compose(v -> deployTcp(settings, directory))
-        .compose(v -> deployHttp(settings, directory))
-        .compose(v -> deployUdp(settings, directory));
+        .compose(v -> listener("Throttr TCP", settings.tcp().bind(), settings.tcp().port(), deployTcp(settings, directory)))
+        .compose(v -> listener("HTTP", settings.http().bind(), settings.http().port(), deployHttp(settings, directory)))
+        .compose(v -> listener("UDP", settings.udp().bind(), settings.udp().port(), deployUdp(settings, directory)));
+  }
+
+  /**
+   * A listener that could not start says which one and where: "Address already in use" alone does
+   * not tell an operator which of three ports is taken.
+   */
+  private static Future<Void> listener(String name, String host, int port, Future<Void> deployed) {
+    return deployed.recover(failure -> Future.failedFuture(new IllegalStateException(
+        "the " + name + " listener could not start on " + host + ":" + port + ": " + failure.getMessage())));
   }
 
   /**
@@ -162,8 +173,8 @@ public final class SluiceServer {
     features.add(new Health(directory));
     features.add(new RequestGuard(settings.http()));
     features.add(HttpFeature.at("/ws", bridge::handler));
-    new CheckApi(settings.policies(), directory, token, meters()).mounts()
-        .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
+    checkApi = new CheckApi(settings.policies(), directory, token, meters());
+    checkApi.mounts().forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     // Last: the dashboard serves its page at "/" and so would match every path.
     features.add(new Dashboard(instance, directory, token));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
@@ -188,8 +199,19 @@ public final class SluiceServer {
         instance.clock(), meters(), instance.udpPeers());
     return track(vertx.deployVerticle(udp)).map(id -> {
       udpPort = udp.actualPort();
+      udpFront = udp;
       return null;
     });
+  }
+
+  /** Replaces the check API's policies (a reload); keys' states stay in the shards. */
+  public void replacePolicies(io.sluice.verticles.strategies.policy.Policies policies) {
+    checkApi.replacePolicies(policies);
+  }
+
+  /** Replaces the UDP rule table (a reload); rate state and statistics stay. */
+  public void replaceUdpRules(io.sluice.protocol.udp.rules.RuleSet rules) {
+    udpFront.replaceRules(rules);
   }
 
   /** Where counters go: the scraped registry, or nowhere when this server has none. */

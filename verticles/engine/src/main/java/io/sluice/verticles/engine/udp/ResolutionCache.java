@@ -40,6 +40,11 @@ public final class ResolutionCache {
     this.capacity = capacity;
   }
 
+  /** The rule table this cache answers for. */
+  public RuleSet rules() {
+    return rules;
+  }
+
   /** The same as {@link RuleSet#resolve}, from memory when the key was seen recently. */
   public KeyResolution resolve(String key, KeySemantics semantics) {
     if (key.length() > MAX_CACHED_KEY_LENGTH) {

@@ -50,8 +50,8 @@ public final class UdpEngine {
   /** Keys whose rule decision is remembered, per generation of the {@link ResolutionCache}. */
   private static final int RESOLUTION_CACHE_KEYS = 16_384;
 
-  private final RuleSet rules;
-  private final ResolutionCache resolutions;
+  /** The rule table and its cache, replaced together when the rules are reloaded. */
+  private volatile ResolutionCache resolutions;
   private final AsyncStateStore store;
   private final boolean storeCompletesImmediately;
   private final Clock clock;
@@ -60,7 +60,6 @@ public final class UdpEngine {
   private final UdpEngineListener listener;
 
   private UdpEngine(Builder builder) {
-    this.rules = builder.rules;
     this.resolutions = new ResolutionCache(builder.rules, RESOLUTION_CACHE_KEYS);
     this.store = builder.store;
     this.storeCompletesImmediately = builder.storeCompletesImmediately;
@@ -128,7 +127,15 @@ public final class UdpEngine {
   }
 
   public RuleSet rules() {
-    return rules;
+    return resolutions.rules();
+  }
+
+  /**
+   * Serves later requests with {@code rules} (a reload). Rate state and statistics are kept: they
+   * live under keys, not rules; a request already past its rule lookup finishes with the old table.
+   */
+  public void replaceRules(RuleSet rules) {
+    this.resolutions = new ResolutionCache(Objects.requireNonNull(rules, "rules"), RESOLUTION_CACHE_KEYS);
   }
 
   /**

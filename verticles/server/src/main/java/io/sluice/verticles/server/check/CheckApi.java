@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  */
 public final class CheckApi {
 
-  private final CheckPolicies policies;
+  private volatile CheckPolicies policies;
   private final ShardDirectory shards;
   private final BearerToken token;
   private final CheckDecisions decisions;
@@ -66,6 +66,14 @@ public final class CheckApi {
   private CheckServices services() {
     Context loop = Vertx.currentContext();
     ShardQueries routes = shardsByLoop.computeIfAbsent(loop, context -> new ShardQueries(context, shards));
-    return new CheckServices(policies, routes, decisions);
+    return new CheckServices(() -> policies, routes, decisions);
+  }
+
+  /**
+   * Later checks use {@code newPolicies} (a reload). Each key's state stays in its shard under
+   * {@code rl:<policy>:<key>}, so a policy kept by name keeps its counters.
+   */
+  public void replacePolicies(Policies newPolicies) {
+    this.policies = new CheckPolicies(newPolicies);
   }
 }

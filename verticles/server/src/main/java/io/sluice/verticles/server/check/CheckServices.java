@@ -8,7 +8,12 @@ import io.vertx.core.Future;
  * What every endpoint of the check API works with: the policies, the way to the shards of one
  * front event loop, and the decision counters.
  */
-record CheckServices(CheckPolicies policies, ShardQueries shards, CheckDecisions decisions) {
+record CheckServices(java.util.function.Supplier<CheckPolicies> current, ShardQueries shards, CheckDecisions decisions) {
+
+  /** The policies as they are now: a reload replaces them between two requests. */
+  CheckPolicies policies() {
+    return current.get();
+  }
 
   /** Runs the task on the shard owning its key; fails with the task's {@link ApiError} if it failed there. */
   Future<LimitTask> run(LimitTask task) {

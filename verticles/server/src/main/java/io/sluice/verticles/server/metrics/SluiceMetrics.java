@@ -3,8 +3,13 @@ package io.sluice.verticles.server.metrics;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.storage.Store;
@@ -37,6 +42,42 @@ public final class SluiceMetrics {
       HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.PATCH, HttpMethod.OPTIONS, HttpMethod.TRACE, HttpMethod.CONNECT);
 
   private SluiceMetrics() {
+  }
+
+  /**
+   * The registry {@code /metrics} serves, without Vert.x's in-flight gauges. Vert.x registers those
+   * ({@code vertx.net.server.active.connections}, {@code vertx.http.server.active.requests},
+   * {@code vertx.eventbus.handlers}, {@code vertx.eventbus.pending}, their client twins…) again for
+   * every connection, request or handler address; with the bounded label set of
+   * {@link #vertxOptions()} each registration after the first has the same name and tags, which
+   * Micrometer ignores with a WARNING (at start: one per event-bus handler). Pool gauges are
+   * registered once per pool and stay. Connections are counted by {@code sluice_connections}.
+   */
+  public static PrometheusMeterRegistry newRegistry() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.config().meterFilter(MeterFilter.deny(SluiceMetrics::isRegisteredPerEvent));
+    registry.config().meterFilter(LATENCY_BUCKETS);
+    return registry;
+  }
+
+  /**
+   * {@code vertx_http_server_response_time_seconds_bucket}: fixed buckets from 1 ms to 2.5 s, so
+   * dashboards can draw latency percentiles of the HTTP check API (11 series per status and method).
+   */
+  private static final MeterFilter LATENCY_BUCKETS = new MeterFilter() {
+    @Override
+    public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+      if (!id.getName().equals("vertx.http.server.response.time")) {
+        return config;
+      }
+      double[] bucketsNanos = java.util.stream.DoubleStream.of(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)
+          .map(seconds -> seconds * 1e9).toArray();
+      return DistributionStatisticConfig.builder().serviceLevelObjectives(bucketsNanos).build().merge(config);
+    }
+  };
+
+  private static boolean isRegisteredPerEvent(Meter.Id id) {
+    return id.getType() == Meter.Type.GAUGE && id.getName().startsWith("vertx.") && !id.getName().startsWith("vertx.pool.");
   }
 
   public static void bind(MeterRegistry registry, Instance instance, List<Store> shards) {

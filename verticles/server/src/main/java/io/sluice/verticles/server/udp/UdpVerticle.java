@@ -50,6 +50,7 @@ public final class UdpVerticle extends VerticleBase {
   private final Map<String, Counter> requests = new HashMap<>();
   private final Counter droppedReplies;
   private DatagramChannel channel;
+  private volatile UdpEngine engine;
   private long reclaimTimer = -1;
 
   /** @param metrics where {@code sluice_requests_total{protocol="udp"}} is counted */
@@ -65,6 +66,15 @@ public final class UdpVerticle extends VerticleBase {
     this.droppedReplies = Counter.builder("sluice.udp.replies.dropped")
         .description("UDP replies dropped because the socket's outbound buffer was full")
         .register(metrics);
+  }
+
+  /** Later datagrams are answered with {@code newRules}; rate state and statistics stay. */
+  public void replaceRules(RuleSet newRules) {
+    UdpEngine running = engine;
+    if (running == null) {
+      throw new IllegalStateException("the UDP front has not started");
+    }
+    running.replaceRules(newRules);
   }
 
   @Override
@@ -95,6 +105,7 @@ public final class UdpVerticle extends VerticleBase {
           }
         })
         .build();
+    this.engine = engine;
     Gauge.builder("sluice.udp.stats.keys", engine.statistics(), statistics -> statistics.size())
         .description("Keys whose get_stats statistics the UDP front holds (idle ones are forgotten)")
         .register(metrics);

@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.kit;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
@@ -75,7 +74,7 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies) {
-    this(vertx, valueSize, limits, http, udpRules, policies, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    this(vertx, valueSize, limits, http, udpRules, policies, io.sluice.verticles.server.metrics.SluiceMetrics.newRegistry());
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.metrics;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
@@ -41,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class MetricsCardinalityTest {
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry = SluiceMetrics.newRegistry();
   private final Vertx server = Vertx.builder()
       .with(new VertxOptions().setMetricsOptions(SluiceMetrics.vertxOptions()))
       .withMetrics(new MicrometerMetricsFactory(registry))

@@ -19,8 +19,6 @@ final class Workload {
   /** The reply shape a request expects; every reply is checked against it, never skipped. */
   enum Expect { STATUS, QUERY, GET }
 
-  private static final long TTL_SECONDS = 3600;
-
   private final BenchOptions options;
   private final BenchOptions.Operation[] table;
   private final SplittableRandom random;
@@ -79,7 +77,7 @@ final class Workload {
   Expect writePrefill(ByteBuf out) {
     byte[] key = sharedKeys[prefillNext];
     prefillNext += options.connections();
-    encode(out, new Request.Insert(options.valueSize().max(), TtlUnit.SECONDS.code(), TTL_SECONDS, key));
+    encode(out, new Request.Insert(options.valueSize().max(), TtlUnit.SECONDS.code(), options.ttlSeconds(), key));
     return Expect.STATUS;
   }
 
@@ -88,7 +86,7 @@ final class Workload {
     byte[] key = sharedKeys[random.nextInt(sharedKeys.length)];
     switch (operation) {
       case INSERT:
-        encode(out, new Request.Insert(1, TtlUnit.SECONDS.code(), TTL_SECONDS, newKey()));
+        encode(out, new Request.Insert(1, TtlUnit.SECONDS.code(), options.ttlSeconds(), newKey()));
         return Expect.STATUS;
       case QUERY:
         encode(out, new Request.Query(key));
@@ -97,7 +95,7 @@ final class Workload {
         encode(out, new Request.Update(Request.Update.ATTRIBUTE_QUOTA, Request.Update.CHANGE_DECREASE, 1, key));
         return Expect.STATUS;
       case SET:
-        encode(out, new Request.Set(TtlUnit.SECONDS.code(), TTL_SECONDS, setKey(key), value));
+        encode(out, new Request.Set(TtlUnit.SECONDS.code(), options.ttlSeconds(), setKey(key), value));
         return Expect.STATUS;
       default:
         encode(out, new Request.Get(key));

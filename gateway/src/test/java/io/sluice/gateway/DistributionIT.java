@@ -1,0 +1,144 @@
+package io.sluice.gateway;
+
+import io.sluice.gateway.process.ChildProcess;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The archive `mvn package` builds, as an operator uses it: unpacked, bin/sluice run with the Java
+ * it finds, conf/jvm.options on the JVM's command line, a server answering on real sockets.
+ */
+@EnabledIfSystemProperty(named = "sluice.distribution", matches = ".+",
+    disabledReason = "runs in the distribution-tests execution, after package built the archive")
+class DistributionIT {
+
+  /** Where the build put the archive: set by the surefire execution that runs after `package`. */
+  private static final Path ARCHIVE = Path.of(System.getProperty("sluice.distribution", "unset"));
+
+  @TempDir
+  static Path unpacked;
+
+  private static Path home;
+
+  @BeforeAll
+  static void unpack() throws Exception {
+    assertThat(ARCHIVE).as("the archive mvn package builds").isRegularFile();
+    ChildProcess.Finished tar = ChildProcess.run(List.of("tar", "xzf", ARCHIVE.toAbsolutePath().toString()), Map.of(), unpacked);
+    assertThat(tar.status()).as(tar.output()).isZero();
+    try (var entries = Files.list(unpacked)) {
+      home = entries.collect(Collectors.toList()).get(0);
+    }
+    assertThat(home.getFileName().toString()).matches("sluice-.+");
+  }
+
+  @Test
+  void holdsTheLauncherConfigurationLibrariesAndLicense() throws IOException {
+    assertThat(Files.getPosixFilePermissions(home.resolve("bin/sluice"))).contains(PosixFilePermission.OWNER_EXECUTE);
+    assertThat(home.resolve("conf/jvm.options")).isRegularFile();
+    assertThat(home.resolve("conf/sluice.yaml")).hasSameTextualContentAs(Path.of("..", "deploy", "sluice.yaml"));
+    assertThat(home.resolve("lib/sluice.jar")).isRegularFile();
+    assertThat(Files.readString(home.resolve("LICENSE"))).contains("Apache License");
+    assertThat(Files.readString(home.resolve("bin/sluice"))).startsWith("#!/bin/sh\n").contains("exec \"$java\"");
+  }
+
+  @Test
+  void printsItsVersion() throws Exception {
+    ChildProcess.Finished version = ChildProcess.run(List.of("bin/sluice", "--version"), Map.of(), home);
+    assertThat(version.status()).as(version.output()).isZero();
+    assertThat(version.output()).isEqualTo("sluice " + home.getFileName().toString().substring("sluice-".length()));
+  }
+
+  @Test
+  void refusesAJavaHomeWithoutJava() throws Exception {
+    ChildProcess.Finished run = ChildProcess.run(List.of("bin/sluice", "--version"),
+        Map.of("JAVA_HOME", unpacked.resolve("no-jdk-here").toString()), home);
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.output()).contains("JAVA_HOME is").contains("not an executable file");
+  }
+
+  /** A java that says it is 11, first on PATH: the launcher must say 17 is needed, not fail obscurely. */
+  @Test
+  void refusesJavaOlderThan17() throws Exception {
+    Path fakeBin = Files.createDirectories(unpacked.resolve("old-java/bin"));
+    Path java = fakeBin.resolve("java");
+    Files.writeString(java, "#!/bin/sh\necho 'openjdk version \"11.0.21\" 2023-10-17' >&2\n");
+    java.toFile().setExecutable(true);
+    Map<String, String> environment = new java.util.HashMap<>(Map.of("PATH", fakeBin + ":/usr/bin:/bin"));
+    environment.put("JAVA_HOME", "");
+    ChildProcess.Finished run = ChildProcess.run(List.of("bin/sluice", "--version"), environment, home);
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.output()).contains("needs Java 17 or newer").contains("11.0.21");
+  }
+
+  @Test
+  void startsAnswersAndRunsWithTheShippedJvmOptions() throws Exception {
+    try (ChildProcess server = ChildProcess.start(List.of("bin/sluice", "--tcp-port", "0", "--http-port", "0", "--udp-port", "0"),
+        Map.of("SLUICE_JAVA_OPTS", "-Dsluice.test.marker=yes"), home)) {
+      Matcher started = server.awaitLine(Pattern.compile("serving Throttr on tcp://[^ ]+:(\\d+),.* HTTP on (http://[^ ]+:\\d+)"));
+      int tcpPort = Integer.parseInt(started.group(1));
+      String http = started.group(2);
+
+      HttpResponse<String> health = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create(http + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
+      try (java.net.Socket socket = new java.net.Socket("127.0.0.1", tcpPort)) {
+        // uint16 INSERT "k" quota 5, 60 s: status 01.
+        socket.getOutputStream().write(new byte[] {0x01, 0x05, 0x00, 0x04, 0x3c, 0x00, 0x01, 'k'});
+        assertThat(socket.getInputStream().read()).isEqualTo(1);
+      }
+
+      // The client through the launcher: exit 0, then 1 on a 00 status.
+      ChildProcess.Finished inserted = ChildProcess.run(List.of("bin/sluice", "cli", "--port", Integer.toString(tcpPort),
+          "insert", "from-cli", "3", "1m"), Map.of(), home);
+      assertThat(inserted.status()).as(inserted.output()).isZero();
+      ChildProcess.Finished missing = ChildProcess.run(List.of("bin/sluice", "cli", "--port", Integer.toString(tcpPort),
+          "query", "no-such-key"), Map.of(), home);
+      assertThat(missing.status()).as(missing.output()).isEqualTo(1);
+      assertThat(missing.output()).isEqualTo("(00) no such counter");
+
+      // exec: the launcher's process IS the JVM, and it carries every line of jvm.options, then SLUICE_JAVA_OPTS.
+      List<String> arguments = List.of(ProcessHandle.of(server.pid()).orElseThrow().info().arguments().orElseThrow());
+      assertThat(ProcessHandle.of(server.pid()).orElseThrow().info().command().orElseThrow()).endsWith("java");
+      List<String> shipped = jvmOptions();
+      assertThat(shipped).isNotEmpty();
+      assertThat(arguments).containsSubsequence(shipped);
+      assertThat(arguments.indexOf("-Dsluice.test.marker=yes")).isGreaterThan(arguments.indexOf(shipped.get(shipped.size() - 1)));
+      assertThat(arguments).containsSubsequence("-jar", home.resolve("lib/sluice.jar").toRealPath().toString(),
+          "--tcp-port", "0", "--http-port", "0", "--udp-port", "0");
+
+      server.signal("TERM");
+      assertThat(server.awaitExit()).as(server.output()).isIn(0, 143);
+      assertThat(server.output()).contains("Sluice stopped");
+    }
+  }
+
+  private static List<String> jvmOptions() throws IOException {
+    List<String> options = new ArrayList<>();
+    for (String line : Files.readAllLines(home.resolve("conf/jvm.options"))) {
+      String trimmed = line.strip();
+      if (!trimmed.isEmpty() && !trimmed.startsWith("#")) {
+        options.add(trimmed);
+      }
+    }
+    return options;
+  }
+}

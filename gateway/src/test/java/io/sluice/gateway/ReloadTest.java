@@ -1,0 +1,126 @@
+package io.sluice.gateway;
+
+import io.sluice.gateway.process.ChildProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.DataInputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * SIGHUP sent to a real gateway process: a good change is served at once, a bad one is refused
+ * with the previous version kept; connections stay open and counters keep counting throughout.
+ */
+class ReloadTest {
+
+  private static final String POLICIES_V1 = "policies:\n  two:\n    strategy: fixed_window\n    limit: 2\n    window: 1h\n";
+  private static final String POLICIES_V2 = POLICIES_V1 + "  added:\n    strategy: fixed_window\n    limit: 9\n    window: 1h\n";
+  private static final String RULES_V1 = "default:\n  fixed-reply: {over: false, rate: 0}\n  limit: 1\n  period: 1\n";
+  private static final String RULES_V2 = "default:\n  fixed-reply: {over: true, rate: 0}\n  limit: 2\n  period: 3\n";
+  private static final String RULES_BAD = "rules:\n  - pattern: '(unclosed'\n    limit: 1\n    period: 1\n" + RULES_V2;
+
+  @TempDir
+  Path directory;
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  private int httpPort;
+  private int udpPort;
+
+  @Test
+  void aGoodChangeIsServedAndABadOneRefusedWithoutDroppingConnectionsOrCounters() throws Exception {
+    Path config = Files.writeString(directory.resolve("sluice.yaml"), POLICIES_V1);
+    Path rules = Files.writeString(directory.resolve("rules.yaml"), RULES_V1);
+    try (ChildProcess gateway = ChildProcess.start(ChildProcess.gatewayCommand("--config", config.toString(),
+        "--rules", rules.toString(), "--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of(), directory)) {
+      Matcher started = gateway.awaitLine(Pattern.compile("serving Throttr on tcp://[^ ]+:(\\d+), UDP on udp://[^ ]+:(\\d+), HTTP on http://[^ ]+:(\\d+)"));
+      udpPort = Integer.parseInt(started.group(2));
+      httpPort = Integer.parseInt(started.group(3));
+      try (Socket throttr = new Socket("127.0.0.1", Integer.parseInt(started.group(1)))) {
+        // uint16 INSERT "k" quota 7, 1 h: status 01.
+        throttr.getOutputStream().write(new byte[] {0x01, 0x07, 0x00, 0x04, 0x10, 0x0e, 0x01, 'k'});
+        assertThat(throttr.getInputStream().read()).isEqualTo(1);
+        assertThat(udp("over_limit a")).isEqualTo("ok N 0.0 1.0 1");
+        assertThat(check("two")).isEqualTo(200);
+        assertThat(check("added")).isEqualTo(400);
+
+        // A good change of both files.
+        Files.writeString(config, POLICIES_V2 + "max-frame: 9000\n");
+        Files.writeString(rules, RULES_V2);
+        int mark = gateway.lineCount();
+        gateway.signal("HUP");
+        gateway.awaitLine(Pattern.compile("reload: udp rules reloaded"), mark);
+        assertThat(gateway.awaitLine(Pattern.compile("cannot change while Sluice runs.*--max-frame \\(8096 -> 9000\\)"), mark)).isNotNull();
+        assertThat(udp("over_limit a")).isEqualTo("ok Y 0.0 2.0 3");
+        assertThat(check("added")).isEqualTo(200);
+        // The policy kept by name kept its counter: one left of 2, then denied.
+        assertThat(check("two")).isEqualTo(200);
+        assertThat(check("two")).isEqualTo(429);
+
+        // A bad rules file and a config file that is not YAML: both refused, the previous versions serve on.
+        Files.writeString(rules, RULES_BAD);
+        mark = gateway.lineCount();
+        gateway.signal("HUP");
+        assertThat(gateway.awaitLine(Pattern.compile("reload: udp rules refused, the previous one stays in service: .*rules.yaml:2: rules\\[0\\]\\.pattern: invalid regular expression"), mark)).isNotNull();
+        assertThat(udp("over_limit a")).isEqualTo("ok Y 0.0 2.0 3");
+        Files.writeString(config, "policies: [unclosed\n");
+        mark = gateway.lineCount();
+        gateway.signal("HUP");
+        gateway.awaitLine(Pattern.compile("reload: policies refused, the previous one stays in service: .*sluice.yaml:\\d+(:\\d+)?: malformed YAML"), mark);
+        assertThat(check("added")).as("the policy added by the good reload still serves").isEqualTo(200);
+
+        // The Throttr connection opened before the reloads is still served, its key intact: QUERY "k".
+        throttr.getOutputStream().write(new byte[] {0x02, 0x01, 'k'});
+        DataInputStream reply = new DataInputStream(throttr.getInputStream());
+        assertThat(reply.readUnsignedByte()).isEqualTo(1);
+        assertThat(Short.reverseBytes(reply.readShort())).isEqualTo((short) 7);
+
+        String metrics = get("/metrics");
+        assertThat(metrics).contains("sluice_config_reloads_total{part=\"udp rules\",result=\"ok\"} 1.0")
+            .contains("sluice_config_reloads_total{part=\"udp rules\",result=\"refused\"} 2.0")
+            .contains("sluice_config_reloads_total{part=\"policies\",result=\"ok\"} 2.0")
+            .contains("sluice_config_reloads_total{part=\"policies\",result=\"refused\"} 1.0");
+      }
+      assertThat(gateway.process().isAlive()).as("SIGHUP must not stop the server").isTrue();
+      // Many requests and connections, and not one duplicate-gauge warning from Micrometer.
+      assertThat(gateway.output()).doesNotContain("already registered");
+    }
+  }
+
+  private String udp(String request) throws Exception {
+    try (DatagramSocket socket = new DatagramSocket()) {
+      socket.setSoTimeout(10_000);
+      byte[] bytes = request.getBytes(StandardCharsets.US_ASCII);
+      socket.send(new DatagramPacket(bytes, bytes.length, InetAddress.getLoopbackAddress(), udpPort));
+      DatagramPacket reply = new DatagramPacket(new byte[512], 512);
+      socket.receive(reply);
+      return new String(reply.getData(), 0, reply.getLength(), StandardCharsets.US_ASCII);
+    }
+  }
+
+  private int check(String policy) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/v1/check"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"policy\":\"" + policy + "\",\"key\":\"user-1\"}")).build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode();
+  }
+
+  private String get(String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path)).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+  }
+}
