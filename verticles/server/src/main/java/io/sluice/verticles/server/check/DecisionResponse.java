@@ -26,14 +26,28 @@ final class DecisionResponse {
   private DecisionResponse() {
   }
 
-  /** @param enforce true for a check (429 when denied), false for a peek (always 200) */
-  static void send(HttpServerResponse response, RateLimitFields fields, Decision decision, long nowNs, boolean enforce) {
+  /** The status a denied check answers unless the proxy asks for {@link #QUIET_DENIAL}. */
+  static final int DENIED = 429;
+  /** The status a peek always answers. */
+  static final int PEEKED = 200;
+  /**
+   * What a denial answers when the request carries {@code Sluice-Deny-Status: 403}: nginx's
+   * auth_request passes a 403 on quietly, where it logs every other status as an error.
+   */
+  static final int QUIET_DENIAL = 403;
+
+  /**
+   * @param deniedStatus what a denial answers: {@link #DENIED} or {@link #QUIET_DENIAL} for a check,
+   *                     {@link #PEEKED} for a peek (which always answers 200)
+   */
+  static void send(HttpServerResponse response, RateLimitFields fields, Decision decision, long nowNs, int deniedStatus) {
+    boolean enforce = deniedStatus != PEEKED;
     Result binding = decision.binding();
     boolean allowed = decision.allowed();
     long reset = RateLimitFields.secondsUntil(binding.resetNs(), nowNs);
     // NEVER (a cost beyond capacity) cannot reach here: such costs are refused as bad requests.
     long retryAfter = binding.retryAfterNs() == Result.NEVER ? -1 : RateLimitFields.ceilSeconds(binding.retryAfterNs());
-    response.setStatusCode(enforce && !allowed ? 429 : 200)
+    response.setStatusCode(enforce && !allowed ? deniedStatus : 200)
         .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
         .putHeader(RATELIMIT_POLICY, fields.policyField())
         .putHeader(RATELIMIT, fields.limitField(decision, nowNs));

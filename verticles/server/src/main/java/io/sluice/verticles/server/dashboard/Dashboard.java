@@ -29,7 +29,7 @@ public final class Dashboard implements HttpFeature {
 
   /** The paths routed below, for telling a wrong method (405) from a wrong path (404). */
   private static final Pattern SERVED_PATHS =
-      Pattern.compile("/api/(auth|overview|events|keys(/[^/]+)?|connections(/[^/]+)?|channels(/[^/]+)?)");
+      Pattern.compile("/api/(auth|overview|events|keys(/[^/]+)?|connections(/[^/]+)?|udp-peers|channels(/[^/]+)?)");
 
   private final DashboardContext dashboard;
   private final ShardDirectory directory;
@@ -74,6 +74,7 @@ public final class Dashboard implements HttpFeature {
     api.delete("/keys/:key").handler(guarded(keys::delete));
     api.get("/connections").handler(guarded(connections::list));
     api.get("/connections/:id").handler(guarded(connections::detail));
+    api.get("/udp-peers").handler(guarded(connections::udpPeers));
     api.get("/channels").handler(guarded(channels::list));
     api.get("/channels/:name").handler(guarded(channels::detail));
     // What no route took gets a JSON error too, not the router's plain-text page.

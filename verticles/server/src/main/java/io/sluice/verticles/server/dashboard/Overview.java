@@ -63,6 +63,7 @@ final class Overview {
         .put("startedAtMillis", TimeUnit.NANOSECONDS.toMillis(instance.startedAtNanos()))
         .put("uptimeSeconds", TimeUnit.NANOSECONDS.toSeconds(now - instance.startedAtNanos()))
         .put("connections", instance.connections().size())
+        .put("udpPeers", instance.udpPeers().active(now).size())
         .put("keys", new JsonObject().put("total", records).put("counters", counters).put("buffers", buffers)
             .put("counterBytes", counters * instance.valueSize().bytes()).put("bufferBytes", bufferBytes))
         .put("channels", new JsonObject().put("channels", instance.channels().totalChannels())

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.front;
 
+import io.sluice.protocol.binary.codec.RequestType;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.sluice.verticles.engine.instance.ConnectionStats;
@@ -116,6 +117,15 @@ public abstract class FrontConnection implements Transport, PushSink {
   private void internalError(Throwable error) {
     LOG.log(System.Logger.Level.DEBUG, () -> "stack of the internal error on " + kind + " from " + peer(), error);
     close("internal error: " + LogText.failure(error));
+  }
+
+  /**
+   * A request served outside the Throttr session (a WebSocket JSON command), counted where the
+   * session counts its own: the connection's figures and {@code sluice_requests_total}.
+   */
+  protected void countRequest(RequestType type) {
+    stats.countRequest(type.code());
+    instance.counters().count(stats.protocol(), type.code());
   }
 
   protected void countRead(int length) {
