@@ -19,6 +19,7 @@ import io.sluice.verticles.server.websocket.WebSocketBridge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.vertx.core.Future;
 import io.sluice.verticles.server.dashboard.Dashboard;
@@ -45,6 +46,8 @@ public final class SluiceServer {
   private final Vertx vertx;
   private final Instance instance;
   private final List<String> deployments = new ArrayList<>();
+  /** What the rate limits decided, shared by the check API, the UDP endpoint and the dashboard. */
+  private final LimitActivity limitActivity = new LimitActivity();
   private ShardDirectory directory;
   private long metricsTimer = -1;
   private int tcpPort;
@@ -162,7 +165,7 @@ public final class SluiceServer {
     features.add(new Health(directory));
     features.add(new RequestGuard(settings.http()));
     features.add(HttpFeature.at("/ws", bridge::handler));
-    new CheckApi(settings.policies(), directory, token, meters()).mounts()
+    new CheckApi(settings.policies(), directory, token, meters(), limitActivity, instance.clock()).mounts()
         .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     // Last: the dashboard serves its page at "/" and so would match every path.
     features.add(new Dashboard(instance, directory, token));
@@ -185,7 +188,7 @@ public final class SluiceServer {
   /** One UDP socket; its rate state lives in the shards. */
   private Future<Void> deployUdp(ServerSettings settings, ShardDirectory directory) {
     UdpVerticle udp = new UdpVerticle(settings.udp().bind(), settings.udp().port(), settings.udp().rules(), directory,
-        instance.clock(), meters(), instance.udpPeers());
+        instance.clock(), meters(), instance.udpPeers(), limitActivity);
     return track(vertx.deployVerticle(udp)).map(id -> {
       udpPort = udp.actualPort();
       return null;

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.check;
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.JsonBody;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -65,7 +66,9 @@ final class CheckHandler implements Endpoint.Action {
 
   @Override
   public Future<Void> serve(RoutingContext context) {
-    services.decisions().request("check");
+    CheckDecisions decisions = services.decisions();
+    decisions.request("check");
+    Timer.Sample timing = decisions.start();
     HttpServerResponse response = context.response();
     // Through compose, so a request refused while it is read fails the future like any other.
     return Future.<Void>succeededFuture().compose(v -> reader.apply(context, services.policies())).compose(check -> {
@@ -73,13 +76,18 @@ final class CheckHandler implements Endpoint.Action {
       return services
           .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost()))
           .<Void>map(done -> {
-            services.decisions().record(check.target().policy().name(), done.decision().allowed());
+            decisions.record(check.target().policy(), check.key(), done.decision());
             DecisionResponse.send(response, check.target(), done.decision(), done.nowNs(), deniedStatus);
             return null;
           });
-    }).onFailure(failure -> {
-      if (failure instanceof ApiError error && !response.headWritten()) {
-        response.putHeader(ERROR_REASON, error.reason());
+    }).onComplete(done -> {
+      decisions.answered(timing);
+      if (done.failed()) {
+        String reason = done.cause() instanceof ApiError error ? error.reason() : "internal";
+        decisions.error(reason);
+        if (!response.headWritten()) {
+          response.putHeader(ERROR_REASON, reason);
+        }
       }
     });
   }

@@ -12,12 +12,16 @@ import io.vertx.core.http.HttpServerResponse;
  * for them, and a JSON body
  * {@code {"allowed":…,"limit":…,"remaining":…,"reset":…,"retry_after":…}} (seconds, rounded up;
  * from the binding limit: the denying one that frees last, else the one with fewest remaining).
+ * A shadow policy's answer is always allowed; its {@code Sluice-Shadow} header and the body's
+ * {@code "shadow"} say what it decided.
  */
 final class DecisionResponse {
 
   static final CharSequence RATELIMIT_POLICY = HttpHeaders.createOptimized("RateLimit-Policy");
   static final CharSequence RATELIMIT = HttpHeaders.createOptimized("RateLimit");
   static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
+  /** What a shadow policy decided, {@code allowed} or {@code denied}; the request is allowed either way. */
+  static final CharSequence SHADOW = HttpHeaders.createOptimized("Sluice-Shadow");
   static final CharSequence X_LIMIT = HttpHeaders.createOptimized("X-RateLimit-Limit");
   static final CharSequence X_REMAINING = HttpHeaders.createOptimized("X-RateLimit-Remaining");
   static final CharSequence X_RESET = HttpHeaders.createOptimized("X-RateLimit-Reset");
@@ -43,7 +47,9 @@ final class DecisionResponse {
   static void send(HttpServerResponse response, RateLimitFields fields, Decision decision, long nowNs, int deniedStatus) {
     boolean enforce = deniedStatus != PEEKED;
     Result binding = decision.binding();
-    boolean allowed = decision.allowed();
+    // A shadow policy reports its decision (headers, Sluice-Shadow, the body's "shadow") but allows.
+    boolean shadow = fields.policy().shadow();
+    boolean allowed = decision.allowed() || shadow;
     long reset = RateLimitFields.secondsUntil(binding.resetNs(), nowNs);
     // NEVER (a cost beyond capacity) cannot reach here: such costs are refused as bad requests.
     long retryAfter = binding.retryAfterNs() == Result.NEVER ? -1 : RateLimitFields.ceilSeconds(binding.retryAfterNs());
@@ -53,6 +59,9 @@ final class DecisionResponse {
         .putHeader(RATELIMIT, fields.limitField(decision, nowNs));
     if (enforce && !allowed && retryAfter >= 0) {
       response.putHeader(RETRY_AFTER, Long.toString(retryAfter));
+    }
+    if (shadow) {
+      response.putHeader(SHADOW, decision.allowed() ? "allowed" : "denied");
     }
     if (fields.policy().legacyHeaders()) {
       // As GitHub and upstream's examples do: the reset as Unix seconds, rounded up.
@@ -64,7 +73,8 @@ final class DecisionResponse {
         + ",\"limit\":" + binding.limit()
         + ",\"remaining\":" + binding.remaining()
         + ",\"reset\":" + reset
-        + ",\"retry_after\":" + (retryAfter >= 0 ? Long.toString(retryAfter) : "null") + '}';
+        + ",\"retry_after\":" + (retryAfter >= 0 ? Long.toString(retryAfter) : "null")
+        + (shadow ? ",\"shadow\":\"" + (decision.allowed() ? "allowed" : "denied") + '"' : "") + '}';
     response.end(body);
   }
 }

@@ -6,6 +6,7 @@ import io.sluice.verticles.engine.udp.UdpEngine;
 import io.sluice.verticles.engine.udp.UdpEngineListener;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.metrics.RequestMeters;
 import io.sluice.verticles.server.shard.ShardOutbox;
 import io.sluice.verticles.transport.BatchedDatagrams;
@@ -47,6 +48,7 @@ public final class UdpVerticle extends VerticleBase {
   private final Clock clock;
   private final MeterRegistry metrics;
   private final UdpPeers peers;
+  private final LimitActivity activity;
   private final Map<String, Counter> requests = new HashMap<>();
   private final Counter droppedReplies;
   private DatagramChannel channel;
@@ -55,6 +57,13 @@ public final class UdpVerticle extends VerticleBase {
   /** @param metrics where {@code sluice_requests_total{protocol="udp"}} is counted */
   public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
                      UdpPeers peers) {
+    this(host, port, rules, shards, clock, metrics, peers, new LimitActivity());
+  }
+
+  /** @param activity where {@code over_limit} verdicts are counted for the dashboard's Limits view */
+  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
+                     UdpPeers peers, LimitActivity activity) {
+    this.activity = activity;
     this.metrics = metrics;
     this.peers = peers;
     this.host = host;
@@ -77,6 +86,11 @@ public final class UdpVerticle extends VerticleBase {
           public void requestReceived(UdpCommand command) {
             // Parsing happens on this verticle's loop, so a plain map is enough.
             requests.computeIfAbsent(command.word(), word -> RequestMeters.counter(metrics, "udp", word)).increment();
+          }
+
+          @Override
+          public void verdict(boolean over) {
+            activity.udpVerdict(over);
           }
 
           @Override
