@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.server.metrics.LimitActivity;
+import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.vertx.core.Future;
 import io.sluice.verticles.server.dashboard.Dashboard;
@@ -50,6 +51,7 @@ public final class SluiceServer {
   private final LimitActivity limitActivity = new LimitActivity();
   private ShardDirectory directory;
   private long metricsTimer = -1;
+  private AutoCloseable standardMetrics;
   private int tcpPort;
   private int httpPort;
   private int udpPort;
@@ -101,7 +103,7 @@ public final class SluiceServer {
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
     directory = new ShardDirectory(settings.shards());
-    if (metrics != null) {
+    if (metrics != null && settings.operator().internalMetrics()) {
       directory.observeParcelSizes(SluiceMetrics.parcelSizes(metrics)::record);
     }
     List<Future<String>> shards = new ArrayList<>();
@@ -114,6 +116,7 @@ public final class SluiceServer {
     }
     if (metrics != null) {
       SluiceMetrics.bind(metrics, instance, stores);
+      standardMetrics = SluiceMetrics.bindStandard(metrics, instance.version());
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
     return Future.all(shards)
@@ -132,7 +135,7 @@ public final class SluiceServer {
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.tcp().bind(), port,
-          settings.limits());
+          settings.limits(), durations());
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -155,7 +158,7 @@ public final class SluiceServer {
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
     BearerToken token = new BearerToken(settings.http().authToken(), instance.clock());
-    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits());
+    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits(), durations());
     List<HttpFeature> features = new ArrayList<>();
     // First the public read-only probes, which orchestrators and scrapers reach by any name; the
     // guard then checks Host and Origin for everything after it.
@@ -188,16 +191,31 @@ public final class SluiceServer {
   /** One UDP socket; its rate state lives in the shards. */
   private Future<Void> deployUdp(ServerSettings settings, ShardDirectory directory) {
     UdpVerticle udp = new UdpVerticle(settings.udp().bind(), settings.udp().port(), settings.udp().rules(), directory,
-        instance.clock(), meters(), instance.udpPeers(), limitActivity);
+        instance.clock(), meters(), instance.udpPeers(), limitActivity, durations());
     return track(vertx.deployVerticle(udp)).map(id -> {
       udpPort = udp.actualPort();
       return null;
     });
   }
 
+  /** {@code sluice_request_duration_seconds} in the scraped registry, or nowhere. */
+  private RequestDurations durations() {
+    return new RequestDurations(meters());
+  }
+
   /** Where counters go: the scraped registry, or nowhere when this server has none. */
   private MeterRegistry meters() {
     return metrics != null ? metrics : NO_METRICS;
+  }
+
+  private void closeStandardMetrics() {
+    if (standardMetrics != null) {
+      try {
+        standardMetrics.close();
+      } catch (Exception e) {
+        System.getLogger(SluiceServer.class.getName()).log(System.Logger.Level.DEBUG, "closing the JVM metrics", e);
+      }
+    }
   }
 
   private Future<String> track(Future<String> deployment) {
@@ -214,6 +232,7 @@ public final class SluiceServer {
       chain = chain.compose(v -> vertx.undeploy(id));
     }
     return chain.onComplete(v -> {
+      closeStandardMetrics();
       vertx.eventBus().unregisterDefaultCodec(ShardParcel.class);
       vertx.eventBus().unregisterDefaultCodec(ChannelMessage.class);
     });

@@ -1,6 +1,8 @@
 package io.sluice.verticles.server.front;
 
+import io.micrometer.core.instrument.Timer;
 import io.sluice.protocol.binary.codec.RequestType;
+import java.util.concurrent.TimeUnit;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.sluice.verticles.engine.instance.ConnectionStats;
@@ -49,6 +51,10 @@ public abstract class FrontConnection implements Transport, PushSink {
   private final PushFlushes pushFlushes;
   protected boolean closed;
   private boolean readingPaused;
+  private final Timer duration;
+  private final io.micrometer.core.instrument.Clock stopwatch;
+  /** When the oldest read not yet answered arrived, on the stopwatch; 0 when every read is answered. */
+  private long unansweredSince;
 
   protected FrontConnection(FrontKind kind, FrontLoop loop, Wire wire) {
     this.kind = kind.name();
@@ -68,6 +74,8 @@ public abstract class FrontConnection implements Transport, PushSink {
         limits.maxPendingRequests(), limits.maxPendingBytes(), kind.writePerRead());
     this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), limits.partialFrames(), session);
     output.setWriteQueueMaxSize(limits.maxPendingBytes());
+    this.duration = loop.durations().of(kind.protocol().name().toLowerCase(java.util.Locale.ROOT));
+    this.stopwatch = loop.durations().stopwatch();
   }
 
   /** Registers the connection; {@code joinChannels} false defers the automatic channels (unauthenticated). */
@@ -95,6 +103,9 @@ public abstract class FrontConnection implements Transport, PushSink {
       return;
     }
     countRead(data.length());
+    if (unansweredSince == 0) {
+      unansweredSince = stopwatch.monotonicTime();
+    }
     guarded(() -> {
       decoder.feed(((BufferInternal) data).getByteBuf());
       session.endOfRead();
@@ -173,6 +184,10 @@ public abstract class FrontConnection implements Transport, PushSink {
   @Override
   public void write(ByteBuf replies) {
     int length = replies.readableBytes();
+    if (unansweredSince != 0) {
+      duration.record(stopwatch.monotonicTime() - unansweredSince, TimeUnit.NANOSECONDS);
+      unansweredSince = 0;
+    }
     if (!writable()) {
       session.replyWritten(length);
       return;

@@ -1,5 +1,8 @@
 package io.sluice.verticles.server.udp;
 
+import io.micrometer.core.instrument.Timer;
+import io.sluice.verticles.server.metrics.RequestDurations;
+import java.util.concurrent.TimeUnit;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -35,10 +38,14 @@ final class DatagramReplies extends ChannelInboundHandlerAdapter {
   private final UdpPeers peers;
   private final Clock clock;
   private final Observer observer;
+  private final Timer duration;
+  private final io.micrometer.core.instrument.Clock stopwatch;
   private ChannelHandlerContext ctx;
   private BatchedDatagrams out;
 
-  DatagramReplies(UdpEngine engine, UdpPeers peers, Clock clock, Observer observer) {
+  DatagramReplies(UdpEngine engine, UdpPeers peers, Clock clock, RequestDurations durations, Observer observer) {
+    this.duration = durations.of("udp");
+    this.stopwatch = durations.stopwatch();
     this.engine = engine;
     this.peers = peers;
     this.clock = clock;
@@ -53,6 +60,7 @@ final class DatagramReplies extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    long arrived = stopwatch.monotonicTime();
     DatagramPacket packet = (DatagramPacket) msg;
     byte[] datagram;
     InetSocketAddress sender = packet.sender();
@@ -64,7 +72,10 @@ final class DatagramReplies extends ChannelInboundHandlerAdapter {
     String ip = sender.getAddress().getHostAddress();
     peers.received(ip, sender.getPort(), datagram.length, clock.epochNanos());
     // Completes now when the key's shard is on this loop, else on this loop when the shard answers.
-    engine.handleAsync(datagram).thenAccept(reply -> reply.ifPresent(text -> send(UdpEngine.replyBytes(text), sender, ip)));
+    engine.handleAsync(datagram).thenAccept(reply -> reply.ifPresent(text -> {
+      send(UdpEngine.replyBytes(text), sender, ip);
+      duration.record(stopwatch.monotonicTime() - arrived, TimeUnit.NANOSECONDS);
+    }));
   }
 
   private void send(byte[] reply, InetSocketAddress recipient, String ip) {

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.websocket;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.front.FrontLoop;
+import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.shard.ShardDirectory;
@@ -23,13 +24,21 @@ public final class WebSocketBridge {
   private final ShardDirectory shards;
   private final BearerToken token;
   private final ConnectionLimits limits;
+  private final RequestDurations durations;
 
   /** @param limits frame size and per-connection bounds, the same as for TCP clients */
   public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits) {
+    this(instance, shards, token, limits, RequestDurations.none());
+  }
+
+  /** @param durations where the request durations of WebSocket connections are recorded */
+  public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits,
+                         RequestDurations durations) {
     this.instance = instance;
     this.shards = shards;
     this.token = token;
     this.limits = limits;
+    this.durations = durations;
   }
 
   /**
@@ -38,7 +47,7 @@ public final class WebSocketBridge {
    * HTTP front instance, on its event loop: each gets its own channel hub.
    */
   public Handler<RoutingContext> handler() {
-    FrontLoop loop = FrontLoop.on(Vertx.currentContext(), instance, shards, limits);
+    FrontLoop loop = FrontLoop.on(Vertx.currentContext(), instance, shards, limits, durations);
     return context -> {
       var request = context.request();
       if (!request.canUpgradeToWebSocket()) {
