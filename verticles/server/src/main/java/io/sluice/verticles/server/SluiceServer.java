@@ -19,11 +19,13 @@ import io.sluice.verticles.server.websocket.WebSocketBridge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.vertx.core.Future;
 import io.sluice.verticles.server.dashboard.Dashboard;
+import io.sluice.verticles.server.dashboard.DashboardData;
 import io.sluice.verticles.server.dashboard.DashboardVerticle;
 import io.sluice.verticles.server.health.Health;
 import io.sluice.verticles.server.http.HttpFeature;
@@ -49,6 +51,8 @@ public final class SluiceServer {
   private final List<String> deployments = new ArrayList<>();
   /** What the rate limits decided, shared by the check API, the UDP endpoint and the dashboard. */
   private final LimitActivity limitActivity = new LimitActivity();
+  /** Where client connections register so that the admin API can close them. */
+  private final ConnectionClosers closers = new ConnectionClosers();
   private ShardDirectory directory;
   private long metricsTimer = -1;
   private AutoCloseable standardMetrics;
@@ -135,7 +139,7 @@ public final class SluiceServer {
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.tcp().bind(), port,
-          settings.limits(), durations());
+          settings.limits(), durations(), closers);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -158,7 +162,7 @@ public final class SluiceServer {
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
     BearerToken token = new BearerToken(settings.http().authToken(), instance.clock());
-    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits(), durations());
+    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits(), durations(), closers);
     List<HttpFeature> features = new ArrayList<>();
     // First the public read-only probes, which orchestrators and scrapers reach by any name; the
     // guard then checks Host and Origin for everything after it.
@@ -171,7 +175,8 @@ public final class SluiceServer {
     new CheckApi(settings.policies(), directory, token, meters(), limitActivity, instance.clock()).mounts()
         .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     // Last: the dashboard serves its page at "/" and so would match every path.
-    features.add(new Dashboard(instance, directory, token));
+    DashboardData dashboardData = new DashboardData(settings.policies(), limitActivity, settings.operator(), closers);
+    features.add(new Dashboard(instance, directory, token, dashboardData));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int port = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> fronts = new ArrayList<>();
@@ -184,7 +189,8 @@ public final class SluiceServer {
     }
     return Future.all(deployed).compose(v -> {
       httpPort = fronts.get(0).actualPort();
-      return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS)));
+      return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS,
+          dashboardData)));
     }).mapEmpty();
   }
 

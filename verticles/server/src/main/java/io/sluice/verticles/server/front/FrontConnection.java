@@ -52,6 +52,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   protected boolean closed;
   private boolean readingPaused;
   private final Timer duration;
+  private final ConnectionClosers closers;
   private final io.micrometer.core.instrument.Clock stopwatch;
   /** When the oldest read not yet answered arrived, on the stopwatch; 0 when every read is answered. */
   private long unansweredSince;
@@ -76,11 +77,13 @@ public abstract class FrontConnection implements Transport, PushSink {
     output.setWriteQueueMaxSize(limits.maxPendingBytes());
     this.duration = loop.durations().of(kind.protocol().name().toLowerCase(java.util.Locale.ROOT));
     this.stopwatch = loop.durations().stopwatch();
+    this.closers = loop.closers();
   }
 
   /** Registers the connection; {@code joinChannels} false defers the automatic channels (unauthenticated). */
   protected void open(boolean joinChannels) {
     instance.connections().add(stats);
+    closers.register(stats.idHex(), () -> context.runOnContext(v -> close("closed by an operator")));
     if (joinChannels) {
       channels.joinAutomaticChannels();
     }
@@ -94,6 +97,7 @@ public abstract class FrontConnection implements Transport, PushSink {
     decoder.close();
     channels.leaveAll();
     instance.connections().remove(stats);
+    closers.unregister(stats.idHex());
   }
 
   /** Feeds one read (TCP) or one message (WebSocket) of Throttr frames. */

@@ -13,17 +13,20 @@ import io.vertx.core.Context;
  * per-connection limits.
  */
 public record FrontLoop(Instance instance, ShardOutbox shards, ChannelHub hub, ConnectionLimits limits,
-                        RequestDurations durations) {
+                        RequestDurations durations, ConnectionClosers closers) {
 
   /** Call on the front's event loop: the outbox and the hub answer on the loop they were made on. */
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits) {
-    return on(loop, instance, shards, limits, RequestDurations.none());
+    return on(loop, instance, shards, limits, RequestDurations.none(), new ConnectionClosers());
   }
 
-  /** @param durations where the connections' request durations are recorded */
+  /**
+   * @param durations where the connections' request durations are recorded
+   * @param closers   where the connections register so that an operator can close them
+   */
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits,
-                             RequestDurations durations) {
+                             RequestDurations durations, ConnectionClosers closers) {
     return new FrontLoop(instance, new ShardOutbox(loop, loop.owner().eventBus(), shards),
-        new ChannelHub(loop.owner().eventBus()), limits, durations);
+        new ChannelHub(loop.owner().eventBus()), limits, durations, closers);
   }
 }
