@@ -1,10 +1,8 @@
 import { get, isAbort, remove } from '../api.js';
 import { el, notice, viewHeader } from '../dom.js';
 import { formatAddress, formatAge, formatBytes, formatNumber, formatTime } from '../format.js';
-import { createResultLine } from '../form.js';
+import { createConfirmButton, createResultLine } from '../form.js';
 import { createFieldList, createTable } from '../table.js';
-
-const CLOSE_CONFIRM_MS = 4000;
 
 export function mount(root, { param: id, signal }) {
   const content = el('div', { id: 'connection-detail', className: 'detail' });
@@ -58,23 +56,15 @@ export function mount(root, { param: id, signal }) {
 
   /** DELETE /api/connections/{id}: the server closes it (behind the token when one is set). Two clicks. */
   function closeButton() {
-    let armedUntil = 0;
-    const button = el('button', { id: 'connection-close', type: 'button', className: 'button danger', text: 'Close connection' });
-    button.addEventListener('click', async () => {
-      if (Date.now() > armedUntil) {
-        armedUntil = Date.now() + CLOSE_CONFIRM_MS;
-        button.textContent = 'Click again to close';
-        setTimeout(() => { if (Date.now() >= armedUntil) button.textContent = 'Close connection'; }, CLOSE_CONFIRM_MS);
-        return;
-      }
-      try {
-        await remove(`/api/connections/${encodeURIComponent(id)}`, signal);
-        result.show('closing', 'ok');
-      } catch (error) {
-        if (!isAbort(error)) result.show(error.message, 'error');
-      }
-    });
-    return button;
+    return createConfirmButton({ id: 'connection-close', text: 'Close connection', confirmText: 'Click again to close',
+      action: async () => {
+        try {
+          await remove(`/api/connections/${encodeURIComponent(id)}`, signal);
+          result.show('closing', 'ok');
+        } catch (error) {
+          if (!isAbort(error)) result.show(error.message, 'error');
+        }
+      } });
   }
 
   load();

@@ -1,10 +1,8 @@
 import { ApiError, get, isAbort, patch, remove } from '../api.js';
 import { countElement, el, notice, viewHeader } from '../dom.js';
-import { createResultLine, field } from '../form.js';
+import { createConfirmButton, createResultLine, field } from '../form.js';
 import { formatBytes, formatDecimal, formatNumber, formatTime } from '../format.js';
 import { createFieldList } from '../table.js';
-
-const DELETE_CONFIRM_MS = 4000;
 
 export function mount(root, { param: key, signal }) {
   const path = `/api/keys/${encodeURIComponent(key)}`;
@@ -73,25 +71,17 @@ export function mount(root, { param: key, signal }) {
     return form;
   }
 
-  /** Two clicks, no modal dialog: the first arms the button for a few seconds. */
+  /** PURGE, after a second click. */
   function deleteButton() {
-    let armedUntil = 0;
-    const button = el('button', { id: 'key-delete', type: 'button', className: 'button danger', text: 'Delete key' });
-    button.addEventListener('click', async () => {
-      if (Date.now() > armedUntil) {
-        armedUntil = Date.now() + DELETE_CONFIRM_MS;
-        button.textContent = 'Click again to delete';
-        setTimeout(() => { if (Date.now() >= armedUntil) button.textContent = 'Delete key'; }, DELETE_CONFIRM_MS);
-        return;
-      }
-      try {
-        await remove(path, signal);
-        location.hash = '#/keys';
-      } catch (error) {
-        if (!isAbort(error)) result.show(error.message, 'error');
-      }
-    });
-    return button;
+    return createConfirmButton({ id: 'key-delete', text: 'Delete key', confirmText: 'Click again to delete',
+      action: async () => {
+        try {
+          await remove(path, signal);
+          location.hash = '#/keys';
+        } catch (error) {
+          if (!isAbort(error)) result.show(error.message, 'error');
+        }
+      } });
   }
 
   async function act(call, success) {

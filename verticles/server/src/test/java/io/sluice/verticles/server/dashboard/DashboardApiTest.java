@@ -52,10 +52,7 @@ class DashboardApiTest {
   }
 
   private JsonObject getJson(String uri) {
-    Answer answer = http.get(uri);
-    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-    assertThat(answer.header("Content-Type")).isEqualTo("application/json");
-    return answer.json();
+    return http.getJson(uri);
   }
 
   private static List<String> keysOf(JsonObject page) {

@@ -6,7 +6,6 @@ import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
-import io.sluice.verticles.server.kit.HttpCalls.Answer;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
@@ -58,9 +57,7 @@ class LimitsApiTest {
   }
 
   private JsonObject getJson(String uri) {
-    Answer answer = http.get(uri);
-    assertThat(answer.status()).as(uri + ": " + answer.body()).isEqualTo(200);
-    return answer.json();
+    return http.getJson(uri);
   }
 
   private void checks(String key, int times) {
