@@ -2,7 +2,7 @@
 # Requests/s and latency of POST /v1/check with wrk (Debian: apt-get install -y wrk), against a fresh
 # server from gateway/target/sluice.jar with deploy/examples/sluice.yaml; figures in
 # docs/http-check-api.md. Usage: verticles/benchmarks/scripts/check.sh [seconds, default 30] [connections, default 64]
-# Build first: mvn -q -DskipTests package
+# Build first: mvn -B -ntp -q -DskipTests package
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 seconds=${1:-30}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the figures of docs/benchmarks.md against a fresh server started from gateway/target/sluice.jar:
 # UPDATE, QUERY and INSERT at 4 connections x 64 in flight, 1 x 1 latency, and the WebSocket fan-out.
-# Usage: verticles/benchmarks/scripts/throughput.sh [seconds per run, default 10]. Build first: mvn -q -DskipTests package
+# Usage: verticles/benchmarks/scripts/throughput.sh [seconds per run, default 10]. Build first: mvn -B -ntp -q -DskipTests package
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 seconds=${1:-10}

@@ -6,10 +6,10 @@ const TARGET_TICKS = 4;
 
 /**
  * An SVG line chart of recent samples, newest at the right edge. `series`: [{label, value(sample)}],
- * values may be null (a gap); `integer` keeps the y ticks whole; `unitBase` 1024 steps them in KiB, MiB…. Samples are {t, …} in milliseconds; the x axis spans `windowMs`.
+ * values may be null (a gap); `integer` keeps the y ticks whole; the x axis spans `windowMs` (an hour by default); `unitBase` 1024 steps them in KiB, MiB…. Samples are {t, …} in milliseconds; the x axis spans `windowMs`.
  * Colours come from the stylesheet (.series-0, .series-1, …).
  */
-export function createLineChart({ id, title, series, format = String, integer = false, unitBase = null, windowMs = 120_000 }) {
+export function createLineChart({ id, title, series, format = String, integer = false, unitBase = null, windowMs = 3_600_000 }) {
   const latestValues = series.map(() => el('span', { className: 'legend-value', text: '—' }));
   const legend = el('ul', { className: 'chart-legend' }, series.map((line, index) =>
     el('li', {}, el('span', { className: `swatch series-${index}`, 'aria-hidden': 'true' }), line.label, latestValues[index])));
@@ -44,7 +44,7 @@ export function createLineChart({ id, title, series, format = String, integer = 
       grid.push(svg('text', { class: 'axis-label', x: PAD.left - 8, y: y(value), 'text-anchor': 'end', 'dominant-baseline': 'middle' },
         document.createTextNode(format(value))));
     }
-    for (const [fraction, label] of [[0, `−${Math.round(windowMs / 1000)} s`], [0.5, `−${Math.round(windowMs / 2000)} s`], [1, 'now']]) {
+    for (const [fraction, label] of [[0, `−${spanLabel(windowMs)}`], [0.5, `−${spanLabel(windowMs / 2)}`], [1, 'now']]) {
       grid.push(svg('text', { class: 'axis-label', x: x(start + fraction * windowMs), y: HEIGHT - 6,
         'text-anchor': fraction === 0 ? 'start' : fraction === 1 ? 'end' : 'middle' }, document.createTextNode(label)));
     }
@@ -59,6 +59,11 @@ export function createLineChart({ id, title, series, format = String, integer = 
   }
 
   return { element, render, destroy: () => resizeObserver.disconnect() };
+}
+
+/** "60 min", "30 s": the span of the x axis in its natural unit. */
+function spanLabel(ms) {
+  return ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 }
 
 /** "M x y L x y …", starting a new stroke after every missing value. */

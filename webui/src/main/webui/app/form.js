@@ -27,3 +27,26 @@ export function createResultLine(id) {
     },
   };
 }
+
+const CONFIRM_MS = 4000;
+
+/**
+ * A button for an action that cannot be undone: two clicks, no modal dialog. The first arms it for a
+ * few seconds (its text asks for the second), the second runs `action`.
+ */
+export function createConfirmButton({ id, text, confirmText, action }) {
+  let armedUntil = 0;
+  const button = el('button', { id, type: 'button', className: 'button danger', text });
+  button.addEventListener('click', () => {
+    if (Date.now() > armedUntil) {
+      armedUntil = Date.now() + CONFIRM_MS;
+      button.textContent = confirmText;
+      setTimeout(() => { if (Date.now() >= armedUntil) button.textContent = text; }, CONFIRM_MS);
+      return;
+    }
+    armedUntil = 0;
+    button.textContent = text;
+    action();
+  });
+  return button;
+}

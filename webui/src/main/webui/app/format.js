@@ -59,13 +59,19 @@ export function formatAge(sinceMillis, now = Date.now()) {
   return `${formatDuration(Math.max(0, now - sinceMillis))} ago`;
 }
 
-/** Local time, with the date only when it is not today. */
+/** Local date and time with the zone: "2026-11-24 05:31:15 UTC", never ambiguous. */
 export function formatTime(millis) {
   if (!Number.isFinite(millis)) return '—';
   const date = new Date(millis);
   const time = [date.getHours(), date.getMinutes(), date.getSeconds()].map(pad).join(':');
-  if (date.toDateString() === new Date().toDateString()) return time;
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time} ${zoneOf(date)}`;
+}
+
+/** The browser's short name of the zone at that date ("UTC", "CET", "GMT+2"). */
+function zoneOf(date) {
+  const part = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' }).formatToParts(date)
+    .find((piece) => piece.type === 'timeZoneName');
+  return part ? part.value : '';
 }
 
 export function formatAddress(address, port) {

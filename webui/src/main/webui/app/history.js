@@ -1,22 +1,55 @@
+import { get } from './api.js';
 import { onOverview } from './feed.js';
 
-// Two minutes at one push per second.
-const CAPACITY = 120;
+// The charts show the last hour: the server keeps it at 10 s steps (GET /api/history), so a reload
+// starts with the whole hour; the live stream then adds a sample every second.
+const WINDOW_MS = 3_600_000;
 const samples = [];
 let previous = null;
+const listeners = new Set();
 
-/** Starts recording; called once at boot so the charts have history when the overview opens. */
+/** Starts recording; called once at boot so the charts have history when a view opens. */
 export function startHistory() {
   onOverview(record);
+  get('/api/history', null)
+    .then((history) => seed(history?.samples ?? []))
+    .catch(() => {}); // the live samples still come; the 401 case shows the login anyway
 }
 
-/** Oldest first: {t, connections, keys, heapUsed, requestsPerSecond, bytesInPerSecond, bytesOutPerSecond}. */
+/**
+ * Oldest first: {t, connections, keys, requestsPerSecond, bytesInPerSecond, bytesOutPerSecond,
+ * udpOverLimitPerSecond, udpUnderLimitPerSecond, policies: {name: {allowedPerSecond, deniedPerSecond}}}.
+ */
 export function recentSamples() {
   return samples;
 }
 
+/** Calls `listener` when the server's history has been loaded, until `signal` aborts. */
+export function onHistoryLoaded(listener, signal) {
+  listeners.add(listener);
+  signal?.addEventListener('abort', () => listeners.delete(listener), { once: true });
+}
+
+/** The server's samples go before the live ones, up to the first live sample. */
+function seed(serverSamples) {
+  const firstLive = samples.length ? samples[0].t : Infinity;
+  const older = serverSamples.filter((sample) => sample.t < firstLive);
+  samples.unshift(...older);
+  trim();
+  for (const listener of [...listeners]) listener();
+}
+
 function record(overview) {
   const t = Date.now();
+  const limits = overview.limits ?? {};
+  const policies = {};
+  for (const [name, totals] of Object.entries(limits.policies ?? {})) {
+    const before = previous?.policies?.[name];
+    policies[name] = {
+      allowedPerSecond: rate(totals.allowed, before?.allowed, t),
+      deniedPerSecond: rate(totals.denied, before?.denied, t),
+    };
+  }
   const sample = {
     t,
     connections: overview.connections,
@@ -25,10 +58,22 @@ function record(overview) {
     requestsPerSecond: rate(overview.requests?.total, previous?.requests, t),
     bytesInPerSecond: rate(overview.bytes?.read, previous?.read, t),
     bytesOutPerSecond: rate(overview.bytes?.written, previous?.written, t),
+    udpOverLimitPerSecond: rate(limits.udp?.overLimit, previous?.udp?.overLimit, t),
+    udpUnderLimitPerSecond: rate(limits.udp?.underLimit, previous?.udp?.underLimit, t),
+    policies,
   };
-  previous = { t, requests: overview.requests?.total, read: overview.bytes?.read, written: overview.bytes?.written };
+  previous = {
+    t, requests: overview.requests?.total, read: overview.bytes?.read, written: overview.bytes?.written,
+    udp: limits.udp, policies: limits.policies,
+  };
   samples.push(sample);
-  if (samples.length > CAPACITY) samples.splice(0, samples.length - CAPACITY);
+  trim();
+}
+
+function trim() {
+  const oldest = (samples.length ? samples[samples.length - 1].t : Date.now()) - WINDOW_MS;
+  const drop = samples.findIndex((sample) => sample.t >= oldest);
+  if (drop > 0) samples.splice(0, drop);
 }
 
 /** Per second since the previous push; null for the first one and after a restart (totals shrank). */

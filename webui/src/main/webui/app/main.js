@@ -6,18 +6,22 @@ import { clearToken, readToken } from './token.js';
 import * as channelDetail from './views/channel-detail.js';
 import * as channels from './views/channels.js';
 import * as connectionDetail from './views/connection-detail.js';
+import * as config from './views/config.js';
 import * as connections from './views/connections.js';
 import * as keyDetail from './views/key-detail.js';
 import * as keys from './views/keys.js';
+import * as limits from './views/limits.js';
 import * as login from './views/login.js';
 import * as overview from './views/overview.js';
 
 // #/NAME lists, #/NAME/PARAM shows one item (PARAM percent-encoded).
 const ROUTES = {
   overview: { list: overview },
+  limits: { list: limits },
   keys: { list: keys, detail: keyDetail },
   connections: { list: connections, detail: connectionDetail },
   channels: { list: channels, detail: channelDetail },
+  config: { list: config },
 };
 const DEFAULT_ROUTE = 'overview';
 

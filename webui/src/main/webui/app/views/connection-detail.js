@@ -1,10 +1,12 @@
-import { get, isAbort } from '../api.js';
+import { get, isAbort, remove } from '../api.js';
 import { el, notice, viewHeader } from '../dom.js';
 import { formatAddress, formatAge, formatBytes, formatNumber, formatTime } from '../format.js';
+import { createConfirmButton, createResultLine } from '../form.js';
 import { createFieldList, createTable } from '../table.js';
 
 export function mount(root, { param: id, signal }) {
   const content = el('div', { id: 'connection-detail', className: 'detail' });
+  const result = createResultLine('connection-close-result');
   root.append(
     viewHeader('Connection', {
       back: { href: '#/connections', label: 'Connections' },
@@ -47,7 +49,22 @@ export function mount(root, { param: id, signal }) {
           ['Published', formatBytes(connection.publishedBytes)],
           ['Received (pushes)', formatBytes(connection.receivedBytes)],
         ])),
-        el('section', { className: 'card panel' }, el('h2', { text: 'Requests by command' }), commands.element)));
+        el('section', { className: 'card panel' }, el('h2', { text: 'Requests by command' }), commands.element)),
+      connection.protocol === 'udp' ? null : el('section', { className: 'card actions' },
+        el('h2', { text: 'Admin' }), el('div', { className: 'form-actions' }, closeButton()), result.element));
+  }
+
+  /** DELETE /api/connections/{id}: the server closes it (behind the token when one is set). Two clicks. */
+  function closeButton() {
+    return createConfirmButton({ id: 'connection-close', text: 'Close connection', confirmText: 'Click again to close',
+      action: async () => {
+        try {
+          await remove(`/api/connections/${encodeURIComponent(id)}`, signal);
+          result.show('closing', 'ok');
+        } catch (error) {
+          if (!isAbort(error)) result.show(error.message, 'error');
+        }
+      } });
   }
 
   load();

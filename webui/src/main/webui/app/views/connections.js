@@ -4,6 +4,11 @@ import { watchOverview } from '../feed.js';
 import { formatAddress, formatAge, formatBytes, formatNumber, formatTime } from '../format.js';
 import { createPagedTable } from '../table.js';
 
+const ADDRESS = { title: 'Address', className: 'mono', cell: (item) => formatAddress(item.address, item.port) };
+const READ = { title: 'Read', className: 'num', cell: (item) => formatBytes(item.readBytes) };
+const WRITTEN = { title: 'Written', className: 'num', cell: (item) => formatBytes(item.writeBytes) };
+const REQUESTS = { title: 'Requests', className: 'num', cell: (item) => formatNumber(item.requests) };
+
 export function mount(root, { signal }) {
   const list = createPagedTable({
     name: 'connections',
@@ -11,11 +16,9 @@ export function mount(root, { signal }) {
     columns: [
       { title: 'ID', className: 'id mono', cell: (item) => item.id },
       { title: 'Protocol', cell: (item) => el('span', { className: `badge badge-${item.protocol}`, text: item.protocol }) },
-      { title: 'Address', className: 'mono', cell: (item) => formatAddress(item.address, item.port) },
+      ADDRESS,
       { title: 'Connected since', cell: (item) => el('span', { title: formatAge(item.connectedAtMillis), text: formatTime(item.connectedAtMillis) }) },
-      { title: 'Read', className: 'num', cell: (item) => formatBytes(item.readBytes) },
-      { title: 'Written', className: 'num', cell: (item) => formatBytes(item.writeBytes) },
-      { title: 'Requests', className: 'num', cell: (item) => formatNumber(item.requests) },
+      READ, WRITTEN, REQUESTS,
     ],
     rowData: (item) => ({ connection: item.id }),
     rowHref: (item) => `#/connections/${encodeURIComponent(item.id)}`,
@@ -23,12 +26,33 @@ export function mount(root, { signal }) {
     fetchPage: ({ offset, limit, signal: pageSignal }) => get('/api/connections', { offset, limit }, pageSignal),
   });
 
+  // UDP has no connections: its recent peers are clients of their own kind, listed apart.
+  const peers = createPagedTable({
+    name: 'udp-peers',
+    signal,
+    columns: [
+      { title: 'Peer', className: 'id mono', cell: (item) => item.id },
+      { title: 'First seen', cell: (item) => formatTime(item.connectedAtMillis) },
+      { title: 'Last seen', cell: (item) => el('span', { title: formatAge(item.lastSeenMillis), text: formatTime(item.lastSeenMillis) }) },
+      READ, WRITTEN, REQUESTS,
+    ],
+    rowData: (item) => ({ peer: item.id }),
+    emptyText: 'No UDP peer lately.',
+    fetchPage: ({ offset, limit, signal: pageSignal }) => get('/api/udp-peers', { offset, limit }, pageSignal),
+  });
+
   watchOverview((overview) => overview.connections, list.refresh, signal);
+  watchOverview((overview) => overview.udpPeers, peers.refresh, signal);
 
   root.append(
     viewHeader('Connections', { subtitle: el('span', { className: 'muted' }, list.total, ' open, oldest first') }),
     el('section', { className: 'card' },
       el('div', { className: 'toolbar' }, el('span', { className: 'toolbar-spacer' }), list.pager),
-      el('div', { className: 'table-scroll' }, list.table)));
+      el('div', { className: 'table-scroll' }, list.table)),
+    el('section', { className: 'card' },
+      el('div', { className: 'toolbar' }, el('h2', {}, 'UDP peers '), el('span', { className: 'muted' }, peers.total, ' recent'),
+        el('span', { className: 'toolbar-spacer' }), peers.pager),
+      el('div', { className: 'table-scroll' }, peers.table)));
   list.refresh();
+  peers.refresh();
 }

@@ -1,10 +1,8 @@
 import { ApiError, get, isAbort, patch, remove } from '../api.js';
 import { countElement, el, notice, viewHeader } from '../dom.js';
-import { createResultLine, field } from '../form.js';
-import { formatBytes, formatNumber } from '../format.js';
+import { createConfirmButton, createResultLine, field } from '../form.js';
+import { formatBytes, formatDecimal, formatNumber, formatTime } from '../format.js';
 import { createFieldList } from '../table.js';
-
-const DELETE_CONFIRM_MS = 4000;
 
 export function mount(root, { param: key, signal }) {
   const path = `/api/keys/${encodeURIComponent(key)}`;
@@ -45,6 +43,7 @@ export function mount(root, { param: key, signal }) {
     ];
     content.replaceChildren(
       el('section', { className: 'card' }, createFieldList(fields)),
+      record.decoded ? decodedState(record.decoded) : null,
       el('section', { className: 'card actions' },
         el('h2', { text: 'Change' }),
         // Throttr refuses a quota on a buffer, so a buffer only offers its TTL.
@@ -72,25 +71,17 @@ export function mount(root, { param: key, signal }) {
     return form;
   }
 
-  /** Two clicks, no modal dialog: the first arms the button for a few seconds. */
+  /** PURGE, after a second click. */
   function deleteButton() {
-    let armedUntil = 0;
-    const button = el('button', { id: 'key-delete', type: 'button', className: 'button danger', text: 'Delete key' });
-    button.addEventListener('click', async () => {
-      if (Date.now() > armedUntil) {
-        armedUntil = Date.now() + DELETE_CONFIRM_MS;
-        button.textContent = 'Click again to delete';
-        setTimeout(() => { if (Date.now() >= armedUntil) button.textContent = 'Delete key'; }, DELETE_CONFIRM_MS);
-        return;
-      }
-      try {
-        await remove(path, signal);
-        location.hash = '#/keys';
-      } catch (error) {
-        if (!isAbort(error)) result.show(error.message, 'error');
-      }
-    });
-    return button;
+    return createConfirmButton({ id: 'key-delete', text: 'Delete key', confirmText: 'Click again to delete',
+      action: async () => {
+        try {
+          await remove(path, signal);
+          location.hash = '#/keys';
+        } catch (error) {
+          if (!isAbort(error)) result.show(error.message, 'error');
+        }
+      } });
   }
 
   async function act(call, success) {
@@ -106,4 +97,39 @@ export function mount(root, { param: key, signal }) {
   }
 
   load();
+}
+
+/**
+ * A rate-limit state record, decoded: an rl: key per limit (remaining, used, reset) as its policy's
+ * strategy reads it now, a udp: key's decaying rate and when it was last computed.
+ */
+function decodedState(decoded) {
+  const title = el('h2', { text: 'Decoded state' });
+  if (decoded.error) {
+    return el('section', { id: 'key-decoded', className: 'card' }, title, notice(decoded.error, 'error'));
+  }
+  if (decoded.kind === 'udp-rate') {
+    return el('section', { id: 'key-decoded', className: 'card' }, title, createFieldList([
+      ['UDP key', el('span', { className: 'mono', text: decoded.key })],
+      ['Rate', el('span', { id: 'key-decoded-rate', text: `${formatDecimal(decoded.rate)} per period` })],
+      ['Last seen', el('span', { id: 'key-decoded-last-seen', text: formatTime(decoded.lastSeenMillis) })],
+    ]));
+  }
+  const limits = decoded.limits.map((limit) => el('div', { className: 'decoded-limit', dataset: { limit: limit.name } },
+    el('h3', { className: 'mono', text: limit.name }),
+    createFieldList([
+      ['Remaining', el('span', { className: 'decoded-remaining', text: `${formatNumber(limit.remaining)} of ${formatNumber(limit.limit)}` })],
+      ['Used', el('span', { className: 'decoded-used', text: formatNumber(limit.used) })],
+      ...(limit.windowSeconds ? [['Window', `${formatNumber(limit.windowSeconds)} s`]] : []),
+      ['Reset', el('span', { className: 'decoded-reset', text: `in ${formatNumber(limit.resetInSeconds)} s · ${formatTime(limit.resetAtMillis)}` })],
+    ])));
+  return el('section', { id: 'key-decoded', className: 'card' }, title,
+    createFieldList([
+      ['Policy', el('a', { href: '#/limits', className: 'mono', text: decoded.policy })],
+      ['Strategy', `${decoded.strategy}${decoded.shadow ? ' (shadow)' : ''}`],
+      ['Limited key', el('span', { className: 'mono', text: decoded.key })],
+      ['Next request', el('span', { id: 'key-decoded-verdict', text: decoded.allowedNow ? 'would be allowed' : 'would be denied' })],
+      ['Stored state', el('span', { className: 'mono wrap', text: decoded.state })],
+    ]),
+    el('div', { className: 'decoded-limits' }, limits));
 }

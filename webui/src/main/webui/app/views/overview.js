@@ -14,6 +14,7 @@ export function mount(root, { signal }) {
     version: el('span', { id: 'overview-version', className: 'mono' }),
     uptime: el('span', { className: 'muted' }),
     connections: countElement({ id: 'overview-connections' }),
+    connectionsDetail: el('span'),
     keys: countElement({ id: 'overview-keys' }),
     keysDetail: el('span'),
     channels: countElement({ id: 'overview-channels' }),
@@ -68,11 +69,12 @@ export function mount(root, { signal }) {
     status,
     el('section', { className: 'cards' },
       card('Version', cards.version, cards.uptime),
-      card('Connections', cards.connections, el('span', { text: 'open now' })),
+      card('Connections', cards.connections, cards.connectionsDetail),
       card('Keys', cards.keys, cards.keysDetail),
       card('Requests', cards.requests, cards.requestsDetail),
-      card('Bytes in', cards.bytesIn, cards.bytesInDetail),
-      card('Bytes out', cards.bytesOut, cards.bytesOutDetail),
+      // What the connections carried: Throttr frames and WebSocket messages, not HTTP nor UDP.
+      card('Bytes in', cards.bytesIn, cards.bytesInDetail, el('span', { className: 'muted', text: 'read from TCP and WebSocket clients' })),
+      card('Bytes out', cards.bytesOut, cards.bytesOutDetail, el('span', { className: 'muted', text: 'written to TCP and WebSocket clients' })),
       card('Heap', cards.heap, cards.heapDetail, el('span', { className: 'meter' }, cards.heapBar)),
       card('Channels', cards.channels, cards.channelsDetail)),
     el('section', { className: 'charts' }, charts.map((chart) => chart.element)),
@@ -86,6 +88,7 @@ export function mount(root, { signal }) {
     cards.uptime.textContent = `up ${formatDuration((overview.uptimeSeconds ?? NaN) * 1000)}`;
     started.textContent = Number.isFinite(overview.startedAtMillis) ? `started ${formatTime(overview.startedAtMillis)}` : '';
     showCount(cards.connections, overview.connections);
+    cards.connectionsDetail.textContent = `TCP and WebSocket, open now · ${formatNumber(overview.udpPeers ?? 0)} UDP peers lately`;
 
     const keys = overview.keys ?? {};
     showCount(cards.keys, keys.total);

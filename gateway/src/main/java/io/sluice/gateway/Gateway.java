@@ -4,17 +4,13 @@ import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
+import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.udp.UdpSettings;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -37,12 +33,10 @@ public final class Gateway {
 
   private final Vertx vertx;
   private final SluiceServer server;
-  private final JvmGcMetrics gcMetrics;
 
-  private Gateway(Vertx vertx, SluiceServer server, JvmGcMetrics gcMetrics) {
+  private Gateway(Vertx vertx, SluiceServer server) {
     this.vertx = vertx;
     this.server = server;
-    this.gcMetrics = gcMetrics;
   }
 
   /** Starts with a configuration that SIGHUP reads again unchanged (tests, embedding). */
@@ -71,7 +65,8 @@ public final class Gateway {
         new TcpSettings(config.bind(), config.tcpPort()),
         new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
-        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies());
+        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
+        new OperatorSettings(config.internalMetrics(), config.effective()));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -90,14 +85,7 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
-      // The process's own series (jvm_memory_*, jvm_gc_*, jvm_threads_*, process_cpu_usage, process_uptime_seconds), once per process.
-      new JvmMemoryMetrics().bindTo(metrics);
-      new JvmThreadMetrics().bindTo(metrics);
-      new ProcessorMetrics().bindTo(metrics);
-      new UptimeMetrics().bindTo(metrics);
-      JvmGcMetrics gcMetrics = new JvmGcMetrics();
-      gcMetrics.bindTo(metrics);
-      return new Gateway(vertx, server, gcMetrics);
+      return new Gateway(vertx, server);
     } catch (Exception e) {
       vertx.close();
       throw new Exception(rootMessage(e), e);
@@ -133,7 +121,6 @@ public final class Gateway {
 
   public void stop() {
     try {
-      gcMetrics.close();
       server.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, "Sluice stopped");
     } catch (Exception e) {

@@ -116,6 +116,10 @@ public final class Options {
       .defaultValue("text")
       .describedAs("text: one line per event with date, time and zone; json: one JSON object per line (time in ISO-8601 UTC, level, logger, message, fields) for log collectors.");
 
+  public static final Option<Boolean> INTERNAL_METRICS = Option.switchNamed("internal-metrics")
+      .yaml("metrics.internal").environment()
+      .describedAs("Also serve the series about Sluice's own machinery on /metrics (sluice_shard_parcel_batches: batches per event-bus message to a shard); off by default.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -135,7 +139,7 @@ public final class Options {
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
-      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
+      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(CHECK_CONFIG, HELP, VERSION);

@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.ArrayList;
+import java.util.List;
+import io.sluice.verticles.server.OperatorSettings;
 
 /**
  * The effective gateway configuration: every option resolved from its sources, validated and
@@ -139,6 +142,21 @@ public final class SluiceConfig {
       throw new IllegalArgumentException(option.flag() + " is not a setting");
     }
     return setting.origin();
+  }
+
+  public boolean internalMetrics() {
+    return value(Options.INTERNAL_METRICS);
+  }
+
+  /**
+   * Every setting as it is in effect, in table order, secrets masked: what the admin endpoint
+   * {@code GET /api/admin/config} shows, like Envoy's {@code /config_dump}.
+   */
+  public List<OperatorSettings.ConfigEntry> effective() {
+    List<OperatorSettings.ConfigEntry> entries = new ArrayList<>();
+    displayedValues().forEach((option, value) -> entries.add(new OperatorSettings.ConfigEntry(option.flag(),
+        option.yamlKey().orElse(null), value, origin(option), option.isSecret())));
+    return entries;
   }
 
   /**

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -29,6 +31,16 @@ import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -53,6 +65,8 @@ class DashboardBrowserTest {
   private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
   private static final Path SCREENSHOTS = Path.of("target", "screenshots");
   private static final Duration PATIENCE = Duration.ofSeconds(20);
+  /** How every time is shown: date, time and zone. */
+  private static final String DATE_TIME_ZONE = "[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} \\S+";
 
   private static Gateway gateway;
   private static Vertx clientVertx;
@@ -65,7 +79,13 @@ class DashboardBrowserTest {
   static void start() throws Exception {
     assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "Chromium and chromedriver are not installed (deploy/install-build-tools.sh installs them)");
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of());
+    // One check policy for the Limits view: 5 per minute per key.
+    Path config = Files.createTempFile("sluice-browser", ".yaml");
+    Files.writeString(config, String.join("\n", "policies:", "  per-key:", "    strategy: fixed_window", "    limit: 5",
+        "    window: 1m", "    key: param", ""));
+    Path rules = Path.of(System.getProperty("basedir", "."), "..", "deploy", "rules", "musicbrainz.yaml");
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0",
+        "--config", config.toString(), "--rules", rules.toString()), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
     base = "http://127.0.0.1:" + gateway.server().httpPort() + "/";
     clientVertx = Vertx.vertx();
@@ -240,6 +260,96 @@ class DashboardBrowserTest {
     await(Future.all(inserts));
     waitForText("#overview-keys", "502");
     screenshot("overview-live");
+  }
+
+  /** POST /v1/check of the per-key policy, as an API gateway would. */
+  private static int check(String key) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(base + "v1/check"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"policy\":\"per-key\",\"key\":\"" + key + "\"}")).build();
+    return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  /** One UDP over_limit request, answered. */
+  private static void overLimit(String key) throws Exception {
+    try (DatagramSocket udp = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+      udp.setSoTimeout(10_000);
+      byte[] request = ("over_limit " + key).getBytes(StandardCharsets.US_ASCII);
+      udp.send(new DatagramPacket(request, request.length, InetAddress.getLoopbackAddress(), gateway.server().udpPort()));
+      udp.receive(new DatagramPacket(new byte[64], 64));
+    }
+  }
+
+  /**
+   * The Limits view: the policy with its parameters, what it decided, the most-denied key and the
+   * key near its limit, the UDP verdicts.
+   */
+  @Test
+  @Order(9)
+  void theLimitsViewShowsWhoIsLimited() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      assertThat(check("alice")).isEqualTo(200);
+    }
+    for (int i = 0; i < 5; i++) {
+      assertThat(check("bob")).isEqualTo(200);
+    }
+    assertThat(check("bob")).isEqualTo(429);
+    overLimit("ws ip=1.2.3.4");
+    open("#/limits");
+    String policy = "#limits-policy-per-key";
+    waitForText(policy + " .limit-parameters", "5 per 1m");
+    waitForText(policy + " .limits-allowed", "9");
+    waitForText(policy + " .limits-denied", "1");
+    assertThat(textOf("#limits-denied-per-key tr[data-key='bob']")).contains("bob").endsWith("1");
+    assertThat(textOf("#limits-near-per-key tr[data-key='alice']")).contains("4 of 5 (80 %)");
+    wait.until(driver -> Integer.parseInt(textOf("#limits-udp-under").trim()) + Integer.parseInt(textOf("#limits-udp-over").trim()) == 1);
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#chart-policy-per-key path.line")));
+    screenshot("limits");
+    click("#limits-denied-per-key tr[data-key='bob'] a");
+    waitForText("#key-decoded-verdict", "would be denied");
+  }
+
+  /** The key page decodes an rl: key's state: per limit, remaining, used and reset; a udp: key's rate. */
+  @Test
+  @Order(10)
+  void aKeyPageDecodesRateLimitState() throws Exception {
+    open("#/keys/" + URLEncoder.encode("rl:per-key:alice", StandardCharsets.UTF_8));
+    waitForText("#key-decoded .decoded-remaining", "1 of 5");
+    assertThat(textOf("#key-decoded .decoded-used")).isEqualTo("4");
+    assertThat(textOf("#key-decoded .decoded-reset")).matches("in [0-9]+ s · " + DATE_TIME_ZONE);
+    assertThat(textOf("#key-detail")).contains("4 total"); // four checks, four writes
+    screenshot("key-decoded");
+    open("#/keys/" + URLEncoder.encode("udp:ws ip=1.2.3.4", StandardCharsets.UTF_8).replace("+", "%20"));
+    wait.until(ExpectedConditions.textMatches(By.id("key-decoded-last-seen"), Pattern.compile(DATE_TIME_ZONE)));
+    assertThat(textOf("#key-decoded-rate")).endsWith("per period");
+  }
+
+  /** At 390 px wide (a phone) no view scrolls sideways: wide tables scroll inside their card. */
+  @Test
+  @Order(11)
+  void everyViewFitsA390PixelScreen() throws Exception {
+    browser.manage().window().setSize(new Dimension(390, 844));
+    try {
+      for (String route : List.of("#/overview", "#/limits", "#/keys", "#/connections", "#/channels", "#/config",
+          "#/keys/" + URLEncoder.encode("rl:per-key:alice", StandardCharsets.UTF_8))) {
+        open(route);
+        wait.until(driver -> driver.findElements(By.cssSelector("#view .card, #view .notice")).size() > 0);
+        JavascriptExecutor page = (JavascriptExecutor) browser;
+        Object overflow = page.executeScript(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+        // What sticks out, to say where a failure comes from.
+        Object wide = page.executeScript("const w = document.documentElement.clientWidth;"
+            + "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w + 0.5)"
+            + ".slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id).join(', ');");
+        assertThat(((Number) overflow).longValue()).as("sideways scroll on " + route + ": " + wide).isLessThanOrEqualTo(0);
+        screenshot("390px-" + route.replaceAll("[^a-z0-9]+", "-"));
+      }
+      open("#/overview");
+      wait.until(ExpectedConditions.textMatches(By.cssSelector("#view .view-header .muted"),
+          Pattern.compile("started " + DATE_TIME_ZONE)));
+    } finally {
+      browser.manage().window().setSize(new Dimension(1400, 900));
+    }
   }
 
   /** The keys table pages by cursor (each page's {@code next}); Prev returns to the pages before. */

@@ -14,6 +14,7 @@ import io.sluice.verticles.server.udp.UdpSettings;
  * @param sweepIntervalMillis how often each shard reclaims a slice of expired records
  * @param limits              what one client connection may hold, on TCP and on the WebSocket bridge
  * @param policies            the rate-limit policies of the HTTP check API
+ * @param operator            internal metrics and the effective configuration the admin API shows
  */
 public record ServerSettings(
     ValueSize valueSize,
@@ -24,7 +25,15 @@ public record ServerSettings(
     TcpSettings tcp,
     HttpSettings http,
     UdpSettings udp,
-    Policies policies) {
+    Policies policies,
+    OperatorSettings operator) {
+
+  /** Settings with the operator defaults: no internal metrics, no configuration to show. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        OperatorSettings.defaults());
+  }
 
   /** Settings without check-API policies. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,

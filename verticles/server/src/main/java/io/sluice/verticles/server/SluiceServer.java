@@ -19,9 +19,13 @@ import io.sluice.verticles.server.websocket.WebSocketBridge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.verticles.server.front.ConnectionClosers;
+import io.sluice.verticles.server.metrics.LimitActivity;
+import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.vertx.core.Future;
 import io.sluice.verticles.server.dashboard.Dashboard;
+import io.sluice.verticles.server.dashboard.DashboardData;
 import io.sluice.verticles.server.dashboard.DashboardVerticle;
 import io.sluice.verticles.server.health.Health;
 import io.sluice.verticles.server.http.HttpFeature;
@@ -45,8 +49,13 @@ public final class SluiceServer {
   private final Vertx vertx;
   private final Instance instance;
   private final List<String> deployments = new ArrayList<>();
+  /** What the rate limits decided, shared by the check API, the UDP endpoint and the dashboard. */
+  private final LimitActivity limitActivity = new LimitActivity();
+  /** Where client connections register so that the admin API can close them. */
+  private final ConnectionClosers closers = new ConnectionClosers();
   private ShardDirectory directory;
   private long metricsTimer = -1;
+  private AutoCloseable standardMetrics;
   private int tcpPort;
   private int httpPort;
   private int udpPort;
@@ -100,7 +109,7 @@ public final class SluiceServer {
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
     directory = new ShardDirectory(settings.shards());
-    if (metrics != null) {
+    if (metrics != null && settings.operator().internalMetrics()) {
       directory.observeParcelSizes(SluiceMetrics.parcelSizes(metrics)::record);
     }
     List<Future<String>> shards = new ArrayList<>();
@@ -113,6 +122,7 @@ public final class SluiceServer {
     }
     if (metrics != null) {
       SluiceMetrics.bind(metrics, instance, stores);
+      standardMetrics = SluiceMetrics.bindStandard(metrics, instance.version());
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
     return Future.all(shards)
@@ -140,7 +150,7 @@ public final class SluiceServer {
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.tcp().bind(), port,
-          settings.limits());
+          settings.limits(), durations(), closers);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -163,7 +173,7 @@ public final class SluiceServer {
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
     BearerToken token = new BearerToken(settings.http().authToken(), instance.clock());
-    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits());
+    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits(), durations(), closers);
     List<HttpFeature> features = new ArrayList<>();
     // First the public read-only probes, which orchestrators and scrapers reach by any name; the
     // guard then checks Host and Origin for everything after it.
@@ -173,10 +183,11 @@ public final class SluiceServer {
     features.add(new Health(directory));
     features.add(new RequestGuard(settings.http()));
     features.add(HttpFeature.at("/ws", bridge::handler));
-    checkApi = new CheckApi(settings.policies(), directory, token, meters());
+    checkApi = new CheckApi(settings.policies(), directory, token, meters(), limitActivity, instance.clock());
     checkApi.mounts().forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     // Last: the dashboard serves its page at "/" and so would match every path.
-    features.add(new Dashboard(instance, directory, token));
+    DashboardData dashboardData = new DashboardData(settings.policies(), limitActivity, settings.operator(), closers);
+    features.add(new Dashboard(instance, directory, token, dashboardData));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int port = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> fronts = new ArrayList<>();
@@ -189,14 +200,15 @@ public final class SluiceServer {
     }
     return Future.all(deployed).compose(v -> {
       httpPort = fronts.get(0).actualPort();
-      return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS)));
+      return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS,
+          dashboardData)));
     }).mapEmpty();
   }
 
   /** One UDP socket; its rate state lives in the shards. */
   private Future<Void> deployUdp(ServerSettings settings, ShardDirectory directory) {
     UdpVerticle udp = new UdpVerticle(settings.udp().bind(), settings.udp().port(), settings.udp().rules(), directory,
-        instance.clock(), meters(), instance.udpPeers());
+        instance.clock(), meters(), instance.udpPeers(), limitActivity, durations());
     return track(vertx.deployVerticle(udp)).map(id -> {
       udpPort = udp.actualPort();
       udpFront = udp;
@@ -214,9 +226,24 @@ public final class SluiceServer {
     udpFront.replaceRules(rules);
   }
 
+  /** {@code sluice_request_duration_seconds} in the scraped registry, or nowhere. */
+  private RequestDurations durations() {
+    return new RequestDurations(meters());
+  }
+
   /** Where counters go: the scraped registry, or nowhere when this server has none. */
   private MeterRegistry meters() {
     return metrics != null ? metrics : NO_METRICS;
+  }
+
+  private void closeStandardMetrics() {
+    if (standardMetrics != null) {
+      try {
+        standardMetrics.close();
+      } catch (Exception e) {
+        System.getLogger(SluiceServer.class.getName()).log(System.Logger.Level.DEBUG, "closing the JVM metrics", e);
+      }
+    }
   }
 
   private Future<String> track(Future<String> deployment) {
@@ -233,6 +260,7 @@ public final class SluiceServer {
       chain = chain.compose(v -> vertx.undeploy(id));
     }
     return chain.onComplete(v -> {
+      closeStandardMetrics();
       vertx.eventBus().unregisterDefaultCodec(ShardParcel.class);
       vertx.eventBus().unregisterDefaultCodec(ChannelMessage.class);
     });

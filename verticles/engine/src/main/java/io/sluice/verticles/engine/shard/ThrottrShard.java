@@ -200,7 +200,7 @@ public final class ThrottrShard {
     }
     lookup.found(new KeyDetail(key.clone(), record.isCounter(), record.ttlType(), remaining(record, now),
         record.expiresAtNanos(), record.counter(), record.buffer().clone(), record.readsPerMinute(window),
-        record.writesPerMinute(window), record.totalReads(window), record.totalWrites(window)));
+        record.writesPerMinute(window), record.readsSoFar(window), record.writesSoFar(window)));
   }
 
   public ShardSummary summary() {

@@ -107,6 +107,19 @@ public final class Record {
     return history == null ? 0 : history.totalWrites;
   }
 
+  /**
+   * Every read so far, the open window's included: what an operator looking at the key expects
+   * (STAT reports closed windows only, as the protocol says).
+   */
+  public long readsSoFar(int currentWindow) {
+    return totalReads(currentWindow) + reads;
+  }
+
+  /** Every write so far, the open window's included: three checks of a limit are three writes at once. */
+  public long writesSoFar(int currentWindow) {
+    return totalWrites(currentWindow) + writes;
+  }
+
   private void roll(int currentWindow) {
     if (window == currentWindow) {
       return;

@@ -207,6 +207,7 @@ public final class UdpEngine {
         statistics.record(resolution.stateKey(), result.over(), result.rate(), nowSeconds());
       }
       String reply = UdpReplyFormatter.overLimit(result.over(), result.rate(), rule.limit(), rule.periodSeconds());
+      listener.verdict(result.over());
       return new KeyOutcome(key, result.over(), reply);
     });
   }

@@ -14,6 +14,10 @@ public interface UdpEngineListener {
   default void requestReceived(io.sluice.protocol.udp.wire.UdpCommand command) {
   }
 
+  /** One {@code over_limit} key was judged: over its limit (Y) or not (N). */
+  default void verdict(boolean over) {
+  }
+
   /**
    * No rule matched {@code originalKey} and the default rule applied (the original printed
    * "Warning: using default key").

@@ -2,6 +2,8 @@ package io.sluice.verticles.server.check;
 
 import io.sluice.verticles.server.http.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.shard.ShardDirectory;
@@ -42,8 +44,14 @@ public final class CheckApi {
   private final Map<Context, ShardQueries> shardsByLoop = new ConcurrentHashMap<>();
 
   public CheckApi(Policies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics) {
+    this(policies, shards, token, metrics, new LimitActivity(), Clock.SYSTEM);
+  }
+
+  /** @param activity where decisions are counted for the dashboard's Limits view */
+  public CheckApi(Policies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics,
+                  LimitActivity activity, Clock clock) {
     this.policies = new CheckPolicies(policies);
-    this.decisions = new CheckDecisions(metrics);
+    this.decisions = new CheckDecisions(metrics, activity, clock);
     this.shards = shards;
     this.token = token;
   }

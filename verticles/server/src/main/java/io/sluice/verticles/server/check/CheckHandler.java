@@ -1,9 +1,13 @@
 package io.sluice.verticles.server.check;
 
+import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.JsonBody;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.function.BiFunction;
@@ -26,6 +30,13 @@ import java.util.function.BiFunction;
 final class CheckHandler implements Endpoint.Action {
 
   static final String FORWARDED_PREFIX = "/v1/check/";
+  /** The request header a proxy sets to have denials answered 403 instead of 429. */
+  static final String DENY_STATUS = "Sluice-Deny-Status";
+  /**
+   * The response header of a refused check naming its reason in one word ({@code missing_key},
+   * {@code unknown_policy}, …), which a proxy can act on without reading the body.
+   */
+  static final CharSequence ERROR_REASON = HttpHeaders.createOptimized("Sluice-Error");
 
   private final CheckServices services;
   private final BiFunction<RoutingContext, CheckPolicies, Future<CheckRequest>> reader;
@@ -55,13 +66,41 @@ final class CheckHandler implements Endpoint.Action {
 
   @Override
   public Future<Void> serve(RoutingContext context) {
-    services.decisions().request("check");
-    return reader.apply(context, services.policies()).compose(check -> services
-        .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost()))
-        .map(done -> {
-          services.decisions().record(check.target().policy().name(), done.decision().allowed());
-          DecisionResponse.send(context.response(), check.target(), done.decision(), done.nowNs(), true);
-          return null;
-        }));
+    CheckDecisions decisions = services.decisions();
+    decisions.request("check");
+    Timer.Sample timing = decisions.start();
+    HttpServerResponse response = context.response();
+    // Through compose, so a request refused while it is read fails the future like any other.
+    return Future.<Void>succeededFuture().compose(v -> reader.apply(context, services.policies())).compose(check -> {
+      int deniedStatus = deniedStatus(context.request());
+      return services
+          .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost()))
+          .<Void>map(done -> {
+            decisions.record(check.target().policy(), check.key(), done.decision());
+            DecisionResponse.send(response, check.target(), done.decision(), done.nowNs(), deniedStatus);
+            return null;
+          });
+    }).onComplete(done -> {
+      decisions.answered(timing);
+      if (done.failed()) {
+        String reason = done.cause() instanceof ApiError error ? error.reason() : "internal";
+        decisions.error(reason);
+        if (!response.headWritten()) {
+          response.putHeader(ERROR_REASON, reason);
+        }
+      }
+    });
+  }
+
+  /** 429, or 403 when the proxy asks for it ({@code Sluice-Deny-Status: 403}). */
+  private static int deniedStatus(HttpServerRequest request) {
+    String asked = request.getHeader(DENY_STATUS);
+    if (asked == null || asked.equals("429")) {
+      return DecisionResponse.DENIED;
+    }
+    if (asked.equals("403")) {
+      return DecisionResponse.QUIET_DENIAL;
+    }
+    throw ApiError.badRequest(DENY_STATUS + " must be 403 or 429, was '" + asked + "'");
   }
 }

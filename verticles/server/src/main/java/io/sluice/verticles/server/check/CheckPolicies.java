@@ -26,11 +26,11 @@ final class CheckPolicies {
   /** @throws ApiError 400 naming the configured policies when there is no such policy */
   RateLimitFields get(String name) {
     if (name == null || name.isEmpty()) {
-      throw ApiError.badRequest("missing policy: name one (" + names + ")");
+      throw new ApiError(400, "missing policy: name one (" + names + ")", null, "missing_policy");
     }
     RateLimitFields found = byName.get(name);
     if (found == null) {
-      throw ApiError.badRequest("unknown policy '" + name + "' (" + names + ")");
+      throw new ApiError(400, "unknown policy '" + name + "' (" + names + ")", null, "unknown_policy");
     }
     return found;
   }

@@ -30,6 +30,9 @@ record CheckRequest(RateLimitFields target, String key, byte[] recordKey, long c
    */
   static final String ORIGINAL_URI = "X-Original-URI";
 
+  /** The reason of a check that names no key, which proxies answer as the client's fault. */
+  static final String MISSING_KEY = "missing_key";
+
   private static final Pattern DIGITS = Pattern.compile("[0-9]{1,19}");
 
   /** From a JSON body; unknown fields are refused, so a misspelt {@code cost} is not silently 1. */
@@ -69,8 +72,8 @@ record CheckRequest(RateLimitFields target, String key, byte[] recordKey, long c
     }
     String key = policy.key().keyOf(facts);
     if (key == null) {
-      throw ApiError.badRequest("missing key: policy '" + policy.name() + "' takes it from "
-          + policy.key().spelling() + ", which this request does not carry");
+      throw new ApiError(400, "missing key: policy '" + policy.name() + "' takes it from "
+          + policy.key().spelling() + ", which this request does not carry", null, MISSING_KEY);
     }
     return new CheckRequest(target, key, LimitKey.of(policy.name(), key), cost);
   }

@@ -8,9 +8,10 @@ import java.nio.charset.StandardCharsets;
  * (UTF-8), which a Throttr GET of the same key shows. Throttr keys are at most 255 bytes, so a
  * longer key is refused rather than stored where no Throttr client could read it.
  */
-final class LimitKey {
+public final class LimitKey {
 
-  static final String PREFIX = "rl:";
+  /** The prefix of every policy state record's key; the policy's name and a colon follow it. */
+  public static final String PREFIX = "rl:";
   static final int MAX_BYTES = 255;
 
   private LimitKey() {

@@ -102,7 +102,7 @@ final class LimitTask implements ShardTask {
       details.put("state", stored);
     }
     return new ApiError(500, "the state record " + recordKey + " " + problem
-        + "; it is left as it is until it expires or is reset (DELETE /v1/limits/…)", details);
+        + "; it is left as it is until it expires or is reset (DELETE /v1/limits/…)", details, "malformed_state");
   }
 
   /** A TTL beyond 292 years (a 100-year window × 5) saturates instead of overflowing. */

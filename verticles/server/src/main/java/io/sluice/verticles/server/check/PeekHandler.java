@@ -21,7 +21,7 @@ record PeekHandler(CheckServices services) implements Endpoint.Action {
       CheckRequest peek = CheckRequest.fromJson(body, CheckRequest.PEEK_FIELDS, http, services.policies());
       return services.run(LimitTask.peek(peek.recordKey(), peek.target().policy().strategy()))
           .map(done -> {
-            DecisionResponse.send(context.response(), peek.target(), done.decision(), done.nowNs(), false);
+            DecisionResponse.send(context.response(), peek.target(), done.decision(), done.nowNs(), DecisionResponse.PEEKED);
             return null;
           });
     });

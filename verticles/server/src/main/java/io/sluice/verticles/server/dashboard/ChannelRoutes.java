@@ -21,14 +21,34 @@ final class ChannelRoutes {
     this.dashboard = dashboard;
   }
 
-  /** GET /api/channels?offset=&limit= (byte order of the names) */
+  /**
+   * GET /api/channels?offset=&limit=&ids= (byte order of the names). Every connection's own channel
+   * (its 32-hex ID) is left out unless {@code ids=true}: with many clients they would bury the
+   * channels people made. {@code hiddenIds} says how many were left out.
+   */
   Future<Void> list(RoutingContext context) {
     Paging paging = Paging.of(context);
-    List<Listing.ChannelItem> channels = dashboard.instance().channels().channels();
-    return DashboardContext.ok(context, paging.page(channels, channel ->
+    boolean withIds = Boolean.parseBoolean(context.request().getParam("ids", "false"));
+    List<Listing.ChannelItem> all = dashboard.instance().channels().channels();
+    List<Listing.ChannelItem> shown = withIds ? all : all.stream().filter(channel -> !isIdChannel(channel.channel())).toList();
+    return DashboardContext.ok(context, paging.page(shown, channel ->
         Names.put(new JsonObject(), "name", channel.channel())
             .put("subscribers", channel.subscriptions())
-            .put("bytes", channel.readBytes())));
+            .put("bytes", channel.readBytes()))
+        .put("hiddenIds", all.size() - shown.size()));
+  }
+
+  /** A connection's own channel: its ID as 32 lower-case hex digits. */
+  static boolean isIdChannel(byte[] name) {
+    if (name.length != 32) {
+      return false;
+    }
+    for (byte b : name) {
+      if (!((b >= '0' && b <= '9') || (b >= 'a' && b <= 'f'))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** GET /api/channels/{name} */

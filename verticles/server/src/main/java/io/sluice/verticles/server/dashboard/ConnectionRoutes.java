@@ -9,15 +9,14 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The open client connections, TCP and WebSocket, as CONNECTIONS and CONNECTION show them, then the
- * UDP endpoint's recent peers ({@code udp:IP:PORT}), which have no connection but are clients too.
+ * The open client connections, TCP and WebSocket, as CONNECTIONS and CONNECTION show them, and apart
+ * from them the UDP endpoint's recent peers ({@code udp:IP:PORT}), which are clients without a connection.
  */
 final class ConnectionRoutes {
 
@@ -27,23 +26,29 @@ final class ConnectionRoutes {
     this.dashboard = dashboard;
   }
 
-  /** GET /api/connections?offset=&limit= (oldest first) */
+  /** GET /api/connections?offset=&limit= (oldest first): open TCP and WebSocket connections only. */
   Future<Void> list(RoutingContext context) {
     Paging paging = Paging.of(context);
-    List<Object> clients = new ArrayList<>(dashboard.instance().connections().all());
-    clients.addAll(udpPeers());
-    return DashboardContext.ok(context, paging.page(clients, client -> client instanceof ConnectionStats stats
-        ? summary(stats) : summary((UdpPeers.Peer) client)));
+    List<ConnectionStats> open = dashboard.instance().connections().all();
+    return DashboardContext.ok(context, paging.page(open, ConnectionRoutes::summary));
   }
 
-  private List<UdpPeers.Peer> udpPeers() {
+  /**
+   * GET /api/udp-peers?offset=&limit=: the UDP endpoint's recent peers, apart from the connections
+   * (a datagram opens nothing, so a peer is no open connection).
+   */
+  Future<Void> udpPeers(RoutingContext context) {
+    return DashboardContext.ok(context, Paging.of(context).page(activeUdpPeers(), ConnectionRoutes::summary));
+  }
+
+  private List<UdpPeers.Peer> activeUdpPeers() {
     return dashboard.instance().udpPeers().active(dashboard.instance().clock().epochNanos());
   }
 
   /** GET /api/connections/{id} */
   Future<Void> detail(RoutingContext context) {
     String id = context.pathParam("id");
-    for (UdpPeers.Peer peer : udpPeers()) {
+    for (UdpPeers.Peer peer : activeUdpPeers()) {
       if (peer.id().equals(id)) {
         return DashboardContext.ok(context, summary(peer));
       }

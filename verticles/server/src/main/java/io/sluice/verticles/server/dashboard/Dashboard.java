@@ -29,17 +29,24 @@ public final class Dashboard implements HttpFeature {
 
   /** The paths routed below, for telling a wrong method (405) from a wrong path (404). */
   private static final Pattern SERVED_PATHS =
-      Pattern.compile("/api/(auth|overview|events|keys(/[^/]+)?|connections(/[^/]+)?|channels(/[^/]+)?)");
+      Pattern.compile("/api/(auth|overview|events|keys(/[^/]+)?|connections(/[^/]+)?|udp-peers|channels(/[^/]+)?|limits|history|admin/config)");
 
   private final DashboardContext dashboard;
   private final ShardDirectory directory;
   private final BearerToken token;
   private final KeyScans keyScans = new KeyScans();
+  private final DashboardData data;
 
   public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
+    this(instance, directory, token, DashboardData.empty());
+  }
+
+  /** @param data the policies and what they decided, the history, the operator settings */
+  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, DashboardData data) {
     this.dashboard = new DashboardContext(instance);
     this.directory = directory;
     this.token = token;
+    this.data = data;
   }
 
   @Override
@@ -57,15 +64,17 @@ public final class Dashboard implements HttpFeature {
 
   private Router api(Vertx vertx) {
     ShardQueries shards = new ShardQueries(Vertx.currentContext(), directory);
-    KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard);
+    KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard, new KeyStates(data.policies()));
     ConnectionRoutes connections = new ConnectionRoutes(dashboard);
     ChannelRoutes channels = new ChannelRoutes(dashboard);
-    LiveUpdates live = new LiveUpdates(shards, dashboard.instance());
+    LimitRoutes limits = new LimitRoutes(dashboard, data);
+    AdminRoutes admin = new AdminRoutes(data);
+    LiveUpdates live = new LiveUpdates(shards, dashboard.instance(), data);
     Router api = Router.router(vertx);
     api.get("/auth").handler(new Endpoint(List.of(), null, context ->
         DashboardContext.ok(context, new JsonObject().put("required", token.required()))));
     api.get("/overview").handler(guarded(context ->
-        Overview.collect(shards, dashboard.instance()).compose(overview -> DashboardContext.ok(context, overview))));
+        Overview.collect(shards, dashboard.instance(), data).compose(overview -> DashboardContext.ok(context, overview))));
     api.get("/events").handler(guarded(live::stream));
     api.get("/keys").handler(guarded(keys::list));
     api.post("/keys").handler(guarded(keys::create));
@@ -74,8 +83,13 @@ public final class Dashboard implements HttpFeature {
     api.delete("/keys/:key").handler(guarded(keys::delete));
     api.get("/connections").handler(guarded(connections::list));
     api.get("/connections/:id").handler(guarded(connections::detail));
+    api.delete("/connections/:id").handler(guarded(admin::close));
+    api.get("/admin/config").handler(guarded(admin::config));
+    api.get("/udp-peers").handler(guarded(connections::udpPeers));
     api.get("/channels").handler(guarded(channels::list));
     api.get("/channels/:name").handler(guarded(channels::detail));
+    api.get("/limits").handler(guarded(limits::list));
+    api.get("/history").handler(guarded(limits::history));
     // What no route took gets a JSON error too, not the router's plain-text page.
     api.route().handler(context -> {
       String method = context.request().method().name();

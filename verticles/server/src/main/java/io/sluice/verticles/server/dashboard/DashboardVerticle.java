@@ -19,21 +19,42 @@ public final class DashboardVerticle extends VerticleBase {
   private final Instance instance;
   private final ShardDirectory directory;
   private final long periodMillis;
+  private final DashboardData data;
   private long timer = -1;
+  private boolean sampled;
+  private long lastSampleMillis;
 
   public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis) {
+    this(instance, directory, periodMillis, DashboardData.empty());
+  }
+
+  /** @param data where the last hour's samples go, with the limits' activity they are read from */
+  public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis, DashboardData data) {
     this.instance = instance;
     this.directory = directory;
     this.periodMillis = periodMillis;
+    this.data = data;
   }
 
   @Override
   public Future<?> start() {
     ShardQueries shards = new ShardQueries(context, directory);
     timer = vertx.setPeriodic(periodMillis, tick ->
-        Overview.collect(shards, instance).onSuccess(overview ->
-            vertx.eventBus().publish(OVERVIEW_ADDRESS, overview.encode())));
+        Overview.collect(shards, instance, data).onSuccess(overview -> {
+          vertx.eventBus().publish(OVERVIEW_ADDRESS, overview.encode());
+          sample(overview);
+        }));
     return Future.succeededFuture();
+  }
+
+  /** One history sample per step of the clock's time: the first overview, then one every 10 s. */
+  private void sample(io.vertx.core.json.JsonObject overview) {
+    long now = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(instance.clock().epochNanos());
+    if (!sampled || now - lastSampleMillis >= History.STEP_SECONDS * 1000L) {
+      sampled = true;
+      lastSampleMillis = now;
+      data.history().add(History.of(now, overview, data.policyNames(), data.activity()));
+    }
   }
 
   @Override

@@ -45,11 +45,13 @@ final class KeyRoutes {
   private final ShardQueries shards;
   private final KeyScans scans;
   private final DashboardContext dashboard;
+  private final KeyStates states;
 
-  KeyRoutes(ShardQueries shards, KeyScans scans, DashboardContext dashboard) {
+  KeyRoutes(ShardQueries shards, KeyScans scans, DashboardContext dashboard, KeyStates states) {
     this.shards = shards;
     this.scans = scans;
     this.dashboard = dashboard;
+    this.states = states;
   }
 
   /** GET /api/keys?q=&cursor=&offset=&limit= */
@@ -105,6 +107,10 @@ final class KeyRoutes {
         json.put("quota", detail.quota());
       } else {
         Names.put(json, "value", detail.buffer()).put("bytes", detail.buffer().length);
+        JsonObject decoded = states.decode(detail.key(), detail.buffer(), dashboard.instance().clock().epochNanos());
+        if (decoded != null) {
+          json.put("decoded", decoded);
+        }
       }
       json.put("stats", new JsonObject()
           .put("readsPerMinute", detail.readsPerMinute())

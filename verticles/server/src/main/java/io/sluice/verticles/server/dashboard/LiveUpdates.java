@@ -18,10 +18,12 @@ final class LiveUpdates {
 
   private final ShardQueries shards;
   private final Instance instance;
+  private final DashboardData data;
 
-  LiveUpdates(ShardQueries shards, Instance instance) {
+  LiveUpdates(ShardQueries shards, Instance instance, DashboardData data) {
     this.shards = shards;
     this.instance = instance;
+    this.data = data;
   }
 
   Future<Void> stream(RoutingContext context) {
@@ -34,7 +36,7 @@ final class LiveUpdates {
     MessageConsumer<String> updates = context.vertx().eventBus().localConsumer(DashboardVerticle.OVERVIEW_ADDRESS,
         message -> send(response, message.body()));
     response.closeHandler(closed -> updates.unregister());
-    return Overview.collect(shards, instance).compose(first -> send(response, first.encode()));
+    return Overview.collect(shards, instance, data).compose(first -> send(response, first.encode()));
   }
 
   private static Future<Void> send(HttpServerResponse response, String overview) {

@@ -4,6 +4,7 @@ import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.instance.RequestCounters;
 import io.sluice.verticles.engine.shard.ShardSummary;
 import io.sluice.protocol.binary.codec.RequestType;
+import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -24,9 +25,23 @@ final class Overview {
   private Overview() {
   }
 
-  /** Asks every shard for its summary, then builds the overview. */
-  static Future<JsonObject> collect(ShardQueries shards, Instance instance) {
-    return shards.summaries().map(summaries -> build(instance, summaries));
+  /** Asks every shard for its summary, then builds the overview, with the limits' running totals. */
+  static Future<JsonObject> collect(ShardQueries shards, Instance instance, DashboardData data) {
+    return shards.summaries().map(summaries -> addLimits(build(instance, summaries), data));
+  }
+
+  /**
+   * {@code "limits": {"policies": {"name": {"allowed":…,"denied":…}}, "udp": {"overLimit":…,
+   * "underLimit":…}}}: running totals, from which the page draws its per-second figures.
+   */
+  static JsonObject addLimits(JsonObject overview, DashboardData data) {
+    JsonObject policies = new JsonObject();
+    for (String name : data.policyNames()) {
+      LimitActivity.PolicyActivity activity = data.activity().policy(name);
+      policies.put(name, new JsonObject().put("allowed", activity.allowed()).put("denied", activity.denied()));
+    }
+    return overview.put("limits", new JsonObject().put("policies", policies).put("udp", new JsonObject()
+        .put("overLimit", data.activity().udpOverLimit()).put("underLimit", data.activity().udpUnderLimit())));
   }
 
   static JsonObject build(Instance instance, List<ShardSummary> shards) {
@@ -63,6 +78,7 @@ final class Overview {
         .put("startedAtMillis", TimeUnit.NANOSECONDS.toMillis(instance.startedAtNanos()))
         .put("uptimeSeconds", TimeUnit.NANOSECONDS.toSeconds(now - instance.startedAtNanos()))
         .put("connections", instance.connections().size())
+        .put("udpPeers", instance.udpPeers().active(now).size())
         .put("keys", new JsonObject().put("total", records).put("counters", counters).put("buffers", buffers)
             .put("counterBytes", counters * instance.valueSize().bytes()).put("bufferBytes", bufferBytes))
         .put("channels", new JsonObject().put("channels", instance.channels().totalChannels())

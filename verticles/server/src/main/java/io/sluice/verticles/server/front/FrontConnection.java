@@ -1,5 +1,8 @@
 package io.sluice.verticles.server.front;
 
+import io.micrometer.core.instrument.Timer;
+import io.sluice.protocol.binary.codec.RequestType;
+import java.util.concurrent.TimeUnit;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.sluice.verticles.engine.instance.ConnectionStats;
@@ -48,6 +51,11 @@ public abstract class FrontConnection implements Transport, PushSink {
   private final PushFlushes pushFlushes;
   protected boolean closed;
   private boolean readingPaused;
+  private final Timer duration;
+  private final ConnectionClosers closers;
+  private final io.micrometer.core.instrument.Clock stopwatch;
+  /** When the oldest read not yet answered arrived, on the stopwatch; 0 when every read is answered. */
+  private long unansweredSince;
 
   protected FrontConnection(FrontKind kind, FrontLoop loop, Wire wire) {
     this.kind = kind.name();
@@ -67,11 +75,15 @@ public abstract class FrontConnection implements Transport, PushSink {
         limits.maxPendingRequests(), limits.maxPendingBytes(), kind.writePerRead());
     this.decoder = new RequestDecoder(instance.valueSize(), limits.maxFrame(), limits.partialFrames(), session);
     output.setWriteQueueMaxSize(limits.maxPendingBytes());
+    this.duration = loop.durations().of(kind.protocol().name().toLowerCase(java.util.Locale.ROOT));
+    this.stopwatch = loop.durations().stopwatch();
+    this.closers = loop.closers();
   }
 
   /** Registers the connection; {@code joinChannels} false defers the automatic channels (unauthenticated). */
   protected void open(boolean joinChannels) {
     instance.connections().add(stats);
+    closers.register(stats.idHex(), () -> context.runOnContext(v -> close("closed by an operator")));
     if (joinChannels) {
       channels.joinAutomaticChannels();
     }
@@ -85,6 +97,7 @@ public abstract class FrontConnection implements Transport, PushSink {
     decoder.close();
     channels.leaveAll();
     instance.connections().remove(stats);
+    closers.unregister(stats.idHex());
   }
 
   /** Feeds one read (TCP) or one message (WebSocket) of Throttr frames. */
@@ -94,6 +107,9 @@ public abstract class FrontConnection implements Transport, PushSink {
       return;
     }
     countRead(data.length());
+    if (unansweredSince == 0) {
+      unansweredSince = stopwatch.monotonicTime();
+    }
     guarded(() -> {
       decoder.feed(((BufferInternal) data).getByteBuf());
       session.endOfRead();
@@ -116,6 +132,15 @@ public abstract class FrontConnection implements Transport, PushSink {
   private void internalError(Throwable error) {
     LOG.log(System.Logger.Level.DEBUG, () -> "stack of the internal error on " + kind + " from " + peer(), error);
     close("internal error: " + LogText.failure(error));
+  }
+
+  /**
+   * A request served outside the Throttr session (a WebSocket JSON command), counted where the
+   * session counts its own: the connection's figures and {@code sluice_requests_total}.
+   */
+  protected void countRequest(RequestType type) {
+    stats.countRequest(type.code());
+    instance.counters().count(stats.protocol(), type.code());
   }
 
   protected void countRead(int length) {
@@ -163,6 +188,10 @@ public abstract class FrontConnection implements Transport, PushSink {
   @Override
   public void write(ByteBuf replies) {
     int length = replies.readableBytes();
+    if (unansweredSince != 0) {
+      duration.record(stopwatch.monotonicTime() - unansweredSince, TimeUnit.NANOSECONDS);
+      unansweredSince = 0;
+    }
     if (!writable()) {
       session.replyWritten(length);
       return;

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.front;
 
+import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.channel.ChannelHub;
 import io.sluice.verticles.server.shard.ShardDirectory;
@@ -11,11 +12,21 @@ import io.vertx.core.Context;
  * shards and the channel hub (both made on that loop and used only from it), and the
  * per-connection limits.
  */
-public record FrontLoop(Instance instance, ShardOutbox shards, ChannelHub hub, ConnectionLimits limits) {
+public record FrontLoop(Instance instance, ShardOutbox shards, ChannelHub hub, ConnectionLimits limits,
+                        RequestDurations durations, ConnectionClosers closers) {
 
   /** Call on the front's event loop: the outbox and the hub answer on the loop they were made on. */
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits) {
+    return on(loop, instance, shards, limits, RequestDurations.none(), new ConnectionClosers());
+  }
+
+  /**
+   * @param durations where the connections' request durations are recorded
+   * @param closers   where the connections register so that an operator can close them
+   */
+  public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits,
+                             RequestDurations durations, ConnectionClosers closers) {
     return new FrontLoop(instance, new ShardOutbox(loop, loop.owner().eventBus(), shards),
-        new ChannelHub(loop.owner().eventBus()), limits);
+        new ChannelHub(loop.owner().eventBus()), limits, durations, closers);
   }
 }

@@ -13,11 +13,21 @@ public final class ApiError extends RuntimeException {
 
   private final int status;
   private final transient JsonObject details;
+  private final String reason;
 
   public ApiError(int status, String message, JsonObject details) {
+    this(status, message, details, null);
+  }
+
+  /**
+   * @param reason a short fixed word saying what went wrong ({@code missing_key}), for metrics and
+   *               for proxies that act on it; null to name it after the status
+   */
+  public ApiError(int status, String message, JsonObject details, String reason) {
     super(message, null, false, false);
     this.status = status;
     this.details = details;
+    this.reason = reason;
   }
 
   public static ApiError badRequest(String message) {
@@ -26,6 +36,23 @@ public final class ApiError extends RuntimeException {
 
   public int status() {
     return status;
+  }
+
+  /** What went wrong in one fixed word: the given reason, else one named after the status. */
+  public String reason() {
+    if (reason != null) {
+      return reason;
+    }
+    return switch (status) {
+      case 400 -> "bad_request";
+      case 401 -> "unauthorized";
+      case 404 -> "not_found";
+      case 405 -> "method_not_allowed";
+      case 413 -> "too_large";
+      case 415 -> "unsupported_media_type";
+      case 429 -> "refused";
+      default -> status >= 500 ? "internal" : "client_error";
+    };
   }
 
   /** The response body. */

@@ -34,6 +34,10 @@ public final class HttpFrontVerticle extends VerticleBase {
   public Future<?> start() {
     Router router = Router.router(vertx);
     features.forEach(feature -> feature.mount(router));
+    // What no feature took (the page's static files included) is a JSON 404, never an HTML page.
+    router.route().handler(context -> Endpoint.send(context.response(), new ApiError(404,
+        "no such path: " + context.request().path() + " (see README.md: /api, /v1, /ws, /metrics, /health, /ready)",
+        null)));
     server = vertx.createHttpServer(new HttpServerOptions()
             .setTcpNoDelay(true)
             .setMaxWebSocketFrameSize(maxMessageBytes)

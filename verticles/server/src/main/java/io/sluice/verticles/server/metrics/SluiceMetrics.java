@@ -10,6 +10,13 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.storage.Store;
@@ -114,6 +121,29 @@ public final class SluiceMetrics {
   }
 
   /**
+   * The series every Java service has, from Micrometer's binders (JVM memory, GC, threads, classes;
+   * process CPU, uptime and file descriptors), and {@code sluice_build_info{version,java}} = 1.
+   *
+   * @return what to close when the server stops: the GC binder listens to the JVM until closed
+   */
+  public static AutoCloseable bindStandard(MeterRegistry registry, String version) {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    JvmGcMetrics gc = new JvmGcMetrics();
+    gc.bindTo(registry);
+    Gauge.builder("sluice.build.info", () -> 1)
+        .description("Always 1; the labels say which Sluice and which Java run here")
+        .tag("version", version)
+        .tag("java", System.getProperty("java.version", "unknown"))
+        .register(registry);
+    return gc;
+  }
+
+  /**
    * Vert.x's own series with bounded labels. A client may send any token as an HTTP method, and
    * Vert.x's {@code method} label would keep one series per token for ever (and its own map of them,
    * which a meter filter applied afterwards cannot shrink), so that label is off and the method is
@@ -134,7 +164,8 @@ public final class SluiceMetrics {
 
   /**
    * {@code sluice_shard_parcel_batches}: how many connection batches each event-bus message to a
-   * shard carries, i.e. how well one loop turn's requests are gathered into one hop.
+   * shard carries, i.e. how well one loop turn's requests are gathered into one hop. An internal
+   * series, registered only with {@code --internal-metrics}.
    */
   public static DistributionSummary parcelSizes(MeterRegistry registry) {
     return DistributionSummary.builder("sluice.shard.parcel.batches")

@@ -6,6 +6,8 @@ import io.sluice.verticles.engine.udp.UdpEngine;
 import io.sluice.verticles.engine.udp.UdpEngineListener;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.metrics.LimitActivity;
+import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.RequestMeters;
 import io.sluice.verticles.server.shard.ShardOutbox;
 import io.sluice.verticles.transport.BatchedDatagrams;
@@ -47,6 +49,8 @@ public final class UdpVerticle extends VerticleBase {
   private final Clock clock;
   private final MeterRegistry metrics;
   private final UdpPeers peers;
+  private final LimitActivity activity;
+  private final RequestDurations durations;
   private final Map<String, Counter> requests = new HashMap<>();
   private final Counter droppedReplies;
   private DatagramChannel channel;
@@ -56,6 +60,17 @@ public final class UdpVerticle extends VerticleBase {
   /** @param metrics where {@code sluice_requests_total{protocol="udp"}} is counted */
   public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
                      UdpPeers peers) {
+    this(host, port, rules, shards, clock, metrics, peers, new LimitActivity(), RequestDurations.none());
+  }
+
+  /**
+   * @param activity  where {@code over_limit} verdicts are counted for the dashboard's Limits view
+   * @param durations where each datagram's time to its reply is recorded
+   */
+  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
+                     UdpPeers peers, LimitActivity activity, RequestDurations durations) {
+    this.activity = activity;
+    this.durations = durations;
     this.metrics = metrics;
     this.peers = peers;
     this.host = host;
@@ -90,6 +105,11 @@ public final class UdpVerticle extends VerticleBase {
           }
 
           @Override
+          public void verdict(boolean over) {
+            activity.udpVerdict(over);
+          }
+
+          @Override
           public void defaultRuleUsed(String key) {
             LOG.log(System.Logger.Level.DEBUG, "UDP: using the default rule for key '" + key + "'");
           }
@@ -111,7 +131,7 @@ public final class UdpVerticle extends VerticleBase {
         .register(metrics);
     reclaimTimer = vertx.setPeriodic(RECLAIM_PERIOD_MILLIS,
         id -> engine.statistics().forgetIdle(engine.nowSeconds(), RECLAIM_SLICE));
-    return bind(new DatagramReplies(engine, peers, clock, new DatagramReplies.Observer() {
+    return bind(new DatagramReplies(engine, peers, clock, durations, new DatagramReplies.Observer() {
       @Override
       public void replyDropped() {
         droppedReplies.increment();

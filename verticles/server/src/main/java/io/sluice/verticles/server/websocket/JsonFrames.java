@@ -1,10 +1,13 @@
 package io.sluice.verticles.server.websocket;
 
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The JSON side of the bridge: what text frames say. Payloads are UTF-8 text when they are valid
@@ -13,6 +16,9 @@ import java.util.Base64;
 final class JsonFrames {
 
   static final String BASE64 = "base64";
+  private static final String EXAMPLE = "{\"op\":\"subscribe\",\"channel\":\"news\"}";
+  /** Where Jackson says it stopped, at the end of its message. */
+  private static final Pattern PARSER_POSITION = Pattern.compile("line: (\\d+), column: (\\d+)");
 
   private JsonFrames() {
   }
@@ -31,6 +37,19 @@ final class JsonFrames {
       ack.put("channel", channel);
     }
     return withId(ack, id).encode();
+  }
+
+  /**
+   * Why a text message is no command, in the client's terms: where the JSON broke (line and column)
+   * or that it is not an object, never the parser's own message with its internals.
+   */
+  static String notACommand(RuntimeException failure) {
+    if (failure instanceof DecodeException) {
+      Matcher at = PARSER_POSITION.matcher(String.valueOf(failure.getMessage()));
+      return "not valid JSON" + (at.find() ? " (line " + at.group(1) + ", column " + at.group(2) + ")" : "")
+          + "; send an object such as " + EXAMPLE;
+    }
+    return "not a JSON object; send an object such as " + EXAMPLE;
   }
 
   static String error(String reason, Object id) {

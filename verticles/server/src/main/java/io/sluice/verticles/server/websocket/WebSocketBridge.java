@@ -2,7 +2,9 @@ package io.sluice.verticles.server.websocket;
 
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.front.FrontLoop;
+import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.shard.ShardDirectory;
@@ -23,13 +25,26 @@ public final class WebSocketBridge {
   private final ShardDirectory shards;
   private final BearerToken token;
   private final ConnectionLimits limits;
+  private final RequestDurations durations;
+  private final ConnectionClosers closers;
 
   /** @param limits frame size and per-connection bounds, the same as for TCP clients */
   public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits) {
+    this(instance, shards, token, limits, RequestDurations.none(), new ConnectionClosers());
+  }
+
+  /**
+   * @param durations where the request durations of WebSocket connections are recorded
+   * @param closers   where its connections register so that an operator can close them
+   */
+  public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits,
+                         RequestDurations durations, ConnectionClosers closers) {
+    this.closers = closers;
     this.instance = instance;
     this.shards = shards;
     this.token = token;
     this.limits = limits;
+    this.durations = durations;
   }
 
   /**
@@ -38,7 +53,7 @@ public final class WebSocketBridge {
    * HTTP front instance, on its event loop: each gets its own channel hub.
    */
   public Handler<RoutingContext> handler() {
-    FrontLoop loop = FrontLoop.on(Vertx.currentContext(), instance, shards, limits);
+    FrontLoop loop = FrontLoop.on(Vertx.currentContext(), instance, shards, limits, durations, closers);
     return context -> {
       var request = context.request();
       if (!request.canUpgradeToWebSocket()) {

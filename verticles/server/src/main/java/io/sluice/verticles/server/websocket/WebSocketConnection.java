@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.websocket;
 
+import io.sluice.protocol.binary.codec.RequestType;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.server.channel.ChannelMessage;
 import io.sluice.verticles.server.front.FrontConnection;
@@ -128,7 +129,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     try {
       command = new JsonObject(text);
     } catch (DecodeException | ClassCastException e) {
-      sendText(JsonFrames.error("not a JSON object: " + e.getMessage(), null));
+      sendText(JsonFrames.error(JsonFrames.notACommand(e), null));
       return;
     }
     Object id = command.getValue("id");
@@ -170,18 +171,21 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   private void handleSubscribe(JsonObject command, Object id) {
     String channel = channel(command);
+    countRequest(RequestType.SUBSCRIBE);
     channels.subscribe(channel.getBytes(StandardCharsets.UTF_8));
     sendText(JsonFrames.ack("subscribe", channel, true, id));
   }
 
   private void handleUnsubscribe(JsonObject command, Object id) {
     String channel = channel(command);
+    countRequest(RequestType.UNSUBSCRIBE);
     sendText(JsonFrames.ack("unsubscribe", channel, channels.unsubscribe(channel.getBytes(StandardCharsets.UTF_8)), id));
   }
 
   /** As in the binary protocol, this client's own pushes come before its acknowledgement. */
   private void handlePublish(JsonObject command, Object id) {
     String channel = channel(command);
+    countRequest(RequestType.PUBLISH);
     byte[] name = channel.getBytes(StandardCharsets.UTF_8);
     byte[] payload = JsonFrames.data(command);
     int own = channels.publish(name, payload);

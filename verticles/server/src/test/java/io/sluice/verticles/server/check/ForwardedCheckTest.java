@@ -62,6 +62,24 @@ class ForwardedCheckTest {
     assertThat(f.http.get("/v1/check/per-key").json().getString("error")).contains("missing key");
   }
 
+  /** nginx's quiet recipe: a denial answers 403 with the same headers; a refused check names its reason. */
+  @Test
+  void aProxyMayAskForDenialsAs403AndReadsWhyACheckWasRefused() {
+    f.http.get("/v1/check/per-key?key=q");
+    f.http.get("/v1/check/per-key?key=q");
+    Answer denied = f.http.get("/v1/check/per-key?key=q", "Sluice-Deny-Status", "403");
+    assertThat(denied.status()).isEqualTo(403);
+    assertThat(denied.header("Retry-After")).isEqualTo("60");
+    assertThat(denied.header("RateLimit")).isEqualTo("\"per-key\";r=0;t=60");
+    assertThat(denied.json().getBoolean("allowed")).isFalse();
+    assertThat(f.http.get("/v1/check/per-key?key=q", "Sluice-Deny-Status", "418").status()).isEqualTo(400);
+
+    Answer noKey = f.http.get("/v1/check/per-key", "Sluice-Deny-Status", "403");
+    assertThat(noKey.status()).isEqualTo(400);
+    assertThat(noKey.header("Sluice-Error")).isEqualTo("missing_key");
+    assertThat(f.http.get("/v1/check/nope?key=c").header("Sluice-Error")).isEqualTo("unknown_policy");
+  }
+
   @Test
   void pathSegmentsComeFromXOriginalUri() {
     String ip = "203.0.113.9";

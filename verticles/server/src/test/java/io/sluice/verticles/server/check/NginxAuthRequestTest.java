@@ -32,8 +32,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * End to end with a real nginx: the shipped deploy/nginx snippets protect an upstream with
- * auth_request against Sluice's GET /v1/check/{policy}; the (limit+1)-th request gets Sluice's 429
- * through nginx. nginx runs from a generated config on ephemeral loopback ports in a temporary
+ * auth_request against Sluice's GET /v1/check/{policy}; the (limit+1)-th request gets a 429 through
+ * nginx (Sluice answers it 403, which nginx passes on without an error line), a request without a key
+ * a 400 that says so. nginx runs from a generated config on ephemeral loopback ports in a temporary
  * directory. Skipped only when nginx is not installed (CI installs it: deploy/install-build-tools.sh).
  */
 class NginxAuthRequestTest {
@@ -109,9 +110,12 @@ class NginxAuthRequestTest {
       assertThat(client.get("/api/orders", "X-Api-Key", "bob").status()).as("another key").isEqualTo(200);
       assertThat(client.get("/open").status()).as("an unprotected location").isEqualTo(200);
       Answer noKey = client.get("/api/orders");
-      assertThat(noKey.status()).as("Sluice refuses a check without a key: nginx fails closed").isEqualTo(500);
-      assertThat(noKey.json().getString("status")).isEqualTo("400");
+      assertThat(noKey.status()).as("a request without a key is the client's fault").isEqualTo(400);
+      assertThat(noKey.json().getString("error")).startsWith("missing key");
     }
+    assertThat(Files.readString(directory.resolve("error.log")))
+        .as("denials answered 403 leave nginx's error log quiet").doesNotContain("unexpected status: 403")
+        .doesNotContain("unexpected status: 429");
     assertThat(sluice.state("rl:per-key-5-per-10s:alice")).startsWith("23|1|default|5|");
   }
 

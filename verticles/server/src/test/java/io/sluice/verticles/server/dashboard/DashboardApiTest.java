@@ -52,10 +52,7 @@ class DashboardApiTest {
   }
 
   private JsonObject getJson(String uri) {
-    Answer answer = http.get(uri);
-    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-    assertThat(answer.header("Content-Type")).isEqualTo("application/json");
-    return answer.json();
+    return http.getJson(uri);
   }
 
   private static List<String> keysOf(JsonObject page) {
@@ -246,13 +243,17 @@ class DashboardApiTest {
   }
 
   @Test
-  void udpPeersAreListedAfterTheConnections() throws Exception {
+  void udpPeersAreListedApartFromTheConnections() throws Exception {
     try (java.net.DatagramSocket udp = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
       byte[] ping = "ping".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
       udp.send(new java.net.DatagramPacket(ping, ping.length, java.net.InetAddress.getLoopbackAddress(), sut.udpPort()));
       udp.setSoTimeout(10_000);
       udp.receive(new java.net.DatagramPacket(new byte[16], 16));
-      JsonObject peer = byProtocol(getJson("/api/connections"), "udp");
+      assertThat(getJson("/api/connections").getLong("total")).as("a UDP peer is no open connection").isZero();
+      JsonObject overview = getJson("/api/overview");
+      assertThat(overview.getInteger("connections")).isZero();
+      assertThat(overview.getInteger("udpPeers")).isEqualTo(1);
+      JsonObject peer = byProtocol(getJson("/api/udp-peers"), "udp");
       String id = "udp:127.0.0.1:" + udp.getLocalPort();
       assertThat(peer.getString("id")).isEqualTo(id);
       assertThat(peer.getLong("requests")).isEqualTo(1);
@@ -281,7 +282,31 @@ class DashboardApiTest {
       assertThat(detail.getJsonArray("subscribers")).hasSize(2);
       assertThat(detail.getJsonArray("subscribers").getJsonObject(0).getLong("bytes")).isEqualTo(2);
       assertThat(getJson("/api/channels/*").getJsonArray("subscribers")).hasSize(2);
+      assertThat(page.getLong("hiddenIds")).as("each connection's own channel").isEqualTo(2);
+      assertThat(page.getJsonArray("items").stream().map(item -> ((JsonObject) item).getString("name")))
+          .containsExactly("*", "news");
+      assertThat(getJson("/api/channels?ids=true").getLong("total")).isEqualTo(4);
       assertThat(http.get("/api/channels/quiet").status()).isEqualTo(404);
+    }
+  }
+
+  /** A JSON publish is a request like a binary one: the connection's, the overview's and /metrics' counts agree. */
+  @Test
+  void webSocketJsonCommandsCountAsRequests() {
+    try (JsonWebSocket browser = await(JsonWebSocket.open(vertx, sut.httpPort()))) {
+      await(browser.send(ChannelFrames.jsonSubscribe("news", 1)));
+      await(browser.next());
+      await(browser.send(ChannelFrames.jsonPublish("news", "hello", 2)));
+      await(browser.next()); // its own push
+      await(browser.next()); // the ack
+      JsonObject connection = byProtocol(getJson("/api/connections"), "websocket");
+      assertThat(connection.getLong("requests")).isEqualTo(2);
+      assertThat(connection.getLong("readBytes")).isPositive();
+      JsonObject detail = getJson("/api/connections/" + connection.getString("id")).getJsonObject("requestsByCommand");
+      assertThat(detail.getLong("PUBLISH")).isEqualTo(1);
+      assertThat(detail.getLong("SUBSCRIBE")).isEqualTo(1);
+      assertThat(http.get("/metrics").body())
+          .contains("sluice_requests_total{command=\"publish\",protocol=\"websocket\"} 1.0");
     }
   }
 
@@ -302,6 +327,17 @@ class DashboardApiTest {
       }
     } finally {
       stream.close();
+    }
+  }
+
+  /** A path nothing serves, in or out of /api, is a JSON 404, not the router's HTML page. */
+  @Test
+  void unknownPathsAreJson404() {
+    for (String path : List.of("/no-such-page", "/app/missing.js", "/v2/check", "/api/nothing")) {
+      Answer answer = http.get(path);
+      assertThat(answer.status()).as(path).isEqualTo(404);
+      assertThat(answer.header("Content-Type")).as(path).isEqualTo("application/json");
+      assertThat(answer.json().getString("error")).as(path).contains(path);
     }
   }
 

@@ -48,6 +48,16 @@ public final class HttpCalls implements AutoCloseable {
   }
 
   /** Blocks the test thread until the whole answer is in. A body is sent as JSON unless a Content-Type is given. */
+  /** A GET that must answer 200 with JSON: the JSON. */
+  public JsonObject getJson(String uri) {
+    Answer answer = get(uri);
+    if (answer.status() != 200 || !"application/json".equals(answer.header("Content-Type"))) {
+      throw new AssertionError("GET " + uri + " answered " + answer.status() + " " + answer.header("Content-Type")
+          + ": " + answer.body());
+    }
+    return answer.json();
+  }
+
   public Answer send(HttpMethod method, String uri, String body, String... headers) {
     return await(sendAsync(method, uri, body, headers));
   }

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.kit;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.strategies.policy.Policies;
@@ -83,11 +84,22 @@ public final class SluiceUnderTest implements AutoCloseable {
    */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
+    this(vertx, valueSize, limits, http, udpRules, policies, metrics, OperatorSettings.defaults());
+  }
+
+  /** Policies and operator settings (internal metrics, the configuration the admin API shows). */
+  public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http, OperatorSettings operator) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies,
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), operator);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
+                         Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator) {
     this.vertx = vertx;
     this.metrics = metrics;
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
         new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(LOOPBACK, 0, udpRules), policies);
+        new UdpSettings(LOOPBACK, 0, udpRules), policies, operator);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 

@@ -17,6 +17,10 @@ import org.junit.jupiter.api.Test;
 
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
+import java.util.List;
+import java.util.Optional;
+import io.sluice.verticles.server.OperatorSettings;
+import io.sluice.verticles.server.http.HttpSettings;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -83,9 +87,65 @@ class MetricsEndpointTest {
         .endsWith(" 1.0");
     assertThat(line(scrape, "sluice_check_decisions_total{decision=\"denied\",policy=\"one-per-minute\"}"))
         .endsWith(" 1.0");
-    // The keys page asked every shard; shards run on other event loops than the HTTP front.
-    assertThat(Double.parseDouble(line(scrape, "sluice_shard_parcel_batches_count").split(" ")[1])).isPositive();
-    assertThat(scrape).contains("sluice_shard_parcel_batches_bucket{le=\"1.0\"}");
+    assertThat(scrape).as("internal series are off unless asked for").doesNotContain("sluice_shard_parcel_batches");
+  }
+
+  /**
+   * The histograms of time spent inside the server, per protocol and per check API; the decision
+   * counts an operator alerts on; the JVM's and the process's series and the build.
+   */
+  @Test
+  void latencyHistogramsDecisionCountsAndStandardSeries() throws Exception {
+    Conversation client = await(TcpConversation.open(vertx, sut.tcpPort()));
+    await(client.send(new byte[] {0x01, 0x0a, 0x00, 0x04, 0x3c, 0x00, 0x03, 'a', 'b', 'c'}));
+    assertThat(await(client.receive(1))).containsExactly(1);
+    try (DatagramSocket udp = new DatagramSocket()) {
+      byte[] ping = "ping".getBytes(StandardCharsets.US_ASCII);
+      udp.send(new DatagramPacket(ping, ping.length, InetAddress.getLoopbackAddress(), sut.udpPort()));
+      udp.setSoTimeout(10_000);
+      udp.receive(new DatagramPacket(new byte[64], 64));
+    }
+    try (HttpCalls http = new HttpCalls(vertx, sut.httpPort())) {
+      String check = "{\"policy\":\"one-per-minute\",\"key\":\"k\"}";
+      assertThat(http.post("/v1/check", check).status()).as("the only unit: 100 %% used").isEqualTo(200);
+      assertThat(http.post("/v1/check", check).status()).isEqualTo(429);
+      assertThat(http.get("/v1/check/one-per-minute").status()).as("no key").isEqualTo(400);
+      assertThat(http.get("/v1/check/nope?key=k").status()).isEqualTo(400);
+    }
+
+    String scrape = scrape();
+    assertThat(scrape).contains("# TYPE sluice_request_duration_seconds histogram",
+        "sluice_request_duration_seconds_bucket{protocol=\"tcp\",le=\"0.001\"}",
+        "# TYPE sluice_check_duration_seconds histogram",
+        "sluice_check_duration_seconds_bucket{api=\"http\",le=\"1.0\"}");
+    assertThat(line(scrape, "sluice_request_duration_seconds_count{protocol=\"tcp\"}")).endsWith(" 1");
+    assertThat(line(scrape, "sluice_request_duration_seconds_count{protocol=\"udp\"}")).endsWith(" 1");
+    assertThat(line(scrape, "sluice_check_duration_seconds_count{api=\"http\"}")).endsWith(" 4");
+    assertThat(line(scrape, "sluice_check_near_limit_total{policy=\"one-per-minute\"}")).endsWith(" 1.0");
+    assertThat(line(scrape, "sluice_check_denials_total{policy=\"one-per-minute\",quota=\"default\"}")).endsWith(" 1.0");
+    assertThat(line(scrape, "sluice_check_errors_total{api=\"http\",reason=\"missing_key\"}")).endsWith(" 1.0");
+    assertThat(line(scrape, "sluice_check_errors_total{api=\"http\",reason=\"unknown_policy\"}")).endsWith(" 1.0");
+    assertThat(line(scrape, "sluice_build_info{java=\"" + System.getProperty("java.version") + "\",version=\"test\"}"))
+        .endsWith(" 1");
+    assertThat(scrape).contains("jvm_memory_used_bytes{", "jvm_threads_live_threads", "jvm_classes_loaded_classes",
+        "process_cpu_usage", "process_uptime_seconds", "system_cpu_count");
+  }
+
+  @Test
+  void internalSeriesWhenAskedFor() {
+    Vertx own = Vertx.vertx();
+    try (SluiceUnderTest internal = new SluiceUnderTest(own, Policies.none(),
+        new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()), new OperatorSettings(true, List.of()))) {
+      try (HttpCalls http = new HttpCalls(own, internal.httpPort())) {
+        assertThat(http.get("/api/keys").status()).isEqualTo(200);
+        String scrape = http.get("/metrics").body();
+        // The keys page asked every shard; shards run on other event loops than the HTTP front.
+        assertThat(Double.parseDouble(line(scrape, "sluice_shard_parcel_batches_count").split(" ")[1])).isPositive();
+        assertThat(scrape).contains("sluice_shard_parcel_batches_bucket{le=\"1.0\"}");
+      }
+    } finally {
+      await(own.close());
+    }
   }
 
   private String scrape() {

@@ -86,6 +86,18 @@ class WebSocketOriginTest {
     assertServed(withOrigin("http://127.0.0.1:" + sut.httpPort()));
   }
 
+  /**
+   * A dashboard page at {@code http://localhost:PORT} whose script opens {@code ws://127.0.0.1:PORT/ws}
+   * (the README's snippet), and the other way round: both loopback names are the dashboard's own origin.
+   */
+  @Test
+  void bothLoopbackNamesAreTheDashboardsOwnOrigin() {
+    serve(List.of());
+    assertServed(withOrigin("http://localhost:" + sut.httpPort()));
+    assertServed(withOrigin("http://[::1]:" + sut.httpPort()));
+    assertRefused(withOrigin("http://localhost:" + (sut.httpPort() == 1 ? 2 : 1)));
+  }
+
   /** Vert.x's client adds that same Origin by default, as the vector tests rely on. */
   @Test
   void defaultClientOriginIsServed() {

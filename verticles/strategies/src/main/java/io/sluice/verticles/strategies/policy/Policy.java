@@ -16,6 +16,7 @@ public final class Policy {
   private final Strategy strategy;
   private final KeyExtractor key;
   private final boolean legacyHeaders;
+  private final boolean shadow;
   private final List<AdvertisedLimit> limits;
   private final long maxCost;
 
@@ -24,8 +25,10 @@ public final class Policy {
    *                      quoted header items and before the {@code :} of record keys, so it may
    *                      hold no {@code :}, {@code /} or quote
    * @param legacyHeaders also answer with {@code X-RateLimit-Limit/Remaining/Reset}
+   * @param shadow        decide, count and report as usual, but allow every request: a new limit
+   *                      is watched before it bites
    */
-  public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders) {
+  public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders, boolean shadow) {
     if (!isValidName(name)) {
       throw new IllegalArgumentException("policy name must be 1 to 64 characters of [A-Za-z0-9_.-], was '" + name + "'");
     }
@@ -33,8 +36,14 @@ public final class Policy {
     this.strategy = Objects.requireNonNull(strategy, "strategy");
     this.key = Objects.requireNonNull(key, "key");
     this.legacyHeaders = legacyHeaders;
+    this.shadow = shadow;
     this.limits = AdvertisedLimit.of(strategy);
     this.maxCost = limits.stream().mapToLong(AdvertisedLimit::quota).min().orElseThrow();
+  }
+
+  /** An enforcing policy. */
+  public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders) {
+    this(name, strategy, key, legacyHeaders, false);
   }
 
   /** A policy whose key is the one the caller names, without legacy headers. */
@@ -62,6 +71,11 @@ public final class Policy {
     return legacyHeaders;
   }
 
+  /** Whether the policy only watches: its denials are counted and reported, and the request allowed. */
+  public boolean shadow() {
+    return shadow;
+  }
+
   /** The limits clients are told about, in the order of the strategy's results. */
   public List<AdvertisedLimit> limits() {
     return limits;
@@ -77,6 +91,6 @@ public final class Policy {
 
   @Override
   public String toString() {
-    return name + " (" + strategy.name() + ", key " + key.spelling() + ")";
+    return name + " (" + strategy.name() + ", key " + key.spelling() + (shadow ? ", shadow" : "") + ")";
   }
 }

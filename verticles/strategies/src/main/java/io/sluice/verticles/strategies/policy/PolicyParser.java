@@ -36,6 +36,7 @@ import java.util.regex.Pattern;
  *   window: 10s                       # durations: 500ms, 10s, 5m, 1h, 1d
  *   key: param | header:X-Api-Key     # or a list of parts joined with ':'; default: param
  *   legacy-headers: false             # also X-RateLimit-Limit/Remaining/Reset
+ *   shadow: false                     # true: count and report denials, but allow every request
  * </pre>
  *
  * Buckets (token_bucket, leaky_bucket, gcra) take {@code burst} and {@code rate} (per second); a
@@ -82,6 +83,7 @@ public final class PolicyParser {
     String strategyName = fields.text("strategy", true);
     KeyExtractor key = key(fields);
     boolean legacyHeaders = Boolean.TRUE.equals(fields.bool("legacy-headers"));
+    boolean shadow = Boolean.TRUE.equals(fields.bool("shadow"));
     Strategy strategy = null;
     if (strategyName != null) {
       strategy = strategy(strategyName, fields, "");
@@ -94,7 +96,7 @@ public final class PolicyParser {
       return null;
     }
     try {
-      return new Policy(policyName, strategy, key, legacyHeaders);
+      return new Policy(policyName, strategy, key, legacyHeaders, shadow);
     } catch (IllegalArgumentException e) {
       problem(e.getMessage());
       return null;

@@ -48,6 +48,16 @@ class PolicyParserTest {
     assertThat(policy.limits()).containsExactly(new AdvertisedLimit("default", 5, 10));
     assertThat(policy.maxCost()).isEqualTo(5);
     assertThat(policy.legacyHeaders()).isFalse();
+    assertThat(policy.shadow()).isFalse();
+  }
+
+  @Test
+  void aShadowPolicyOnlyWatches() {
+    Policy policy = parse("trial", map("strategy", "gcra", "burst", "5", "rate", "1", "shadow", "true"));
+    assertThat(problems).isEmpty();
+    assertThat(policy.shadow()).isTrue();
+    assertThat(parse("bad", map("strategy", "gcra", "burst", "5", "rate", "1", "shadow", "yes"))).isNull();
+    assertThat(problems).containsExactly("policy 'bad': 'shadow' must be true or false, was 'yes'");
   }
 
   @Test
@@ -102,7 +112,7 @@ class PolicyParserTest {
     assertThat(problems).containsExactly(
         "policy 'x': 'burst' must be a whole number from 1 to 9223372036854775807, was '0'",
         "policy 'x': 'rate' must be a number above 0 (requests per second), such as 5 or 0.5, was 'fast'",
-        "policy 'x': unknown field 'burts' for a token_bucket policy (fields: strategy, key, legacy-headers, burst, rate)");
+        "policy 'x': unknown field 'burts' for a token_bucket policy (fields: strategy, key, legacy-headers, shadow, burst, rate)");
   }
 
   @Test

@@ -1,0 +1,87 @@
+package io.sluice.verticles.server.dashboard;
+
+import io.sluice.verticles.server.metrics.LimitActivity;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The dashboard's charts over the last hour, kept by the server at 10-second steps so that a reload
+ * (or a second browser) starts with the whole hour: at most {@value #CAPACITY} samples of running
+ * totals, from which {@link #json()} derives the rates of each step. Written by the
+ * {@link DashboardVerticle}, read by any HTTP front: every method is synchronized.
+ */
+final class History {
+
+  static final int STEP_SECONDS = 10;
+  static final int CAPACITY = 3600 / STEP_SECONDS;
+
+  /** Running totals and levels at one instant; per-policy totals are {allowed, denied}. */
+  record Sample(long atMillis, long requests, long bytesRead, long bytesWritten, long connections, long keys,
+                Map<String, long[]> policies, long udpOverLimit, long udpUnderLimit) {
+  }
+
+  private final ArrayDeque<Sample> samples = new ArrayDeque<>();
+
+  /** Reads the totals of an overview and of the limits' activity as one sample. */
+  static Sample of(long atMillis, JsonObject overview, Collection<String> policies, LimitActivity activity) {
+    Map<String, long[]> byPolicy = new TreeMap<>();
+    for (String policy : policies) {
+      LimitActivity.PolicyActivity counts = activity.policy(policy);
+      byPolicy.put(policy, new long[] {counts.allowed(), counts.denied()});
+    }
+    JsonObject bytes = overview.getJsonObject("bytes");
+    return new Sample(atMillis, overview.getJsonObject("requests").getLong("total"), bytes.getLong("read"),
+        bytes.getLong("written"), overview.getLong("connections"), overview.getJsonObject("keys").getLong("total"),
+        byPolicy, activity.udpOverLimit(), activity.udpUnderLimit());
+  }
+
+  synchronized void add(Sample sample) {
+    samples.addLast(sample);
+    while (samples.size() > CAPACITY) {
+      samples.removeFirst();
+    }
+  }
+
+  /**
+   * {@code {"stepSeconds":10,"samples":[{"t":ms,"connections":…,"keys":…,"requestsPerSecond":…,
+   * "bytesInPerSecond":…,"bytesOutPerSecond":…,"udpOverLimitPerSecond":…,"udpUnderLimitPerSecond":…,
+   * "policies":{"name":{"allowedPerSecond":…,"deniedPerSecond":…}}}]}}, oldest first. Rates cover the
+   * step before each sample, so the first sample has none.
+   */
+  synchronized JsonObject json() {
+    JsonArray items = new JsonArray();
+    Sample previous = null;
+    for (Sample sample : samples) {
+      JsonObject item = new JsonObject().put("t", sample.atMillis()).put("connections", sample.connections())
+          .put("keys", sample.keys());
+      if (previous != null && sample.atMillis() > previous.atMillis()) {
+        double seconds = (sample.atMillis() - previous.atMillis()) / 1000.0;
+        item.put("requestsPerSecond", rate(sample.requests(), previous.requests(), seconds))
+            .put("bytesInPerSecond", rate(sample.bytesRead(), previous.bytesRead(), seconds))
+            .put("bytesOutPerSecond", rate(sample.bytesWritten(), previous.bytesWritten(), seconds))
+            .put("udpOverLimitPerSecond", rate(sample.udpOverLimit(), previous.udpOverLimit(), seconds))
+            .put("udpUnderLimitPerSecond", rate(sample.udpUnderLimit(), previous.udpUnderLimit(), seconds));
+        JsonObject policies = new JsonObject();
+        for (Map.Entry<String, long[]> policy : sample.policies().entrySet()) {
+          long[] before = previous.policies().getOrDefault(policy.getKey(), new long[2]);
+          policies.put(policy.getKey(), new JsonObject()
+              .put("allowedPerSecond", rate(policy.getValue()[0], before[0], seconds))
+              .put("deniedPerSecond", rate(policy.getValue()[1], before[1], seconds)));
+        }
+        item.put("policies", policies);
+      }
+      items.add(item);
+      previous = sample;
+    }
+    return new JsonObject().put("stepSeconds", STEP_SECONDS).put("samples", items);
+  }
+
+  private static double rate(long total, long before, double seconds) {
+    return Math.max(0, total - before) / seconds;
+  }
+}

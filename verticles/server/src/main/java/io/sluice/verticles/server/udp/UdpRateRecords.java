@@ -1,0 +1,24 @@
+package io.sluice.verticles.server.udp;
+
+import io.sluice.verticles.engine.udp.rate.RateState;
+
+import java.nio.charset.StandardCharsets;
+
+/** The UDP endpoint's state records ({@code udp:<key>}) as readers outside the endpoint see them. */
+public final class UdpRateRecords {
+
+  /** The prefix of every UDP state record's key. */
+  public static final String PREFIX = new String(ShardRateStore.NAMESPACE, StandardCharsets.US_ASCII);
+
+  private UdpRateRecords() {
+  }
+
+  /**
+   * The stored rate and when it was computed.
+   *
+   * @throws IllegalStateException when the value is not a UDP rate state
+   */
+  public static RateState decode(byte[] value) {
+    return ShardRateStore.decode(value);
+  }
+}
