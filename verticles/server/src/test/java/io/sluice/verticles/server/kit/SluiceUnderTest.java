@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.kit;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.OperatorSettings;
@@ -90,7 +91,7 @@ public final class SluiceUnderTest implements AutoCloseable {
   /** Policies and operator settings (internal metrics, the configuration the admin API shows). */
   public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http, OperatorSettings operator) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies,
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), operator);
+        SluiceMetrics.newRegistry(), operator);
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
