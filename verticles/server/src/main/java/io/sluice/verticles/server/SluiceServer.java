@@ -7,6 +7,10 @@ import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.channel.ChannelMessage;
 import io.sluice.verticles.server.check.CheckApi;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
+import io.sluice.verticles.server.shard.HostedRoute;
+import io.sluice.verticles.server.cluster.ClusterDeployment;
+import io.sluice.verticles.server.cluster.ClusterPartitions;
+import io.sluice.verticles.engine.shard.TaskCodecs;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardParcel;
 import io.sluice.verticles.server.shard.ShardVerticle;
@@ -46,6 +50,7 @@ public final class SluiceServer {
   private final Instance instance;
   private final List<String> deployments = new ArrayList<>();
   private ShardDirectory directory;
+  private ClusterDeployment cluster;
   private long metricsTimer = -1;
   private int tcpPort;
   private int httpPort;
@@ -97,23 +102,37 @@ public final class SluiceServer {
   private Future<Void> deploy(ServerSettings settings) {
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
-    directory = new ShardDirectory(settings.shards());
-    if (metrics != null) {
-      directory.observeParcelSizes(SluiceMetrics.parcelSizes(metrics)::record);
-    }
     List<Future<String>> shards = new ArrayList<>();
     List<Store> stores = new ArrayList<>();
-    for (int i = 0; i < settings.shards(); i++) {
-      Store store = new Store(instance.clock(), instance.startedAtNanos());
-      stores.add(store);
-      ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
-      shards.add(track(vertx.deployVerticle(new ShardVerticle(i, shard, directory, settings.sweepIntervalMillis()))));
+    ClusterPartitions partitions = null;
+    if (settings.cluster().enabled()) {
+      partitions = new ClusterPartitions(settings.shards(), settings.valueSize(), instance.clock(), instance.startedAtNanos());
+      directory = partitions.directory();
+      stores.addAll(partitions.stores());
+      for (int i = 0; i < settings.shards(); i++) {
+        shards.add(track(vertx.deployVerticle(new ShardVerticle(i, partitions.routesOf(i), directory,
+            settings.sweepIntervalMillis()))));
+      }
+    } else {
+      directory = new ShardDirectory(settings.shards());
+      for (int i = 0; i < settings.shards(); i++) {
+        Store store = new Store(instance.clock(), instance.startedAtNanos());
+        stores.add(store);
+        ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
+        shards.add(track(vertx.deployVerticle(new ShardVerticle(i, List.of(new HostedRoute(i, store, shard::execute)),
+            directory, settings.sweepIntervalMillis()))));
+      }
     }
     if (metrics != null) {
+      directory.observeParcelSizes(SluiceMetrics.parcelSizes(metrics)::record);
       SluiceMetrics.bind(metrics, instance, stores);
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
+    ClusterPartitions clustered = partitions;
     return Future.all(shards)
+        .compose(v -> clustered == null ? Future.succeededFuture() : ClusterDeployment.start(vertx, clustered,
+            settings.cluster(), settings.valueSize(), TaskCodecs.NONE, settings.frontInstances(), meters(),
+            verticle -> track(vertx.deployVerticle(verticle))).onSuccess(deployment -> cluster = deployment).mapEmpty())
         .compose(v -> deployTcp(settings, directory))
         .compose(v -> deployHttp(settings, directory))
         .compose(v -> deployUdp(settings, directory));
@@ -201,8 +220,21 @@ public final class SluiceServer {
     return deployment.onSuccess(deployments::add);
   }
 
-  /** Undeploys the fronts first, so no request reaches a shard that is gone. */
+  /** This node's part in the cluster, or empty for a single node. */
+  public java.util.Optional<ClusterDeployment> cluster() {
+    return java.util.Optional.ofNullable(cluster);
+  }
+
+  /**
+   * Undeploys the fronts first, so no request reaches a shard that is gone; a cluster node first
+   * hands its partitions over (a graceful leave).
+   */
   public Future<Void> stop() {
+    Future<Void> handedOver = cluster == null ? Future.succeededFuture() : cluster.leave();
+    return handedOver.eventually(this::undeploy);
+  }
+
+  private Future<Void> undeploy() {
     vertx.cancelTimer(metricsTimer);
     List<String> reversed = new ArrayList<>(deployments);
     java.util.Collections.reverse(reversed);

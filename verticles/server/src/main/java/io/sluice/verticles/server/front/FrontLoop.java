@@ -3,7 +3,7 @@ package io.sluice.verticles.server.front;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.channel.ChannelHub;
 import io.sluice.verticles.server.shard.ShardDirectory;
-import io.sluice.verticles.server.shard.ShardOutbox;
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.vertx.core.Context;
 
 /**
@@ -11,11 +11,11 @@ import io.vertx.core.Context;
  * shards and the channel hub (both made on that loop and used only from it), and the
  * per-connection limits.
  */
-public record FrontLoop(Instance instance, ShardOutbox shards, ChannelHub hub, ConnectionLimits limits) {
+public record FrontLoop(Instance instance, ShardRouter shards, ChannelHub hub, ConnectionLimits limits) {
 
   /** Call on the front's event loop: the outbox and the hub answer on the loop they were made on. */
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits) {
-    return new FrontLoop(instance, new ShardOutbox(loop, loop.owner().eventBus(), shards),
+    return new FrontLoop(instance, shards.routerFor(loop),
         new ChannelHub(loop.owner().eventBus()), limits);
   }
 }

@@ -1,0 +1,103 @@
+package io.sluice.verticles.server.cluster;
+
+import io.sluice.protocol.binary.client.ThrottrClient;
+import io.sluice.protocol.binary.client.ThrottrClientOptions;
+import io.sluice.protocol.binary.codec.Listing;
+import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.protocol.binary.client.UpdateAttribute;
+import io.sluice.protocol.binary.client.UpdateChange;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Three nodes on loopback, one Hazelcast member each: every node serves every key. */
+class ClusterRoutingTest {
+
+  private static final ManualClock CLOCK = new ManualClock();
+  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  private static Vertx clients;
+
+  @BeforeAll
+  static void formCluster() {
+    ClusterNodeUnderTest first = ClusterNodeUnderTest.start(List.of(), 1, CLOCK);
+    NODES.add(first);
+    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, CLOCK));
+    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, CLOCK));
+    ClusterNodeUnderTest.awaitFormed(NODES);
+    clients = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stop() {
+    NODES.forEach(ClusterNodeUnderTest::close);
+    await(clients.close());
+  }
+
+  private static ThrottrClient client(ClusterNodeUnderTest node) {
+    return await(ThrottrClient.connect(clients, new ThrottrClientOptions().setPort(node.tcpPort())));
+  }
+
+  @Test
+  void theNodesShareOneTableAndEachOwnsAShare() {
+    PartitionTable table = NODES.get(0).node().table();
+    int owned = 0;
+    for (ClusterNodeUnderTest node : NODES) {
+      assertThat(node.node().table().members()).isEqualTo(table.members());
+      assertThat(node.node().states().serving()).isEqualTo(table.owned(node.node().self())).isPositive();
+      owned += node.node().states().serving();
+    }
+    assertThat(owned).isEqualTo(PartitionTable.PARTITIONS);
+  }
+
+  @Test
+  void keysWrittenThroughOneNodeAreReadAndChangedThroughTheOthers() {
+    ThrottrClient a = client(NODES.get(0));
+    ThrottrClient b = client(NODES.get(1));
+    ThrottrClient c = client(NODES.get(2));
+    int keys = 120;
+    for (int i = 0; i < keys; i++) {
+      assertThat(await(a.insert("routed:" + i, 10 + i, TtlUnit.SECONDS, 600))).isTrue();
+    }
+    for (int i = 0; i < keys; i++) {
+      assertThat(await(b.query("routed:" + i)).quota()).as("routed:%d through b", i).isEqualTo(10 + i);
+      assertThat(await(c.update("routed:" + i, UpdateAttribute.QUOTA, UpdateChange.DECREASE, 5))).isTrue();
+    }
+    for (int i = 0; i < keys; i++) {
+      assertThat(await(a.query("routed:" + i)).quota()).isEqualTo(5 + i);
+      // The key exists once in the cluster: INSERT through another node is refused.
+      assertThat(await(c.insert("routed:" + i, 1, TtlUnit.SECONDS, 600))).isFalse();
+    }
+    assertThat(await(b.set("buffer:x", "hello".getBytes(StandardCharsets.UTF_8), TtlUnit.SECONDS, 60))).isTrue();
+    assertThat(new String(await(c.get("buffer:x")).value(), StandardCharsets.UTF_8)).isEqualTo("hello");
+  }
+
+  @Test
+  void listAndInfoCoverEveryKeyOfTheClusterOnceWhicheverNodeIsAsked() {
+    ThrottrClient a = client(NODES.get(0));
+    for (int i = 0; i < 60; i++) {
+      await(a.insert("listed:" + i, 1, TtlUnit.SECONDS, 600));
+    }
+    for (ClusterNodeUnderTest node : NODES) {
+      List<Listing.KeyItem> items = await(client(node).list());
+      Set<String> listed = new HashSet<>();
+      items.forEach(item -> listed.add(new String(item.key(), StandardCharsets.UTF_8)));
+      assertThat(items).hasSize(listed.size());
+      for (int i = 0; i < 60; i++) {
+        assertThat(listed).contains("listed:" + i);
+      }
+    }
+  }
+}
