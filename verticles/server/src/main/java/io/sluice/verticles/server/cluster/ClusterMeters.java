@@ -9,11 +9,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The {@code sluice_cluster_*} series of one node. */
-final class ClusterMeters {
+public final class ClusterMeters {
 
   private final Counter forwarded;
   private final Timer replicationLag;
   private final AtomicLong lastLagNanos = new AtomicLong();
+  private final java.util.concurrent.atomic.AtomicInteger replicasInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
   ClusterMeters(MeterRegistry registry, ClusterNode node) {
     Gauge.builder("sluice.cluster.members", node, n -> n.table().members().size())
@@ -27,6 +28,8 @@ final class ClusterMeters {
     Gauge.builder("sluice.cluster.replication.lag.last", lastLagNanos, lag -> lag.get() / 1e9)
         .baseUnit("seconds")
         .description("Time from the first change of the last replicated batch to its backup's acknowledgement").register(registry);
+    Gauge.builder("sluice.cluster.replication.in.flight", replicasInFlight, Number::doubleValue)
+        .description("Messages of changes or copies sent to backups and not acknowledged yet").register(registry);
     forwarded = Counter.builder("sluice.cluster.forwarded.batches")
         .description("Batches of requests this node sent to the owner of their partition on another node").register(registry);
     replicationLag = Timer.builder("sluice.cluster.replication.lag")
@@ -41,6 +44,19 @@ final class ClusterMeters {
   void replicated(long lagNanos) {
     lastLagNanos.set(lagNanos);
     replicationLag.record(lagNanos, TimeUnit.NANOSECONDS);
+  }
+
+  void replicaSent() {
+    replicasInFlight.incrementAndGet();
+  }
+
+  void replicaSettled() {
+    replicasInFlight.decrementAndGet();
+  }
+
+  /** Messages to backups not acknowledged yet: zero means every change so far is on its backups. */
+  public int replicasInFlight() {
+    return replicasInFlight.get();
   }
 
   long lastLagNanos() {

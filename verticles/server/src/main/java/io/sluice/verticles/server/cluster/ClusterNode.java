@@ -4,6 +4,8 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryAddedListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -54,6 +56,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
   /** How long a handoff, a seed or a graceful leave may take before the node goes on without it. */
   static final long HANDOFF_TIMEOUT_MILLIS = 10_000;
+  private static final String READY_MAP = "sluice.cluster.ready";
   private static final byte CHANGES = 1;
   private static final byte RESET = 2;
 
@@ -70,6 +73,10 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private final Map<Integer, String> awaitingFrom = new HashMap<>();
   private volatile PartitionTable table;
   private volatile boolean started;
+  /** Set by the first table that counts this node: until then the partitions were the others'. */
+  private boolean joined;
+  private IMap<String, String> readyMembers;
+  private UUID readyListener;
   private ClusterMeters meters;
   private ShardRouter local;
   private UUID membershipListener;
@@ -98,11 +105,11 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
     return table;
   }
 
-  PartitionStates states() {
+  public PartitionStates states() {
     return states;
   }
 
-  ClusterMeters meters() {
+  public ClusterMeters meters() {
     return meters;
   }
 
@@ -158,10 +165,18 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
       @Override
       public void memberRemoved(MembershipEvent event) {
+        readyMembers.removeAsync(event.getMember().getUuid().toString());
         context.runOnContext(v -> recompute());
       }
     });
-    return Future.all(consumers.stream().map(MessageConsumer::completion).toList()).onSuccess(v -> {
+    // A member takes part once its shards and inboxes serve: it says so in this map, so that no
+    // partition is given to a node still starting.
+    readyMembers = hazelcast.getMap(READY_MAP);
+    readyListener = readyMembers.addEntryListener((EntryAddedListener<String, String>) event ->
+        context.runOnContext(v -> recompute()), false);
+    return Future.all(consumers.stream().map(MessageConsumer::completion).toList())
+        .compose(v -> Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context))
+        .onSuccess(v -> {
       recompute();
       started = true;
       LOG.log(System.Logger.Level.INFO, "cluster member " + self + " joined: " + table.members().size()
@@ -174,6 +189,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   public Future<?> stop() {
     if (membershipListener != null) {
       hazelcast.getCluster().removeMembershipListener(membershipListener);
+      readyMembers.removeEntryListener(readyListener);
+      readyMembers.removeAsync(self);
     }
     return Future.all(consumers.stream().map(MessageConsumer::unregister).toList());
   }
@@ -192,10 +209,14 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
     return List.of();
   }
 
-  /** Members in join order whose value size is the oldest member's; others are refused, once logged. */
+  /**
+   * Members in join order that said they are ready and whose value size is the oldest member's;
+   * others are refused, once logged.
+   */
   private List<String> acceptedMembers() {
     List<String> accepted = new ArrayList<>();
     String reference = null;
+    java.util.Set<String> ready = readyMembers.keySet();
     for (Member member : hazelcast.getCluster().getMembers()) {
       String size = member.getAttribute(HazelcastSetup.VALUE_SIZE);
       if (reference == null) {
@@ -203,7 +224,9 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       }
       String id = member.getUuid().toString();
       if (reference.equals(size)) {
-        accepted.add(id);
+        if (ready.contains(id)) {
+          accepted.add(id);
+        }
       } else if (refusedLogged.add(id)) {
         LOG.log(System.Logger.Level.ERROR, "refusing cluster member " + member.getAddress() + " (" + id
             + "): its --value-size " + size + " differs from this cluster's " + reference
@@ -219,9 +242,13 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
     leaving.retainAll(live);
     List<String> members = new ArrayList<>(live);
     members.removeAll(leaving);
+    if (!members.contains(self) && !joined) {
+      return;
+    }
     PartitionTable previous = table;
-    if (!started) {
+    if (!joined) {
       // Joining: the partitions were the others' until now.
+      joined = true;
       List<String> others = new ArrayList<>(members);
       others.remove(self);
       previous = PartitionTable.of(others, backups);
@@ -330,7 +357,9 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
     ByteBuf message = Unpooled.buffer(3 + images.readableBytes());
     message.writeByte(kind).writeShortLE(partition).writeBytes(images);
     images.release();
+    meters.replicaSent();
     vertx.eventBus().request(ClusterAddress.replica(backup), BufferInternal.buffer(message)).onComplete(ack -> {
+      meters.replicaSettled();
       if (ack.succeeded()) {
         meters.replicated(System.nanoTime() - sinceNanos);
       } else if (ack.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS

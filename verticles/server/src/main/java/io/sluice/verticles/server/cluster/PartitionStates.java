@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * it; this one may hold a backup copy). Read by the partition gates on the shard threads, written by
  * the cluster's coordinator and by the handoff on the shard thread.
  */
-final class PartitionStates {
+public final class PartitionStates {
 
   static final int NOT_SERVED = 0;
   static final int SERVING = 1;
@@ -31,7 +31,7 @@ final class PartitionStates {
   }
 
   /** How many partitions this node serves now. */
-  int serving() {
+  public int serving() {
     int count = 0;
     for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
       if (serving(p)) {
@@ -42,7 +42,7 @@ final class PartitionStates {
   }
 
   /** How many partitions this node owns but waits for. */
-  int awaiting() {
+  public int awaiting() {
     int count = 0;
     for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
       if (states.get(p) == AWAITING) {

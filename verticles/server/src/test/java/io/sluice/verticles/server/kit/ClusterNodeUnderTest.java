@@ -37,6 +37,12 @@ import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 public final class ClusterNodeUnderTest implements AutoCloseable {
 
   private static final String LOOPBACK = "127.0.0.1";
+  /** Hazelcast tells every connection attempt at INFO; the tests' output keeps its warnings. */
+  private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
+
+  static {
+    HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
 
   private final Vertx vertx;
   private final SluiceServer server;
