@@ -5,6 +5,7 @@ import io.sluice.verticles.engine.shard.ThrottrShard;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.channel.ChannelMessage;
+import io.sluice.verticles.server.channel.ChannelMessageCodec;
 import io.sluice.verticles.server.check.CheckApi;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.shard.HostedRoute;
@@ -101,7 +102,7 @@ public final class SluiceServer {
 
   private Future<Void> deploy(ServerSettings settings) {
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
-    vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
+    vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new ChannelMessageCodec());
     List<Future<String>> shards = new ArrayList<>();
     List<Store> stores = new ArrayList<>();
     ClusterPartitions partitions = null;

@@ -16,6 +16,6 @@ public record FrontLoop(Instance instance, ShardRouter shards, ChannelHub hub, C
   /** Call on the front's event loop: the outbox and the hub answer on the loop they were made on. */
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits) {
     return new FrontLoop(instance, shards.routerFor(loop),
-        new ChannelHub(loop.owner().eventBus()), limits);
+        new ChannelHub(loop.owner().eventBus(), loop.owner().isClustered()), limits);
   }
 }

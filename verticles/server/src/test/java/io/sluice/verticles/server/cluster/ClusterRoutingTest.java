@@ -100,4 +100,22 @@ class ClusterRoutingTest {
       }
     }
   }
+
+  @Test
+  void aMessagePublishedOnOneNodeReachesSubscribersOnTheOthers() {
+    io.vertx.core.Promise<String> onB = io.vertx.core.Promise.promise();
+    io.vertx.core.Promise<String> onC = io.vertx.core.Promise.promise();
+    ThrottrClient b = client(NODES.get(1)).pushHandler(push -> onB.tryComplete(new String(push.payload(), StandardCharsets.UTF_8)));
+    ThrottrClient c = client(NODES.get(2)).pushHandler(push -> onC.tryComplete(new String(push.payload(), StandardCharsets.UTF_8)));
+    assertThat(await(b.subscribe("news"))).isTrue();
+    assertThat(await(c.subscribe("news"))).isTrue();
+    // A subscription is known cluster-wide once Vert.x's registration reached the publisher's node.
+    ThrottrClient a = client(NODES.get(0));
+    ClusterNodeUnderTest.awaitCondition("both subscribers get a message", java.time.Duration.ofSeconds(10), () -> {
+      await(a.publish("news", "across"));
+      return onB.future().isComplete() && onC.future().isComplete();
+    });
+    assertThat(onB.future().result()).isEqualTo("across");
+    assertThat(onC.future().result()).isEqualTo("across");
+  }
 }
