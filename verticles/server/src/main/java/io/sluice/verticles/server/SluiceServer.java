@@ -179,8 +179,11 @@ public final class SluiceServer {
     if (metrics != null) {
       features.add(HttpFeature.at("/metrics", () -> PrometheusScrapingHandler.create(metrics)));
     }
-    features.add(new Health(directory));
+    features.add(new Health(directory, () -> cluster == null ? java.util.Optional.empty() : cluster.node().notReady()));
     features.add(new RequestGuard(settings.http()));
+    if (cluster != null) {
+      features.add(HttpFeature.at("/api/cluster", () -> cluster.api()));
+    }
     features.add(HttpFeature.at("/ws", bridge::handler));
     new CheckApi(settings.policies(), directory, token, meters()).mounts()
         .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));

@@ -36,7 +36,7 @@ public final class ClusterDeployment {
       return Future.failedFuture("--cluster needs a Vert.x clustered with Hazelcast");
     }
     ClusterNode node = new ClusterNode(hazelcast.getHazelcastInstance(), size.label(), settings.backups(),
-        partitions.directory(), partitions.states(), partitions.feeds(), registry);
+        partitions.directory(), partitions.states(), partitions.feeds(), partitions.stores(), registry);
     partitions.shipThrough(node);
     BatchWire wire = new BatchWire(size, tasks);
     partitions.directory().routeThrough((context, local) -> new ClusterRouter(context, node, local, wire));
@@ -49,6 +49,12 @@ public final class ClusterDeployment {
 
   public ClusterNode node() {
     return node;
+  }
+
+  /** {@code GET /api/cluster}: members, their state and partitions, replication lag, as JSON. */
+  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> api() {
+    return context -> context.response().putHeader("content-type", "application/json")
+        .end(node.describe().encode());
   }
 
   /** Hands every partition this node owns to its next owner; see {@link ClusterNode#leave}. */

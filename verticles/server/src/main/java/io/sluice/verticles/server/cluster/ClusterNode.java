@@ -68,6 +68,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private final PartitionStates states;
   private final Map<Integer, ReplicaFeed> feeds;
   private final MeterRegistry registry;
+  private final List<Store> stores;
   private final Set<String> leaving = ConcurrentHashMap.newKeySet();
   private final Set<String> refusedLogged = new HashSet<>();
   private final Map<Integer, String> awaitingFrom = new HashMap<>();
@@ -85,7 +86,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private Promise<Void> left;
 
   ClusterNode(HazelcastInstance hazelcast, String valueSize, int backups, ShardDirectory directory,
-              PartitionStates states, Map<Integer, ReplicaFeed> feeds, MeterRegistry registry) {
+              PartitionStates states, Map<Integer, ReplicaFeed> feeds, List<Store> stores, MeterRegistry registry) {
+    this.stores = stores;
     this.hazelcast = hazelcast;
     this.self = hazelcast.getCluster().getLocalMember().getUuid().toString();
     this.valueSize = valueSize;
@@ -115,7 +117,52 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
   /** Joined, counted in the table, and serving every partition it owns (none still awaited). */
   public boolean ready() {
-    return started && table.members().contains(self) && states.awaiting() == 0;
+    return notReady().isEmpty();
+  }
+
+  /** Why this node is not ready yet, or empty. */
+  public java.util.Optional<String> notReady() {
+    if (!started || !table.members().contains(self)) {
+      return java.util.Optional.of("not a member of the cluster's partition table (joining or leaving)");
+    }
+    int awaiting = states.awaiting();
+    return awaiting == 0 ? java.util.Optional.empty()
+        : java.util.Optional.of("waiting for the records of " + awaiting + " partitions from their previous owner");
+  }
+
+  /** This node's view of the cluster, as the dashboard's {@code /api/cluster} shows it. */
+  public io.vertx.core.json.JsonObject describe() {
+    PartitionTable now = table;
+    io.vertx.core.json.JsonArray members = new io.vertx.core.json.JsonArray();
+    java.util.Map<String, Member> byId = new HashMap<>();
+    hazelcast.getCluster().getMembers().forEach(member -> byId.put(member.getUuid().toString(), member));
+    for (String id : now.members()) {
+      Member member = byId.get(id);
+      members.add(new io.vertx.core.json.JsonObject()
+          .put("id", id)
+          .put("address", member == null ? null : member.getAddress().toString())
+          .put("self", id.equals(self))
+          .put("state", leaving.contains(id) ? "LEAVING" : id.equals(self) && !ready() ? "JOINING" : "UP")
+          .put("partitionsOwned", now.owned(id))
+          .put("partitionsBackedUp", now.backedUp(id)));
+    }
+    long keys = 0;
+    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+      if (states.serving(p)) {
+        keys += stores.get(p).size();
+      }
+    }
+    return new io.vertx.core.json.JsonObject()
+        .put("self", self)
+        .put("partitions", PartitionTable.PARTITIONS)
+        .put("backups", backups)
+        .put("ready", ready())
+        .put("members", members)
+        .put("servingPartitions", states.serving())
+        .put("keys", keys)
+        .put("awaitingPartitions", states.awaiting())
+        .put("replicationLagMillis", meters.lastLagNanos() / 1e6)
+        .put("replicationInFlight", meters.replicasInFlight());
   }
 
   @Override

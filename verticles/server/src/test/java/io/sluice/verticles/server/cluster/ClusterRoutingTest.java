@@ -118,4 +118,21 @@ class ClusterRoutingTest {
     assertThat(onB.future().result()).isEqualTo("across");
     assertThat(onC.future().result()).isEqualTo("across");
   }
+
+  @Test
+  void everyNodeIsReadyAndShowsTheClusterInItsApiAndMetrics() {
+    for (ClusterNodeUnderTest node : NODES) {
+      try (io.sluice.verticles.server.kit.HttpCalls http = new io.sluice.verticles.server.kit.HttpCalls(clients, node.httpPort())) {
+        assertThat(http.get("/ready").status()).isEqualTo(200);
+        io.vertx.core.json.JsonObject cluster = http.get("/api/cluster").json();
+        assertThat(cluster.getJsonArray("members")).hasSize(3);
+        assertThat(cluster.getInteger("servingPartitions")).isEqualTo(node.node().table().owned(node.node().self()));
+        String scrape = io.sluice.verticles.server.kit.Scrapes.scrape(http);
+        assertThat(io.sluice.verticles.server.kit.Scrapes.value(scrape, "sluice_cluster_members")).isEqualTo(3);
+        assertThat(io.sluice.verticles.server.kit.Scrapes.value(scrape, "sluice_cluster_partitions_owned"))
+            .isEqualTo(node.node().states().serving());
+        assertThat(scrape).contains("sluice_cluster_replication_lag_seconds");
+      }
+    }
+  }
 }
