@@ -57,6 +57,12 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   /** How long a handoff, a seed or a graceful leave may take before the node goes on without it. */
   static final long HANDOFF_TIMEOUT_MILLIS = 10_000;
   private static final String READY_MAP = "sluice.cluster.ready";
+  /**
+   * A measuring aid, not an option: {@code -Dsluice.cluster.router-only=true} makes the node join
+   * and serve its listeners without ever taking a partition, so that every request it gets goes
+   * to another node (the non-owner figures of docs/benchmarks.md).
+   */
+  static final boolean ROUTER_ONLY = Boolean.getBoolean("sluice.cluster.router-only");
   private static final byte CHANGES = 1;
   private static final byte RESET = 2;
 
@@ -222,7 +228,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
     readyListener = readyMembers.addEntryListener((EntryAddedListener<String, String>) event ->
         context.runOnContext(v -> recompute()), false);
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList())
-        .compose(v -> Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context))
+        .compose(v -> ROUTER_ONLY ? Future.succeededFuture()
+            : Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context))
         .onSuccess(v -> {
       recompute();
       started = true;
@@ -289,7 +296,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
     leaving.retainAll(live);
     List<String> members = new ArrayList<>(live);
     members.removeAll(leaving);
-    if (!members.contains(self) && !joined) {
+    if (!members.contains(self) && !joined && !ROUTER_ONLY) {
       return;
     }
     PartitionTable previous = table;
