@@ -7,6 +7,7 @@ import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.channel.ChannelMessage;
 import io.sluice.verticles.server.channel.ChannelMessageCodec;
 import io.sluice.verticles.server.check.CheckApi;
+import io.sluice.verticles.server.check.LimitTaskCodec;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.shard.HostedRoute;
 import io.sluice.verticles.server.cluster.ClusterDeployment;
@@ -132,7 +133,8 @@ public final class SluiceServer {
     ClusterPartitions clustered = partitions;
     return Future.all(shards)
         .compose(v -> clustered == null ? Future.succeededFuture() : ClusterDeployment.start(vertx, clustered,
-            settings.cluster(), settings.valueSize(), TaskCodecs.NONE, settings.frontInstances(), meters(),
+            settings.cluster(), settings.valueSize(),
+            TaskCodecs.of(List.of(new LimitTaskCodec(settings.policies()))), settings.frontInstances(), meters(),
             verticle -> track(vertx.deployVerticle(verticle))).onSuccess(deployment -> cluster = deployment).mapEmpty())
         .compose(v -> deployTcp(settings, directory))
         .compose(v -> deployHttp(settings, directory))

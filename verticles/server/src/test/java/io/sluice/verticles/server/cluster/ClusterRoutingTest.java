@@ -4,6 +4,13 @@ import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.Listing;
 import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.strategies.Quota;
+import io.sluice.verticles.strategies.WindowPolicy;
+import io.sluice.verticles.strategies.impl.FixedWindow;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.strategies.policy.Policy;
+import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.protocol.binary.client.UpdateAttribute;
 import io.sluice.protocol.binary.client.UpdateChange;
 import io.sluice.verticles.engine.routing.PartitionTable;
@@ -27,15 +34,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterRoutingTest {
 
   private static final ManualClock CLOCK = new ManualClock();
+  private static final Policies POLICIES = Policies.of(new Policy("five-per-minute",
+      new FixedWindow(WindowPolicy.of(new Quota("default", 5, java.time.Duration.ofMinutes(1))))));
   private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
   private static Vertx clients;
 
   @BeforeAll
   static void formCluster() {
-    ClusterNodeUnderTest first = ClusterNodeUnderTest.start(List.of(), 1, CLOCK);
+    ClusterNodeUnderTest first = ClusterNodeUnderTest.start(List.of(), 1, ValueSize.UINT16, CLOCK, POLICIES);
     NODES.add(first);
-    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, CLOCK));
-    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, CLOCK));
+    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, ValueSize.UINT16, CLOCK, POLICIES));
+    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, ValueSize.UINT16, CLOCK, POLICIES));
     ClusterNodeUnderTest.awaitFormed(NODES);
     clients = Vertx.vertx();
   }
@@ -133,6 +142,26 @@ class ClusterRoutingTest {
             .isEqualTo(node.node().states().serving());
         assertThat(scrape).contains("sluice_cluster_replication_lag_seconds");
       }
+    }
+  }
+
+  @Test
+  void theCheckApiCountsEachKeyOnceWhicheverNodesItsChecksArrive() {
+    List<HttpCalls> http = NODES.stream().map(node -> new HttpCalls(clients, node.httpPort())).toList();
+    try {
+      for (int key = 0; key < 12; key++) {
+        String check = "{\"policy\":\"five-per-minute\",\"key\":\"api-" + key + "\"}";
+        for (int call = 0; call < 5; call++) {
+          assertThat(http.get((key + call) % 3).post("/v1/check", check).status()).as("call %d of key %d", call, key)
+              .isEqualTo(200);
+        }
+        assertThat(http.get(key % 3).post("/v1/check", check).status()).isEqualTo(429);
+        assertThat(http.get((key + 1) % 3).send(io.vertx.core.http.HttpMethod.DELETE,
+            "/v1/limits/five-per-minute/api-" + key, null).status()).isBetween(200, 204);
+        assertThat(http.get((key + 2) % 3).post("/v1/check", check).status()).isEqualTo(200);
+      }
+    } finally {
+      http.forEach(HttpCalls::close);
     }
   }
 }
