@@ -82,7 +82,9 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private volatile boolean started;
   /** Set by the first table that counts this node: until then the partitions were the others'. */
   private boolean joined;
-  private IMap<String, String> readyMembers;
+  private volatile IMap<String, String> readyMembers;
+  /** The members that said they are ready, as this node heard (kept here: reading the map blocks). */
+  private final Set<String> readyIds = ConcurrentHashMap.newKeySet();
   private UUID readyListener;
   private ClusterMeters meters;
   private ShardRouter local;
@@ -218,18 +220,27 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
       @Override
       public void memberRemoved(MembershipEvent event) {
-        readyMembers.removeAsync(event.getMember().getUuid().toString());
+        readyIds.remove(event.getMember().getUuid().toString());
+        if (readyMembers != null) {
+          readyMembers.removeAsync(event.getMember().getUuid().toString());
+        }
         context.runOnContext(v -> recompute());
       }
     });
     // A member takes part once its shards and inboxes serve: it says so in this map, so that no
-    // partition is given to a node still starting.
-    readyMembers = hazelcast.getMap(READY_MAP);
-    readyListener = readyMembers.addEntryListener((EntryAddedListener<String, String>) event ->
-        context.runOnContext(v -> recompute()), false);
-    return Future.all(consumers.stream().map(MessageConsumer::completion).toList())
+    // partition is given to a node still starting. Hazelcast's calls block: off the event loop.
+    return vertx.<Void>executeBlocking(() -> {
+      readyMembers = hazelcast.getMap(READY_MAP);
+      readyListener = readyMembers.addEntryListener((EntryAddedListener<String, String>) event -> {
+        readyIds.add(event.getKey());
+        context.runOnContext(v -> recompute());
+      }, false);
+      readyIds.addAll(readyMembers.keySet());
+      return null;
+    })
+        .compose(v -> Future.all(consumers.stream().map(MessageConsumer::completion).toList()))
         .compose(v -> ROUTER_ONLY ? Future.succeededFuture()
-            : Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context))
+            : Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context).onSuccess(done -> readyIds.add(self)))
         .onSuccess(v -> {
       recompute();
       started = true;
@@ -241,12 +252,16 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
   @Override
   public Future<?> stop() {
-    if (membershipListener != null) {
+    Future<Void> forgotten = membershipListener == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
       hazelcast.getCluster().removeMembershipListener(membershipListener);
-      readyMembers.removeEntryListener(readyListener);
-      readyMembers.removeAsync(self);
-    }
-    return Future.all(consumers.stream().map(MessageConsumer::unregister).toList());
+      if (readyMembers != null) {
+        readyMembers.removeEntryListener(readyListener);
+        readyMembers.removeAsync(self);
+      }
+      return null;
+    });
+    return forgotten.recover(gone -> Future.succeededFuture())
+        .compose(v -> Future.all(consumers.stream().map(MessageConsumer::unregister).toList()));
   }
 
   /**
@@ -270,7 +285,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private List<String> acceptedMembers() {
     List<String> accepted = new ArrayList<>();
     String reference = null;
-    java.util.Set<String> ready = readyMembers.keySet();
+    java.util.Set<String> ready = readyIds;
     for (Member member : hazelcast.getCluster().getMembers()) {
       String size = member.getAttribute(HazelcastSetup.VALUE_SIZE);
       if (reference == null) {

@@ -1,13 +1,13 @@
 package io.sluice.verticles.server.cluster;
 
 import io.sluice.protocol.binary.client.ThrottrClient;
-import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.client.UpdateAttribute;
 import io.sluice.protocol.binary.client.UpdateChange;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,10 +37,6 @@ class ClusterFailoverTest {
     await(clients.close());
   }
 
-  private ThrottrClient client(ClusterNodeUnderTest node) {
-    return await(ThrottrClient.connect(clients, new ThrottrClientOptions().setPort(node.tcpPort())));
-  }
-
   /** Every change acknowledged so far has been applied on its backups. */
   private void awaitReplicated() {
     ClusterNodeUnderTest.awaitCondition("every change is on its backups", Duration.ofSeconds(10),
@@ -49,14 +45,11 @@ class ClusterFailoverTest {
 
   @Test
   void aCrashedNodesKeysAreServedByItsBackupsAndANewBackupIsMade() {
-    ClusterNodeUnderTest first = ClusterNodeUnderTest.start(List.of(), 1, clock);
-    nodes.add(first);
-    nodes.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, clock));
-    nodes.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, clock));
-    ClusterNodeUnderTest.awaitFormed(nodes);
+    nodes.addAll(ClusterNodeUnderTest.formThree(1, clock, Policies.none()));
+    ClusterNodeUnderTest first = nodes.get(0);
 
-    ThrottrClient writer = client(nodes.get(0));
-    ThrottrClient updater = client(nodes.get(2));
+    ThrottrClient writer = nodes.get(0).client(clients);
+    ThrottrClient updater = nodes.get(2).client(clients);
     for (int i = 0; i < KEYS; i++) {
       assertThat(await(writer.insert("kept:" + i, i, TtlUnit.SECONDS, 600))).isTrue();
       assertThat(await(updater.update("kept:" + i, UpdateAttribute.QUOTA, UpdateChange.INCREASE, 1000))).isTrue();
@@ -74,7 +67,7 @@ class ClusterFailoverTest {
         + " ms after the crash");
 
     for (ClusterNodeUnderTest node : nodes) {
-      ThrottrClient reader = client(node);
+      ThrottrClient reader = node.client(clients);
       for (int i = 0; i < KEYS; i++) {
         assertThat(await(reader.query("kept:" + i)).quota()).as("kept:%d after the crash", i).isEqualTo(1000 + i);
       }
@@ -89,7 +82,7 @@ class ClusterFailoverTest {
     ClusterNodeUnderTest second = nodes.remove(1);
     second.crash();
     ClusterNodeUnderTest.awaitFormed(nodes);
-    ThrottrClient last = client(nodes.get(0));
+    ThrottrClient last = nodes.get(0).client(clients);
     for (int i = 0; i < KEYS; i++) {
       assertThat(await(last.query("kept:" + i)).quota()).as("kept:%d after two crashes", i).isEqualTo(1000 + i);
     }

@@ -1,12 +1,12 @@
 package io.sluice.verticles.server.cluster;
 
 import io.sluice.protocol.binary.client.ThrottrClient;
-import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.response.Response;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,19 +46,12 @@ class ClusterRollingRestartTest {
     await(clients.close());
   }
 
-  private ThrottrClient client(ClusterNodeUnderTest node) {
-    return await(ThrottrClient.connect(clients, new ThrottrClientOptions().setPort(node.tcpPort())));
-  }
-
   @Test
   void aRollingRestartUnderLoadLosesNoUpdateAndCountsNoneTwice() throws Exception {
-    ClusterNodeUnderTest first = ClusterNodeUnderTest.start(List.of(), 1, clock);
-    nodes.add(first);
-    nodes.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, clock));
-    nodes.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, clock));
-    ClusterNodeUnderTest.awaitFormed(nodes);
+    nodes.addAll(ClusterNodeUnderTest.formThree(1, clock, Policies.none()));
+    ClusterNodeUnderTest first = nodes.get(0);
     for (ClusterNodeUnderTest node : nodes) {
-      live.put(node, client(node));
+      live.put(node, node.client(clients));
     }
     for (int i = 0; i < KEYS; i++) {
       assertThat(await(live.get(first).insert("rolling:" + i, 0, TtlUnit.HOURS, 1))).isTrue();
@@ -107,7 +100,7 @@ class ClusterRollingRestartTest {
       ClusterNodeUnderTest joining = ClusterNodeUnderTest.start(List.of(nodes.get(0).clusterPort()), 1, clock);
       nodes.add(joining);
       ClusterNodeUnderTest.awaitFormed(nodes);
-      live.put(joining, client(joining));
+      live.put(joining, joining.client(clients));
     }
     long beforeEnd = acknowledged.get();
     ClusterNodeUnderTest.awaitCondition("load flows", java.time.Duration.ofSeconds(10), () -> acknowledged.get() > beforeEnd + 200);

@@ -1,10 +1,8 @@
 package io.sluice.verticles.server.cluster;
 
 import io.sluice.protocol.binary.client.ThrottrClient;
-import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.Listing;
 import io.sluice.protocol.binary.codec.TtlUnit;
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
 import io.sluice.verticles.strategies.impl.FixedWindow;
@@ -41,11 +39,7 @@ class ClusterRoutingTest {
 
   @BeforeAll
   static void formCluster() {
-    ClusterNodeUnderTest first = ClusterNodeUnderTest.start(List.of(), 1, ValueSize.UINT16, CLOCK, POLICIES);
-    NODES.add(first);
-    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, ValueSize.UINT16, CLOCK, POLICIES));
-    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, ValueSize.UINT16, CLOCK, POLICIES));
-    ClusterNodeUnderTest.awaitFormed(NODES);
+    NODES.addAll(ClusterNodeUnderTest.formThree(1, CLOCK, POLICIES));
     clients = Vertx.vertx();
   }
 
@@ -53,10 +47,6 @@ class ClusterRoutingTest {
   static void stop() {
     NODES.forEach(ClusterNodeUnderTest::close);
     await(clients.close());
-  }
-
-  private static ThrottrClient client(ClusterNodeUnderTest node) {
-    return await(ThrottrClient.connect(clients, new ThrottrClientOptions().setPort(node.tcpPort())));
   }
 
   @Test
@@ -73,9 +63,9 @@ class ClusterRoutingTest {
 
   @Test
   void keysWrittenThroughOneNodeAreReadAndChangedThroughTheOthers() {
-    ThrottrClient a = client(NODES.get(0));
-    ThrottrClient b = client(NODES.get(1));
-    ThrottrClient c = client(NODES.get(2));
+    ThrottrClient a = NODES.get(0).client(clients);
+    ThrottrClient b = NODES.get(1).client(clients);
+    ThrottrClient c = NODES.get(2).client(clients);
     int keys = 120;
     for (int i = 0; i < keys; i++) {
       assertThat(await(a.insert("routed:" + i, 10 + i, TtlUnit.SECONDS, 600))).isTrue();
@@ -95,12 +85,12 @@ class ClusterRoutingTest {
 
   @Test
   void listAndInfoCoverEveryKeyOfTheClusterOnceWhicheverNodeIsAsked() {
-    ThrottrClient a = client(NODES.get(0));
+    ThrottrClient a = NODES.get(0).client(clients);
     for (int i = 0; i < 60; i++) {
       await(a.insert("listed:" + i, 1, TtlUnit.SECONDS, 600));
     }
     for (ClusterNodeUnderTest node : NODES) {
-      List<Listing.KeyItem> items = await(client(node).list());
+      List<Listing.KeyItem> items = await(node.client(clients).list());
       Set<String> listed = new HashSet<>();
       items.forEach(item -> listed.add(new String(item.key(), StandardCharsets.UTF_8)));
       assertThat(items).hasSize(listed.size());
@@ -114,12 +104,12 @@ class ClusterRoutingTest {
   void aMessagePublishedOnOneNodeReachesSubscribersOnTheOthers() {
     io.vertx.core.Promise<String> onB = io.vertx.core.Promise.promise();
     io.vertx.core.Promise<String> onC = io.vertx.core.Promise.promise();
-    ThrottrClient b = client(NODES.get(1)).pushHandler(push -> onB.tryComplete(new String(push.payload(), StandardCharsets.UTF_8)));
-    ThrottrClient c = client(NODES.get(2)).pushHandler(push -> onC.tryComplete(new String(push.payload(), StandardCharsets.UTF_8)));
+    ThrottrClient b = NODES.get(1).client(clients).pushHandler(push -> onB.tryComplete(new String(push.payload(), StandardCharsets.UTF_8)));
+    ThrottrClient c = NODES.get(2).client(clients).pushHandler(push -> onC.tryComplete(new String(push.payload(), StandardCharsets.UTF_8)));
     assertThat(await(b.subscribe("news"))).isTrue();
     assertThat(await(c.subscribe("news"))).isTrue();
     // A subscription is known cluster-wide once Vert.x's registration reached the publisher's node.
-    ThrottrClient a = client(NODES.get(0));
+    ThrottrClient a = NODES.get(0).client(clients);
     ClusterNodeUnderTest.awaitCondition("both subscribers get a message", java.time.Duration.ofSeconds(10), () -> {
       await(a.publish("news", "across"));
       return onB.future().isComplete() && onC.future().isComplete();

@@ -8,10 +8,8 @@ import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
-import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
-import io.sluice.verticles.server.kit.TcpConversation;
-import io.sluice.verticles.server.kit.ThrottrVectorKit;
+import io.sluice.verticles.server.tcp.TcpVectorsTest;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.strategies.policy.Policies;
@@ -32,7 +30,7 @@ import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
  * about half of the keys, the other node the rest, so every vector runs through both paths. The
  * two Hazelcast members of a value size are made once; each vector gets fresh servers on them.
  */
-class ClusterVectorsTest extends ThrottrVectorKit {
+class ClusterVectorsTest extends TcpVectorsTest {
 
   private static final String LOOPBACK = "127.0.0.1";
   private static final Map<ValueSize, List<Vertx>> MEMBERS = new EnumMap<>(ValueSize.class);
@@ -84,15 +82,5 @@ class ClusterVectorsTest extends ThrottrVectorKit {
   @Override
   protected String publishWithoutSubscribers() {
     return "01";
-  }
-
-  @Override
-  protected Conversation open(SluiceUnderTest sut) {
-    return await(TcpConversation.open(vertx, sut.tcpPort()));
-  }
-
-  @Override
-  protected int localPort(Conversation conversation) {
-    return TcpConversation.localPort(conversation);
   }
 }

@@ -73,6 +73,23 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
     return new ClusterNodeUnderTest(freePort(), join, backups, size, clock, policies);
   }
 
+  /** Three nodes with {@code backups}, the second and third joining the first, once they serve. */
+  public static List<ClusterNodeUnderTest> formThree(int backups, Clock clock, Policies policies) {
+    List<ClusterNodeUnderTest> nodes = new java.util.ArrayList<>();
+    ClusterNodeUnderTest first = start(List.of(), backups, ValueSize.UINT16, clock, policies);
+    nodes.add(first);
+    nodes.add(start(List.of(first.clusterPort()), backups, ValueSize.UINT16, clock, policies));
+    nodes.add(start(List.of(first.clusterPort()), backups, ValueSize.UINT16, clock, policies));
+    awaitFormed(nodes);
+    return nodes;
+  }
+
+  /** A Throttr client of this node's TCP front, on {@code clients}. */
+  public io.sluice.protocol.binary.client.ThrottrClient client(Vertx clients) {
+    return await(io.sluice.protocol.binary.client.ThrottrClient.connect(clients,
+        new io.sluice.protocol.binary.client.ThrottrClientOptions().setPort(tcpPort())));
+  }
+
   public static int freePort() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
