@@ -13,7 +13,10 @@ import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.udp.UdpSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
+import io.sluice.verticles.server.cluster.ClusterSettings;
+import io.sluice.verticles.server.cluster.HazelcastSetup;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 
 import io.sluice.protocol.udp.rules.RuleSet;
@@ -53,11 +56,13 @@ public final class Gateway {
     // By default one event loop per core: shard i and front instance i then share loop i, so a key
     // whose shard is on the connection's own loop is served without a thread hop.
     PrometheusMeterRegistry metrics = SluiceMetrics.newRegistry();
-    Vertx vertx = Vertx.builder()
-        .with(new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
-            .setMetricsOptions(SluiceMetrics.vertxOptions()))
-        .withMetrics(new MicrometerMetricsFactory(metrics))
-        .build();
+    VertxOptions options = new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
+        .setMetricsOptions(SluiceMetrics.vertxOptions());
+    VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(metrics));
+    ClusterSettings cluster = clusterSettings(config);
+    Vertx vertx = cluster.enabled()
+        ? joinCluster(builder, options, cluster, config)
+        : builder.with(options).build();
     ServerSettings settings = new ServerSettings(config.valueSize(), config.shards(), loops,
         config.sweepIntervalMillis(),
         new ConnectionLimits(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS,
@@ -66,7 +71,7 @@ public final class Gateway {
         new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
         new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
-        new OperatorSettings(config.internalMetrics(), config.effective()));
+        new OperatorSettings(config.internalMetrics(), config.effective()), cluster);
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -89,6 +94,27 @@ public final class Gateway {
     } catch (Exception e) {
       vertx.close();
       throw new Exception(rootMessage(e), e);
+    }
+  }
+
+  private static ClusterSettings clusterSettings(SluiceConfig config) {
+    return config.cluster()
+        ? new ClusterSettings(true, config.clusterHost(), config.clusterPort(), config.clusterMembers(), config.clusterName(),
+            config.backups(), config.clusterConfig())
+        : ClusterSettings.NONE;
+  }
+
+  /** A clustered Vert.x: bounded by the join timeout when named members are down. */
+  private static Vertx joinCluster(VertxBuilder builder, VertxOptions options, ClusterSettings cluster, SluiceConfig config)
+      throws Exception {
+    try {
+      Vertx vertx = HazelcastSetup.clusteredVertx(builder, options, cluster, config.valueSize())
+          .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+      LOG.log(System.Logger.Level.INFO, "cluster '" + cluster.name() + "' joined as " + cluster.host() + ":"
+          + cluster.port() + (cluster.members().isEmpty() ? "" : " (members named: " + String.join(",", cluster.members()) + ")"));
+      return vertx;
+    } catch (Exception e) {
+      throw new Exception("could not join cluster '" + cluster.name() + "': " + rootMessage(e), e);
     }
   }
 
@@ -121,7 +147,7 @@ public final class Gateway {
 
   public void stop() {
     try {
-      server.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      server.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, "Sluice stopped");
     } catch (Exception e) {
       LOG.log(System.Logger.Level.WARNING, "unclean stop: " + rootMessage(e));

@@ -120,6 +120,38 @@ public final class Options {
       .yaml("metrics.internal").environment()
       .describedAs("Also serve the series about Sluice's own machinery on /metrics (sluice_shard_parcel_batches: batches per event-bus message to a shard); off by default.");
 
+  public static final Option<Boolean> CLUSTER = Option.switchNamed("cluster")
+      .yaml("cluster.enabled").environment()
+      .describedAs("Join a cluster of Sluice nodes (Hazelcast membership over TCP, no multicast): every node serves every key, each key lives on one owner node and --backups others (docs/cluster.md).");
+
+  public static final Option<String> CLUSTER_HOST = Option.valued("cluster-host", "HOST", ValueType.host())
+      .yaml("cluster.host").environment()
+      .describedAs("Address the cluster member (and its event bus) binds to and tells the others; unset: the --bind address.");
+
+  public static final Option<Integer> CLUSTER_PORT = Option.valued("cluster-port", "PORT", ValueType.integer(1, 65535))
+      .yaml("cluster.port").environment()
+      .defaultValue(5701)
+      .describedAs("Hazelcast member port of this node.");
+
+  public static final Option<java.util.List<String>> CLUSTER_MEMBERS = Option.valued("cluster-members", "HOST:PORT,...", ValueType.members())
+      .yaml("cluster.members").environment()
+      .defaultValue(java.util.List::<String>of, "none (a cluster of one until others join it)")
+      .describedAs("Members to join over TCP (a port left out means --cluster-port); a member that is down delays startup by at most 10 s.");
+
+  public static final Option<String> CLUSTER_NAME = Option.valued("cluster-name", "NAME", ValueType.simpleName())
+      .yaml("cluster.name").environment()
+      .defaultValue("sluice")
+      .describedAs("Name of the cluster; nodes with another name are refused.");
+
+  public static final Option<Integer> BACKUPS = Option.valued("backups", "N", ValueType.integer(0, 2))
+      .yaml("cluster.backups").environment()
+      .defaultValue(1)
+      .describedAs("Nodes that keep a copy of each partition besides its owner, taking over when it dies.");
+
+  public static final Option<Path> CLUSTER_CONFIG = Option.valued("cluster-config", "FILE", ValueType.path())
+      .yaml("cluster.config").environment()
+      .describedAs("Hazelcast YAML for other discovery (Kubernetes DNS, say); replaces --cluster-host, --cluster-port and --cluster-members, while --cluster-name still applies.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -139,7 +171,9 @@ public final class Options {
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
-      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
+      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
+      CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
+      AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(CHECK_CONFIG, HELP, VERSION);

@@ -111,6 +111,36 @@ public final class SluiceConfig {
     return value(Options.LOG_FORMAT);
   }
 
+  public boolean cluster() {
+    return value(Options.CLUSTER);
+  }
+
+  /** The cluster member's address: {@code --cluster-host}, or the {@code --bind} address. */
+  public String clusterHost() {
+    String host = value(Options.CLUSTER_HOST);
+    return host != null ? host : bind();
+  }
+
+  public int clusterPort() {
+    return value(Options.CLUSTER_PORT);
+  }
+
+  public java.util.List<String> clusterMembers() {
+    return value(Options.CLUSTER_MEMBERS);
+  }
+
+  public String clusterName() {
+    return value(Options.CLUSTER_NAME);
+  }
+
+  public int backups() {
+    return value(Options.BACKUPS);
+  }
+
+  public Optional<Path> clusterConfig() {
+    return Optional.ofNullable(value(Options.CLUSTER_CONFIG));
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

@@ -161,6 +161,39 @@ public final class ValueType<T> {
     }, Function.identity());
   }
 
+  /** Cluster members to join: comma-separated {@code host[:port]} (no {@code *}). */
+  public static ValueType<java.util.List<String>> members() {
+    return new ValueType<>("comma-separated HOST[:PORT]", ValueType::parseMembers, members -> String.join(",", members));
+  }
+
+  private static java.util.List<String> parseMembers(String text) {
+    java.util.List<String> members = parseList(text, member -> {
+      int colon = member.lastIndexOf(':');
+      boolean hasPort = colon > 0 && member.indexOf(':') == colon || member.startsWith("[") && member.contains("]:");
+      if (hasPort) {
+        parseHost(member.substring(0, colon));
+        parseDecimal(member.substring(colon + 1), 1, 65535, "1..65535");
+      } else {
+        parseHost(member);
+      }
+      return member;
+    });
+    if (members.contains("*")) {
+      throw new IllegalArgumentException("name the members: * is not a member");
+    }
+    return members;
+  }
+
+  /** A name of letters, digits, '.', '_' and '-' (a cluster's name). */
+  public static ValueType<String> simpleName() {
+    return new ValueType<>("letters, digits, . _ -", text -> {
+      if (!text.matches("[A-Za-z0-9._-]{1,64}")) {
+        throw new IllegalArgumentException("expected 1 to 64 letters, digits, '.', '_' or '-'");
+      }
+      return text;
+    }, Function.identity());
+  }
+
   /** {@code true} or {@code false}, any case. */
   public static ValueType<Boolean> bool() {
     return new ValueType<>("true|false", ValueType::parseBoolean, String::valueOf);

@@ -2,6 +2,7 @@ package io.sluice.verticles.server;
 
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.tcp.TcpSettings;
@@ -15,6 +16,7 @@ import io.sluice.verticles.server.udp.UdpSettings;
  * @param limits              what one client connection may hold, on TCP and on the WebSocket bridge
  * @param policies            the rate-limit policies of the HTTP check API
  * @param operator            internal metrics and the effective configuration the admin API shows
+ * @param cluster             how this node joins a cluster, {@link ClusterSettings#NONE} for a single node
  */
 public record ServerSettings(
     ValueSize valueSize,
@@ -26,13 +28,30 @@ public record ServerSettings(
     HttpSettings http,
     UdpSettings udp,
     Policies policies,
-    OperatorSettings operator) {
+    OperatorSettings operator,
+    ClusterSettings cluster) {
 
-  /** Settings with the operator defaults: no internal metrics, no configuration to show. */
+  /** Settings of a single node with the operator defaults: no internal metrics, no configuration to show. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults());
+        OperatorSettings.defaults(), ClusterSettings.NONE);
+  }
+
+  /** Settings of a single node. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
+                        OperatorSettings operator) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies, operator,
+        ClusterSettings.NONE);
+  }
+
+  /** Settings of a cluster node with the operator defaults. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
+                        ClusterSettings cluster) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        OperatorSettings.defaults(), cluster);
   }
 
   /** Settings without check-API policies. */

@@ -5,8 +5,14 @@ import io.sluice.verticles.engine.shard.ThrottrShard;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.channel.ChannelMessage;
+import io.sluice.verticles.server.channel.ChannelMessageCodec;
 import io.sluice.verticles.server.check.CheckApi;
+import io.sluice.verticles.server.check.LimitTaskCodec;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
+import io.sluice.verticles.server.shard.HostedRoute;
+import io.sluice.verticles.server.cluster.ClusterDeployment;
+import io.sluice.verticles.server.cluster.ClusterPartitions;
+import io.sluice.verticles.engine.shard.TaskCodecs;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardParcel;
 import io.sluice.verticles.server.shard.ShardVerticle;
@@ -54,6 +60,7 @@ public final class SluiceServer {
   /** Where client connections register so that the admin API can close them. */
   private final ConnectionClosers closers = new ConnectionClosers();
   private ShardDirectory directory;
+  private ClusterDeployment cluster;
   private long metricsTimer = -1;
   private AutoCloseable standardMetrics;
   private int tcpPort;
@@ -107,25 +114,42 @@ public final class SluiceServer {
 
   private Future<Void> deploy(ServerSettings settings) {
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
-    vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
-    directory = new ShardDirectory(settings.shards());
-    if (metrics != null && settings.operator().internalMetrics()) {
-      directory.observeParcelSizes(SluiceMetrics.parcelSizes(metrics)::record);
-    }
+    vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new ChannelMessageCodec());
     List<Future<String>> shards = new ArrayList<>();
     List<Store> stores = new ArrayList<>();
-    for (int i = 0; i < settings.shards(); i++) {
-      Store store = new Store(instance.clock(), instance.startedAtNanos());
-      stores.add(store);
-      ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
-      shards.add(track(vertx.deployVerticle(new ShardVerticle(i, shard, directory, settings.sweepIntervalMillis()))));
+    ClusterPartitions partitions = null;
+    if (settings.cluster().enabled()) {
+      partitions = new ClusterPartitions(settings.shards(), settings.valueSize(), instance.clock(), instance.startedAtNanos());
+      directory = partitions.directory();
+      stores.addAll(partitions.stores());
+      for (int i = 0; i < settings.shards(); i++) {
+        shards.add(track(vertx.deployVerticle(new ShardVerticle(i, partitions.routesOf(i), directory,
+            settings.sweepIntervalMillis()))));
+      }
+    } else {
+      directory = new ShardDirectory(settings.shards());
+      for (int i = 0; i < settings.shards(); i++) {
+        Store store = new Store(instance.clock(), instance.startedAtNanos());
+        stores.add(store);
+        ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
+        shards.add(track(vertx.deployVerticle(new ShardVerticle(i, List.of(new HostedRoute(i, store, shard::execute)),
+            directory, settings.sweepIntervalMillis()))));
+      }
+    }
+    if (metrics != null && settings.operator().internalMetrics()) {
+      directory.observeParcelSizes(SluiceMetrics.parcelSizes(metrics)::record);
     }
     if (metrics != null) {
       SluiceMetrics.bind(metrics, instance, stores);
       standardMetrics = SluiceMetrics.bindStandard(metrics, instance.version());
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
+    ClusterPartitions clustered = partitions;
     return Future.all(shards)
+        .compose(v -> clustered == null ? Future.succeededFuture() : ClusterDeployment.start(vertx, clustered,
+            settings.cluster(), settings.valueSize(),
+            TaskCodecs.of(List.of(new LimitTaskCodec(settings.policies()))), settings.frontInstances(), meters(),
+            verticle -> track(vertx.deployVerticle(verticle))).onSuccess(deployment -> cluster = deployment).mapEmpty())
         .compose(v -> listener("Throttr TCP", settings.tcp().bind(), settings.tcp().port(), deployTcp(settings, directory)))
         .compose(v -> listener("HTTP", settings.http().bind(), settings.http().port(), deployHttp(settings, directory)))
         .compose(v -> listener("UDP", settings.udp().bind(), settings.udp().port(), deployUdp(settings, directory)));
@@ -180,8 +204,11 @@ public final class SluiceServer {
     if (metrics != null) {
       features.add(HttpFeature.at("/metrics", () -> PrometheusScrapingHandler.create(metrics)));
     }
-    features.add(new Health(directory));
+    features.add(new Health(directory, () -> cluster == null ? java.util.Optional.empty() : cluster.node().notReady()));
     features.add(new RequestGuard(settings.http()));
+    if (cluster != null) {
+      features.add(HttpFeature.at("/api/cluster", () -> cluster.api()));
+    }
     features.add(HttpFeature.at("/ws", bridge::handler));
     checkApi = new CheckApi(settings.policies(), directory, token, meters(), limitActivity, instance.clock());
     checkApi.mounts().forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
@@ -250,8 +277,21 @@ public final class SluiceServer {
     return deployment.onSuccess(deployments::add);
   }
 
-  /** Undeploys the fronts first, so no request reaches a shard that is gone. */
+  /** This node's part in the cluster, or empty for a single node. */
+  public java.util.Optional<ClusterDeployment> cluster() {
+    return java.util.Optional.ofNullable(cluster);
+  }
+
+  /**
+   * Undeploys the fronts first, so no request reaches a shard that is gone; a cluster node first
+   * hands its partitions over (a graceful leave).
+   */
   public Future<Void> stop() {
+    Future<Void> handedOver = cluster == null ? Future.succeededFuture() : cluster.leave();
+    return handedOver.eventually(this::undeploy);
+  }
+
+  private Future<Void> undeploy() {
     vertx.cancelTimer(metricsTimer);
     List<String> reversed = new ArrayList<>(deployments);
     java.util.Collections.reverse(reversed);

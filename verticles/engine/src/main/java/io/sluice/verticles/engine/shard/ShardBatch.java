@@ -20,6 +20,7 @@ public final class ShardBatch {
   private int[] replyEnds;
   private Object[] collected;
   private Throwable[] failures;
+  private boolean notRun;
 
   public ShardBatch(int shard) {
     this.shard = shard;
@@ -50,6 +51,10 @@ public final class ShardBatch {
     addEntry(lookup);
   }
 
+  public void add(StoreWork work) {
+    addEntry(work);
+  }
+
   private void addEntry(Object entry) {
     if (size == entries.length) {
       entries = java.util.Arrays.copyOf(entries, size * 2);
@@ -61,7 +66,7 @@ public final class ShardBatch {
     return size;
   }
 
-  /** A Throttr {@link Request}, a {@link ShardTask}, a {@link ShardScan}, a {@link SlicedScan} or a {@link KeyLookup}. */
+  /** A Throttr {@link Request}, a {@link ShardTask}, a {@link ShardScan}, a {@link SlicedScan}, a {@link KeyLookup} or a {@link StoreWork}. */
   public Object entry(int index) {
     return entries[index];
   }
@@ -104,6 +109,34 @@ public final class ShardBatch {
       }
     }
     return null;
+  }
+
+  /**
+   * Whoever holds the shard refused the batch without running any of it (a cluster partition this
+   * node does not serve at that instant): it is certainly not executed, so it may be sent again.
+   */
+  public void markNotRun() {
+    notRun = true;
+  }
+
+  /** Ready to be sent again after it came back not run. */
+  public void clearNotRun() {
+    notRun = false;
+  }
+
+  /** True when the batch came back without being run (see {@link #markNotRun}). */
+  public boolean notRun() {
+    return notRun;
+  }
+
+  /** Only {@link StoreWork}: maintenance of the store, not requests of clients. */
+  public boolean isStoreWork() {
+    for (int i = 0; i < size; i++) {
+      if (!(entries[i] instanceof StoreWork)) {
+        return false;
+      }
+    }
+    return size > 0;
   }
 
   // Called by the shard.

@@ -95,6 +95,10 @@ public final class ThrottrShard {
       scan.runSlice(store);
       return;
     }
+    if (entry instanceof StoreWork work) {
+      work.run(store);
+      return;
+    }
     Request request = (Request) entry;
     switch (request.type()) {
       case INSERT: handleInsert((Request.Insert) request, out, now, window); break;
@@ -111,12 +115,29 @@ public final class ThrottrShard {
     }
   }
 
+  /**
+   * Answers every entry of a batch that could not be run at all (its owner in a cluster could not
+   * be reached, or not known to have run it) as a failure, exactly as if each had thrown
+   * {@code error}; logs nothing (the caller logs once for the whole batch).
+   */
+  public static void failUnrun(ShardBatch batch, Throwable error) {
+    ByteBuf out = batch.startReplies();
+    for (int i = 0; i < batch.size(); i++) {
+      answerFailure(batch, i, error, out);
+      batch.endReply(i);
+    }
+  }
+
   /** Answers a failed entry as a failure; {@code out} is null when no reply can be written at all. */
   private static void fail(ShardBatch batch, int index, Throwable error, ByteBuf out) {
+    LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(batch.entry(index))
+        + " failed and is answered as a failure: " + LogText.failure(error));
+    answerFailure(batch, index, error, out);
+  }
+
+  private static void answerFailure(ShardBatch batch, int index, Throwable error, ByteBuf out) {
     batch.fail(index, error);
     Object entry = batch.entry(index);
-    LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(entry)
-        + " failed and is answered as a failure: " + LogText.failure(error));
     if (entry instanceof ShardTask task) {
       try {
         task.failed(error);

@@ -51,8 +51,21 @@ public final class ChannelHub {
     }
   }
 
+  private final boolean clusterWide;
+
   public ChannelHub(EventBus eventBus) {
+    this(eventBus, false);
+  }
+
+  /** @param clusterWide the event bus reaches other nodes, whose subscribers this node does not count */
+  public ChannelHub(EventBus eventBus, boolean clusterWide) {
     this.eventBus = eventBus;
+    this.clusterWide = clusterWide;
+  }
+
+  /** True when subscribers may be on other nodes too (a cluster). */
+  boolean clusterWide() {
+    return clusterWide;
   }
 
   EventBus eventBus() {

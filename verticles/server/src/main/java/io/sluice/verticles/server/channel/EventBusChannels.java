@@ -84,12 +84,13 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     }
     ChannelName name = new ChannelName(channel);
     int everyone = directory.subscriptions(name);
-    if (everyone == 0) {
+    // In a cluster the subscribers of other nodes are not counted here: the message always goes.
+    if (everyone == 0 && !hub.clusterWide()) {
       return -1;
     }
     List<Subscription> own = records.getOrDefault(name, List.of());
     own.forEach(subscription -> subscription.countDelivery(payload.length));
-    if (everyone > own.size()) {
+    if (everyone > own.size() || hub.clusterWide()) {
       eventBus.publish(name.address(), new ChannelMessage(channel, payload, connectionId));
     }
     return own.size();

@@ -22,7 +22,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class LimitTask implements ShardTask {
 
-  private enum Kind { ALLOW, PEEK, RESET }
+  enum Kind { ALLOW, PEEK, RESET }
 
   private final Kind kind;
   private final byte[] key;
@@ -35,7 +35,7 @@ final class LimitTask implements ShardTask {
   private boolean removed;
   private ApiError failure;
 
-  private LimitTask(Kind kind, byte[] key, Strategy strategy, long cost) {
+  LimitTask(Kind kind, byte[] key, Strategy strategy, long cost) {
     this.kind = kind;
     this.key = key;
     this.strategy = strategy;
@@ -112,6 +112,26 @@ final class LimitTask implements ShardTask {
     } catch (ArithmeticException tooLong) {
       return Long.MAX_VALUE;
     }
+  }
+
+  Kind kind() {
+    return kind;
+  }
+
+  Strategy strategy() {
+    return strategy;
+  }
+
+  long cost() {
+    return cost;
+  }
+
+  /** Takes the result of this task run on the key's owner on another node. */
+  void ranElsewhere(long nowNs, Decision decision, boolean removed, ApiError failure) {
+    this.nowNs = nowNs;
+    this.decision = decision;
+    this.removed = removed;
+    this.failure = failure;
   }
 
   /** The shard's clock when the task ran: what reset and retry-after seconds are counted from. */

@@ -16,7 +16,6 @@ import io.sluice.protocol.binary.codec.RequestDecoder;
 import io.sluice.verticles.server.channel.ChannelMessage;
 import io.sluice.verticles.server.channel.EventBusChannels;
 import io.sluice.verticles.server.channel.PushSink;
-import io.sluice.verticles.server.shard.ShardOutbox;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -42,7 +41,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   protected final EventBusChannels channels;
   protected final ThrottrSession session;
   private final RequestDecoder decoder;
-  private final ShardOutbox shards;
+  private final ShardRouter shards;
   private final ReadStream<Buffer> input;
   private final WriteStream<Buffer> output;
   private final String kind;

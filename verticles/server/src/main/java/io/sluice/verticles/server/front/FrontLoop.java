@@ -4,7 +4,7 @@ import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.channel.ChannelHub;
 import io.sluice.verticles.server.shard.ShardDirectory;
-import io.sluice.verticles.server.shard.ShardOutbox;
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.vertx.core.Context;
 
 /**
@@ -12,10 +12,10 @@ import io.vertx.core.Context;
  * shards and the channel hub (both made on that loop and used only from it), and the
  * per-connection limits.
  */
-public record FrontLoop(Instance instance, ShardOutbox shards, ChannelHub hub, ConnectionLimits limits,
+public record FrontLoop(Instance instance, ShardRouter shards, ChannelHub hub, ConnectionLimits limits,
                         RequestDurations durations, ConnectionClosers closers) {
 
-  /** Call on the front's event loop: the outbox and the hub answer on the loop they were made on. */
+  /** Call on the front's event loop: the router and the hub answer on the loop they were made on. */
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits) {
     return on(loop, instance, shards, limits, RequestDurations.none(), new ConnectionClosers());
   }
@@ -26,7 +26,7 @@ public record FrontLoop(Instance instance, ShardOutbox shards, ChannelHub hub, C
    */
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits,
                              RequestDurations durations, ConnectionClosers closers) {
-    return new FrontLoop(instance, new ShardOutbox(loop, loop.owner().eventBus(), shards),
-        new ChannelHub(loop.owner().eventBus()), limits, durations, closers);
+    return new FrontLoop(instance, shards.routerFor(loop),
+        new ChannelHub(loop.owner().eventBus(), loop.owner().isClustered()), limits, durations, closers);
   }
 }

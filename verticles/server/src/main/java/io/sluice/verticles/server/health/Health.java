@@ -1,5 +1,8 @@
 package io.sluice.verticles.server.health;
 
+import java.util.Optional;
+import java.util.function.Supplier;
+
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
 import io.sluice.verticles.server.shard.ShardDirectory;
@@ -25,9 +28,19 @@ public final class Health implements HttpFeature {
   static final long READY_TIMEOUT_MILLIS = 2000;
 
   private final ShardDirectory directory;
+  private final Supplier<Optional<String>> notReady;
 
   public Health(ShardDirectory directory) {
+    this(directory, Optional::empty);
+  }
+
+  /**
+   * @param notReady why this instance is not ready beyond its shards (a cluster node still joining
+   *                 or waiting for its partitions), or empty
+   */
+  public Health(ShardDirectory directory, Supplier<Optional<String>> notReady) {
     this.directory = directory;
+    this.notReady = notReady;
   }
 
   @Override
@@ -38,7 +51,11 @@ public final class Health implements HttpFeature {
     router.get("/ready").handler(new Endpoint(List.of(), null, context -> ready(context, shards)));
   }
 
-  private static Future<Void> ready(RoutingContext context, ShardQueries shards) {
+  private Future<Void> ready(RoutingContext context, ShardQueries shards) {
+    Optional<String> waiting = notReady.get();
+    if (waiting.isPresent()) {
+      return answer(context, 503, new JsonObject().put("status", "NOT_READY").put("reason", waiting.get()));
+    }
     Promise<Void> answered = Promise.promise();
     long timeout = context.vertx().setTimer(READY_TIMEOUT_MILLIS, t -> answered.tryFail("no answer within "
         + READY_TIMEOUT_MILLIS + " ms"));

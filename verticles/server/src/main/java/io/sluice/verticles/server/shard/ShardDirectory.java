@@ -1,33 +1,78 @@
 package io.sluice.verticles.server.shard;
 
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.shard.ShardBatch;
-import io.sluice.verticles.engine.shard.ThrottrShard;
+import io.vertx.core.Context;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BiFunction;
 import java.util.function.IntConsumer;
+import java.util.function.IntUnaryOperator;
 
 /**
- * Which shards run on which event loop. A front reaches shard {@code i} over the event bus at
- * {@link ShardAddress#of} (see {@link ShardOutbox}), or, when that shard's verticle runs on the
- * caller's own event loop, by a direct call that takes no thread hop. Both paths run the same
- * {@link ThrottrShard#execute}; each (connection, shard) pair always takes the same path, so
- * per-connection order on a shard is kept. That method never throws: an entry that fails is
- * answered as a failure there, so neither path loses the other entries' replies.
+ * Which routes run on which shard verticle, and which verticles on which event loop. A route is
+ * what a batch is addressed to: one per shard on a single node, one per partition in a cluster
+ * (several partitions then share a shard verticle). A front reaches route {@code r} over the event
+ * bus at the address of its verticle ({@link ShardAddress#of}, see {@link ShardOutbox}), or, when
+ * that verticle runs on the caller's own event loop, by a direct call that takes no thread hop.
+ * Both paths run the same {@link BatchExecutor}; each (connection, route) pair always takes the
+ * same path, so per-connection order on a route is kept. An executor never throws: an entry that
+ * fails is answered as a failure there, so neither path loses the other entries' replies.
  */
 public final class ShardDirectory {
 
-  private final AtomicReferenceArray<LocalShard> local;
+  private final AtomicReferenceArray<LocalRoute> local;
+  private final int verticles;
+  private final IntUnaryOperator verticleOf;
   private volatile IntConsumer parcelSizes = size -> { };
+  private volatile BiFunction<Context, ShardOutbox, ShardRouter> routers = (context, outbox) -> outbox;
 
-  private record LocalShard(Thread thread, ThrottrShard shard) {
+  private record LocalRoute(Thread thread, BatchExecutor executor) {
   }
 
+  /** One route per shard, one shard per verticle. */
   public ShardDirectory(int shards) {
-    this.local = new AtomicReferenceArray<>(shards);
+    this(shards, shards, route -> route);
   }
 
+  /** {@code routes} routes over {@code verticles} shard verticles, route {@code r} on {@code verticleOf(r)}. */
+  public ShardDirectory(int routes, int verticles, IntUnaryOperator verticleOf) {
+    this.local = new AtomicReferenceArray<>(routes);
+    this.verticles = verticles;
+    this.verticleOf = verticleOf;
+  }
+
+  /** The number of routes (shards, or a cluster's partitions) the key space is split into. */
   public int shards() {
     return local.length();
+  }
+
+  /** The number of shard verticles. */
+  public int verticles() {
+    return verticles;
+  }
+
+  /** The shard verticle that serves {@code route}. */
+  public int verticleOf(int route) {
+    return verticleOf.applyAsInt(route);
+  }
+
+  /**
+   * The router a front uses on {@code loop}: this process's shards, or, once a cluster has
+   * {@linkplain #routeThrough wrapped} them, the whole cluster. Call on that loop.
+   */
+  public ShardRouter routerFor(Context loop) {
+    return routers.apply(loop, localRouter(loop));
+  }
+
+  /** The router of this process's own shards alone, whatever a cluster says; call on {@code loop}. */
+  public ShardOutbox localRouter(Context loop) {
+    return new ShardOutbox(loop, loop.owner().eventBus(), this);
+  }
+
+  /** Makes {@link #routerFor} wrap each loop's local router; set before the fronts start. */
+  public void routeThrough(BiFunction<Context, ShardOutbox, ShardRouter> wrap) {
+    this.routers = wrap;
   }
 
   /** Receives the number of batches in each parcel sent over the event bus (for metrics). */
@@ -40,19 +85,19 @@ public final class ShardDirectory {
   }
 
   /** Called by a shard verticle from its own event loop once it serves. */
-  void register(int index, ThrottrShard shard) {
-    local.set(index, new LocalShard(Thread.currentThread(), shard));
+  void register(int route, BatchExecutor executor) {
+    local.set(route, new LocalRoute(Thread.currentThread(), executor));
   }
 
-  void unregister(int index) {
-    local.set(index, null);
+  void unregister(int route) {
+    local.set(route, null);
   }
 
-  /** Runs the batch at once when its shard lives on the calling thread; false otherwise. */
+  /** Runs the batch at once when its route lives on the calling thread; false otherwise. */
   boolean executeIfLocal(ShardBatch batch) {
-    LocalShard target = local.get(batch.shard());
+    LocalRoute target = local.get(batch.shard());
     if (target != null && target.thread == Thread.currentThread()) {
-      target.shard.execute(batch);
+      target.executor.execute(batch);
       return true;
     }
     return false;

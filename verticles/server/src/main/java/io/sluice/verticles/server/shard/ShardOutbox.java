@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  * the shards in this process. A shard on this very loop is
  * called directly, with no thread hop. For the others, batches are gathered during the loop's turn
  * — every connection, every read — and sent as one {@link ShardParcel} per shard when the turn's
- * reads are done, so many small reads cost one event-bus round trip instead of one each.
+ * reads are done, so many small reads cost one event-bus round trip instead of one each. (In a
+ * cluster the routes are partitions, several to a shard verticle: the parcel goes per verticle.)
  * Order per connection and shard is kept: batches travel in the order they were dispatched.
  */
 public final class ShardOutbox implements ShardRouter {
@@ -36,8 +37,8 @@ public final class ShardOutbox implements ShardRouter {
     this.context = context;
     this.eventBus = eventBus;
     this.directory = directory;
-    this.waiting = new ArrayList<>(directory.shards());
-    for (int i = 0; i < directory.shards(); i++) {
+    this.waiting = new ArrayList<>(directory.verticles());
+    for (int i = 0; i < directory.verticles(); i++) {
       waiting.add(new ArrayList<>());
     }
   }
@@ -53,7 +54,7 @@ public final class ShardOutbox implements ShardRouter {
       done.accept(batch);
       return;
     }
-    waiting.get(batch.shard()).add(new Waiting(batch, done, failed));
+    waiting.get(directory.verticleOf(batch.shard())).add(new Waiting(batch, done, failed));
     if (!flushScheduled) {
       flushScheduled = true;
       // Runs after the reads of this turn of the event loop have all been handled.
@@ -63,16 +64,16 @@ public final class ShardOutbox implements ShardRouter {
 
   private void flush() {
     flushScheduled = false;
-    for (int shard = 0; shard < waiting.size(); shard++) {
-      List<Waiting> parcel = waiting.get(shard);
+    for (int verticle = 0; verticle < waiting.size(); verticle++) {
+      List<Waiting> parcel = waiting.get(verticle);
       if (parcel.isEmpty()) {
         continue;
       }
-      waiting.set(shard, new ArrayList<>());
+      waiting.set(verticle, new ArrayList<>());
       List<ShardBatch> batches = new ArrayList<>(parcel.size());
       parcel.forEach(w -> batches.add(w.batch));
       directory.parcelSent(batches.size());
-      eventBus.<ShardParcel>request(ShardAddress.of(shard), new ShardParcel(shard, batches), LOCAL)
+      eventBus.<ShardParcel>request(ShardAddress.of(verticle), new ShardParcel(verticle, batches), LOCAL)
           .onComplete(reply -> {
             if (reply.succeeded()) {
               List<ShardBatch> filled = reply.result().body().batches();

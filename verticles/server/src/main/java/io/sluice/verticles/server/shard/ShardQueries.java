@@ -27,7 +27,7 @@ public final class ShardQueries {
 
   /** Create on the event loop that will use it, with a router of its own. */
   public ShardQueries(Context loop, ShardDirectory directory) {
-    this(new ShardOutbox(loop, loop.owner().eventBus(), directory));
+    this(directory.routerFor(loop));
   }
 
   public ShardRouter router() {

@@ -1,52 +1,57 @@
 package io.sluice.verticles.server.shard;
 
 import io.sluice.verticles.engine.shard.ShardBatch;
-import io.sluice.verticles.engine.shard.ThrottrShard;
 import io.sluice.verticles.engine.storage.ExpirySweep;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
 
+import java.util.List;
+
 /**
- * One storage shard: owns the records whose key hashes to it and serves batches sent to its
- * event-bus address, on its own event loop, one at a time. Reclaims expired records in small
- * bounded steps on a timer so a sweep never stalls the shard.
+ * One storage shard: owns the records of its routes (one route on a single node, the partitions
+ * placed on it in a cluster) and serves batches sent to its event-bus address, on its own event
+ * loop, one at a time. Reclaims expired records in small bounded steps on a timer so a sweep never
+ * stalls the shard.
  */
 public final class ShardVerticle extends VerticleBase {
 
   private final int index;
-  private final ThrottrShard shard;
+  private final List<HostedRoute> routes;
+  private final BatchExecutor[] executors;
   private final ShardDirectory directory;
   private final long sweepIntervalMillis;
   private MessageConsumer<ShardParcel> consumer;
   private long sweepTimer = -1;
 
-  public ShardVerticle(int index, ThrottrShard shard, ShardDirectory directory, long sweepIntervalMillis) {
+  public ShardVerticle(int index, List<HostedRoute> routes, ShardDirectory directory, long sweepIntervalMillis) {
     this.index = index;
-    this.shard = shard;
+    this.routes = List.copyOf(routes);
+    this.executors = new BatchExecutor[directory.shards()];
+    routes.forEach(route -> executors[route.route()] = route.executor());
     this.directory = directory;
     this.sweepIntervalMillis = sweepIntervalMillis;
   }
 
   @Override
   public Future<?> start() {
-    ExpirySweep sweep = new ExpirySweep(shard.store());
-    sweepTimer = vertx.setPeriodic(sweepIntervalMillis, id -> sweep.run());
+    List<ExpirySweep> sweeps = routes.stream().map(route -> new ExpirySweep(route.store())).toList();
+    sweepTimer = vertx.setPeriodic(sweepIntervalMillis, id -> sweeps.forEach(ExpirySweep::run));
     DeliveryOptions local = new DeliveryOptions().setLocalOnly(true);
     consumer = vertx.eventBus().consumer(ShardAddress.of(index), message -> {
       ShardParcel parcel = message.body();
       for (ShardBatch batch : parcel.batches()) {
-        shard.execute(batch);
+        executors[batch.shard()].execute(batch);
       }
       message.reply(parcel, local);
     });
-    return consumer.completion().onSuccess(v -> directory.register(index, shard));
+    return consumer.completion().onSuccess(v -> routes.forEach(route -> directory.register(route.route(), route.executor())));
   }
 
   @Override
   public Future<?> stop() {
-    directory.unregister(index);
+    routes.forEach(route -> directory.unregister(route.route()));
     vertx.cancelTimer(sweepTimer);
     return consumer.unregister();
   }

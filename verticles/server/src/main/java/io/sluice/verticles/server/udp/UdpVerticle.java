@@ -9,7 +9,7 @@ import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.RequestMeters;
-import io.sluice.verticles.server.shard.ShardOutbox;
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.transport.BatchedDatagrams;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -94,7 +94,7 @@ public final class UdpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    ShardOutbox outbox = new ShardOutbox(context, vertx.eventBus(), shards);
+    ShardRouter outbox = shards.routerFor(context);
     UdpEngine engine = UdpEngine.builder(rules, new ShardRateStore(outbox))
         .clock(clock)
         .listener(new UdpEngineListener() {

@@ -29,9 +29,10 @@ public final class SluiceUnderTest implements AutoCloseable {
   private static final String LOOPBACK = "127.0.0.1";
 
   private final Vertx vertx;
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock;
   private final PrometheusMeterRegistry metrics;
   private final SluiceServer server;
+  private final Runnable afterClose;
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize) {
     this(vertx, valueSize, 8096);
@@ -98,9 +99,23 @@ public final class SluiceUnderTest implements AutoCloseable {
                          Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator) {
     this.vertx = vertx;
     this.metrics = metrics;
+    this.clock = new ManualClock();
+    this.afterClose = () -> { };
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
         new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
         new UdpSettings(LOOPBACK, 0, udpRules), policies, operator);
+    this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
+  }
+
+  /**
+   * A server with these settings and clock on {@code vertx} (a clustered one, say); closing it
+   * stops the server, then runs {@code afterClose} (the other nodes of its cluster).
+   */
+  public SluiceUnderTest(Vertx vertx, ServerSettings settings, ManualClock clock, Runnable afterClose) {
+    this.vertx = vertx;
+    this.metrics = SluiceMetrics.newRegistry();
+    this.clock = clock;
+    this.afterClose = afterClose;
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
@@ -135,6 +150,7 @@ public final class SluiceUnderTest implements AutoCloseable {
   @Override
   public void close() {
     await(server.stop());
+    afterClose.run();
   }
 
   /** Blocks the test thread on a future that must fail, and answers why it did. */

@@ -8,15 +8,15 @@ import io.sluice.verticles.server.kit.ThrottrVectorKit;
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 
 /** The spec §9 vectors over a real TCP socket. */
-class TcpVectorsTest extends ThrottrVectorKit {
+public class TcpVectorsTest extends ThrottrVectorKit {
 
   @Override
-  protected Conversation open(SluiceUnderTest sut) {
+  public Conversation open(SluiceUnderTest sut) {
     return await(TcpConversation.open(vertx, sut.tcpPort()));
   }
 
   @Override
-  protected int localPort(Conversation conversation) {
+  public int localPort(Conversation conversation) {
     return TcpConversation.localPort(conversation);
   }
 }

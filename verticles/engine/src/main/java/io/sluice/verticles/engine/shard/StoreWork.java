@@ -1,0 +1,14 @@
+package io.sluice.verticles.engine.shard;
+
+import io.sluice.verticles.engine.storage.Store;
+
+/**
+ * Work on a shard's whole {@link Store}, on the shard's thread, in batch order with the requests
+ * around it: what a cluster does to a partition (apply a backup's record images, take a snapshot
+ * for a new owner, promote or drop a copy). It runs like any entry; if it throws, it fails alone
+ * and {@link ShardBatch#failure} says why.
+ */
+public interface StoreWork {
+
+  void run(Store store);
+}

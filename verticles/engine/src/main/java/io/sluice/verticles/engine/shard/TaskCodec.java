@@ -1,0 +1,27 @@
+package io.sluice.verticles.engine.shard;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * How one kind of {@link ShardTask} travels to a key's owner on another node and its result comes
+ * back: the task's arguments (not its objects: the receiving node rebuilds the task from its own
+ * configuration, which every node loads from the same file) and its result. One codec per task
+ * class, registered in {@link TaskCodecs} under a kind byte that is the same on every node.
+ */
+public interface TaskCodec<T extends ShardTask> {
+
+  /** The task class this codec carries. */
+  Class<T> type();
+
+  /** Writes what the owner needs to rebuild the task. */
+  void writeTask(ByteBuf out, T task);
+
+  /** Rebuilds the task on the owner; throws IllegalArgumentException when it cannot (unknown policy). */
+  T readTask(ByteBuf in);
+
+  /** Writes the result of a task that ran on the owner. */
+  void writeResult(ByteBuf out, T ran);
+
+  /** Reads the result into the sender's own task, as if it had run here. */
+  void readResult(ByteBuf in, T original);
+}

@@ -1,0 +1,92 @@
+package io.sluice.verticles.engine.routing;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PartitionTableTest {
+
+  private static final List<String> THREE = List.of("node-a", "node-b", "node-c");
+
+  @Test
+  void everyNodeComputesTheSameTableWhateverOrderItSeesTheMembersIn() {
+    PartitionTable one = PartitionTable.of(THREE, 1);
+    PartitionTable other = PartitionTable.of(List.of("node-c", "node-a", "node-b"), 1);
+    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+      assertThat(other.replicasOf(p)).isEqualTo(one.replicasOf(p));
+    }
+  }
+
+  @Test
+  void eachPartitionHasOneOwnerAndDistinctBackups() {
+    PartitionTable table = PartitionTable.of(THREE, 2);
+    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+      assertThat(new HashSet<>(table.replicasOf(p))).hasSize(3);
+      assertThat(table.backupsOf(p)).doesNotContain(table.owner(p));
+    }
+    int owned = 0;
+    for (String node : THREE) {
+      // An even share, give or take: rendezvous hashing spreads 271 partitions over 3 nodes.
+      assertThat(table.owned(node)).isBetween(60, 120);
+      owned += table.owned(node);
+    }
+    assertThat(owned).isEqualTo(PartitionTable.PARTITIONS);
+  }
+
+  @Test
+  void aDeadNodesPartitionsGoToTheirFirstBackup() {
+    PartitionTable before = PartitionTable.of(THREE, 1);
+    PartitionTable after = PartitionTable.of(List.of("node-a", "node-c"), 1);
+    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+      if (before.owner(p).equals("node-b")) {
+        assertThat(after.owner(p)).isEqualTo(before.backupsOf(p).get(0));
+      } else {
+        assertThat(after.owner(p)).isEqualTo(before.owner(p));
+      }
+    }
+  }
+
+  @Test
+  void aJoiningNodeTakesOnlyThePartitionsItRanksFirstFor() {
+    PartitionTable before = PartitionTable.of(List.of("node-a", "node-b"), 1);
+    PartitionTable after = PartitionTable.of(THREE, 1);
+    Set<Integer> moved = new HashSet<>();
+    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+      if (!after.owner(p).equals(before.owner(p))) {
+        assertThat(after.owner(p)).isEqualTo("node-c");
+        // The old owner ranks second now: it keeps a copy as the first backup.
+        assertThat(after.backupsOf(p).get(0)).isEqualTo(before.owner(p));
+        moved.add(p);
+      }
+    }
+    assertThat(moved).hasSize(after.owned("node-c"));
+  }
+
+  @Test
+  void backupsAreCappedByTheMembers() {
+    PartitionTable alone = PartitionTable.of(List.of("node-a"), 2);
+    assertThat(alone.owner(0)).isEqualTo("node-a");
+    assertThat(alone.backupsOf(0)).isEmpty();
+    assertThat(PartitionTable.of(List.of(), 1).owner(0)).isNull();
+  }
+
+  @Test
+  void aKeysPartitionIsItsShardAmongThePartitions() {
+    byte[] key = "user:42".getBytes();
+    assertThat(PartitionTable.partitionOf(key)).isBetween(0, PartitionTable.PARTITIONS - 1);
+    assertThat(PartitionTable.partitionOf(key)).isEqualTo(new ShardRouter() {
+      public int shards() {
+        return PartitionTable.PARTITIONS;
+      }
+
+      public void dispatch(io.sluice.verticles.engine.shard.ShardBatch batch,
+                           java.util.function.Consumer<io.sluice.verticles.engine.shard.ShardBatch> done,
+                           java.util.function.Consumer<Throwable> failed) {
+      }
+    }.shardOf(key));
+  }
+}

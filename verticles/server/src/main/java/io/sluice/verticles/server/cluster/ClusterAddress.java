@@ -1,0 +1,26 @@
+package io.sluice.verticles.server.cluster;
+
+/** Event-bus addresses between the nodes of a cluster, each naming the node (its Hazelcast member UUID) it reaches. */
+final class ClusterAddress {
+
+  /** Batches of client work for the partitions a node owns. */
+  static String work(String node) {
+    return "sluice.cluster.work." + node;
+  }
+
+  /** Record images for the partitions a node backs up. */
+  static String replica(String node) {
+    return "sluice.cluster.replica." + node;
+  }
+
+  /** Asks a node for a partition it owned, with its records, so the asker may own it. */
+  static String handoff(String node) {
+    return "sluice.cluster.handoff." + node;
+  }
+
+  /** Published by a node that leaves gracefully, carrying its id. */
+  static final String LEAVING = "sluice.cluster.leaving";
+
+  private ClusterAddress() {
+  }
+}

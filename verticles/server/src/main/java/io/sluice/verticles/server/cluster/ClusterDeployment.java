@@ -1,0 +1,64 @@
+package io.sluice.verticles.server.cluster;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.shard.BatchWire;
+import io.sluice.verticles.engine.shard.TaskCodecs;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Starts this node's part of the cluster once its shards serve: the coordinator
+ * ({@link ClusterNode}), one {@link WorkInbox} per event loop, and the cluster routers every
+ * front gets from the directory from then on.
+ */
+public final class ClusterDeployment {
+
+  private final ClusterNode node;
+
+  private ClusterDeployment(ClusterNode node) {
+    this.node = node;
+  }
+
+  /**
+   * @param deploy deploys a verticle and tracks it for the server's stop
+   */
+  public static Future<ClusterDeployment> start(Vertx vertx, ClusterPartitions partitions, ClusterSettings settings,
+                                                ValueSize size, TaskCodecs tasks, int loops, MeterRegistry registry,
+                                                Function<io.vertx.core.Deployable, Future<String>> deploy) {
+    if (!(((VertxInternal) vertx).clusterManager() instanceof HazelcastClusterManager hazelcast)) {
+      return Future.failedFuture("--cluster needs a Vert.x clustered with Hazelcast");
+    }
+    ClusterNode node = new ClusterNode(hazelcast.getHazelcastInstance(), size.label(), settings.backups(),
+        partitions.directory(), partitions.states(), partitions.feeds(), partitions.stores(), registry);
+    partitions.shipThrough(node);
+    BatchWire wire = new BatchWire(size, tasks);
+    partitions.directory().routeThrough((context, local) -> new ClusterRouter(context, node, local, wire));
+    List<Future<String>> inboxes = new ArrayList<>();
+    for (int i = 0; i < loops; i++) {
+      inboxes.add(deploy.apply(new WorkInbox(node.self(), partitions.directory(), wire)));
+    }
+    return Future.all(inboxes).compose(v -> deploy.apply(node)).map(id -> new ClusterDeployment(node));
+  }
+
+  public ClusterNode node() {
+    return node;
+  }
+
+  /** {@code GET /api/cluster}: members, their state and partitions, replication lag, as JSON. */
+  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> api() {
+    return context -> context.response().putHeader("content-type", "application/json")
+        .end(node.describe().encode());
+  }
+
+  /** Hands every partition this node owns to its next owner; see {@link ClusterNode#leave}. */
+  public Future<Void> leave() {
+    return node.leave();
+  }
+}

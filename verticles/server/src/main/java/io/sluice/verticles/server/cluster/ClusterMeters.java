@@ -1,0 +1,65 @@
+package io.sluice.verticles.server.cluster;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The {@code sluice_cluster_*} series of one node. */
+public final class ClusterMeters {
+
+  private final Counter forwarded;
+  private final Timer replicationLag;
+  private final AtomicLong lastLagNanos = new AtomicLong();
+  private final java.util.concurrent.atomic.AtomicInteger replicasInFlight = new java.util.concurrent.atomic.AtomicInteger();
+
+  ClusterMeters(MeterRegistry registry, ClusterNode node) {
+    Gauge.builder("sluice.cluster.members", node, n -> n.table().members().size())
+        .description("Members of the cluster this node counts in its partition table").register(registry);
+    Gauge.builder("sluice.cluster.partitions.owned", node, n -> n.states().serving())
+        .description("Partitions this node serves as their owner").register(registry);
+    Gauge.builder("sluice.cluster.partitions.backed.up", node, n -> n.table().backedUp(n.self()))
+        .description("Partitions this node keeps a backup copy of").register(registry);
+    Gauge.builder("sluice.cluster.partitions.awaiting", node, n -> n.states().awaiting())
+        .description("Partitions this node owns but waits for the records of").register(registry);
+    Gauge.builder("sluice.cluster.replication.lag.last", lastLagNanos, lag -> lag.get() / 1e9)
+        .baseUnit("seconds")
+        .description("Time from the first change of the last replicated batch to its backup's acknowledgement").register(registry);
+    Gauge.builder("sluice.cluster.replication.in.flight", replicasInFlight, Number::doubleValue)
+        .description("Messages of changes or copies sent to backups and not acknowledged yet").register(registry);
+    forwarded = Counter.builder("sluice.cluster.forwarded.batches")
+        .description("Batches of requests this node sent to the owner of their partition on another node").register(registry);
+    replicationLag = Timer.builder("sluice.cluster.replication.lag")
+        .description("Time from a change on the owner to its backup's acknowledgement of the batch carrying it")
+        .publishPercentiles(0.5, 0.99).register(registry);
+  }
+
+  void forwarded(int batches) {
+    forwarded.increment(batches);
+  }
+
+  void replicated(long lagNanos) {
+    lastLagNanos.set(lagNanos);
+    replicationLag.record(lagNanos, TimeUnit.NANOSECONDS);
+  }
+
+  void replicaSent() {
+    replicasInFlight.incrementAndGet();
+  }
+
+  void replicaSettled() {
+    replicasInFlight.decrementAndGet();
+  }
+
+  /** Messages to backups not acknowledged yet: zero means every change so far is on its backups. */
+  public int replicasInFlight() {
+    return replicasInFlight.get();
+  }
+
+  long lastLagNanos() {
+    return lastLagNanos.get();
+  }
+}

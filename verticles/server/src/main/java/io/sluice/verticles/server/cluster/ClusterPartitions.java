@@ -1,0 +1,72 @@
+package io.sluice.verticles.server.cluster;
+
+import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.shard.ThrottrShard;
+import io.sluice.verticles.engine.storage.Store;
+import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.server.shard.HostedRoute;
+import io.sluice.verticles.server.shard.ShardDirectory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The partitions' stores on one node: every partition has a store here, each on the shard verticle
+ * {@code partition % shards}, whether this node owns it, backs it up, or neither (then it is
+ * empty). Only a partition the node serves answers requests (its {@link PartitionGate}) and feeds
+ * its backups (its {@link ReplicaFeed}), so a backup copy never shows in a listing.
+ */
+public final class ClusterPartitions {
+
+  private final ShardDirectory directory;
+  private final PartitionStates states = new PartitionStates();
+  private final List<Store> stores = new ArrayList<>();
+  private final List<List<HostedRoute>> byVerticle = new ArrayList<>();
+  private final Map<Integer, ReplicaFeed> feeds = new HashMap<>();
+  private volatile ReplicaFeed.Shipper shipper;
+
+  public ClusterPartitions(int shards, ValueSize size, Clock clock, long metricsOriginNanos) {
+    this.directory = new ShardDirectory(PartitionTable.PARTITIONS, shards, partition -> partition % shards);
+    for (int i = 0; i < shards; i++) {
+      byVerticle.add(new ArrayList<>());
+    }
+    ReplicaFeed.Shipper late = (partition, images, since) -> shipper.ship(partition, images, since);
+    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+      Store store = new Store(clock, metricsOriginNanos);
+      ReplicaFeed feed = new ReplicaFeed(p, states, late);
+      store.listen(feed);
+      feeds.put(p, feed);
+      stores.add(store);
+      byVerticle.get(p % shards).add(new HostedRoute(p, store, new PartitionGate(p, new ThrottrShard(store, size), states)));
+    }
+  }
+
+  public ShardDirectory directory() {
+    return directory;
+  }
+
+  /** Every partition's store (for the memory and key gauges of this node). */
+  public List<Store> stores() {
+    return stores;
+  }
+
+  /** The routes shard verticle {@code index} serves. */
+  public List<HostedRoute> routesOf(int index) {
+    return byVerticle.get(index);
+  }
+
+  PartitionStates states() {
+    return states;
+  }
+
+  Map<Integer, ReplicaFeed> feeds() {
+    return feeds;
+  }
+
+  void shipThrough(ReplicaFeed.Shipper shipper) {
+    this.shipper = shipper;
+  }
+}

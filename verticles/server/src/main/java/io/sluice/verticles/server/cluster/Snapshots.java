@@ -1,0 +1,44 @@
+package io.sluice.verticles.server.cluster;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.verticles.engine.storage.Record;
+import io.sluice.verticles.engine.storage.RecordImage;
+import io.sluice.verticles.engine.storage.Store;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A partition's whole store as record images, and back: what a handoff and a new backup's seed carry. */
+final class Snapshots {
+
+  private Snapshots() {
+  }
+
+  /** Every live record of the store. */
+  static ByteBuf take(Store store) {
+    ByteBuf out = Unpooled.buffer(store.size() * 32 + 16);
+    store.forEachLive(record -> RecordImage.writeState(out, record));
+    return out;
+  }
+
+  /** Makes the store hold exactly the images: what it held before is dropped first. */
+  static void install(Store store, ByteBuf images) {
+    clear(store);
+    apply(store, images);
+  }
+
+  /** Applies every image, in order. */
+  static void apply(Store store, ByteBuf images) {
+    while (images.isReadable()) {
+      RecordImage.apply(images, store);
+    }
+  }
+
+  /** Drops every record: a copy this node no longer keeps. */
+  static void clear(Store store) {
+    List<Record> all = new ArrayList<>(store.size());
+    store.forEachLive(all::add);
+    all.forEach(store::remove);
+  }
+}

@@ -1,0 +1,90 @@
+package io.sluice.verticles.server.cluster;
+
+import io.sluice.protocol.binary.client.ThrottrClient;
+import io.sluice.protocol.binary.client.UpdateAttribute;
+import io.sluice.protocol.binary.client.UpdateChange;
+import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A node ends abruptly (its Hazelcast member terminated, no handoff): its backups serve its
+ * partitions with every acknowledged write that had reached them, and the missing backups are
+ * re-created, so a second crash loses nothing either.
+ */
+class ClusterFailoverTest {
+
+  private static final int KEYS = 150;
+  private final ManualClock clock = new ManualClock();
+  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
+  private final Vertx clients = Vertx.vertx();
+
+  @AfterEach
+  void stop() {
+    nodes.forEach(ClusterNodeUnderTest::close);
+    await(clients.close());
+  }
+
+  /** Every change acknowledged so far has been applied on its backups. */
+  private void awaitReplicated() {
+    ClusterNodeUnderTest.awaitCondition("every change is on its backups", Duration.ofSeconds(10),
+        () -> nodes.stream().allMatch(node -> node.node().meters().replicasInFlight() == 0));
+  }
+
+  @Test
+  void aCrashedNodesKeysAreServedByItsBackupsAndANewBackupIsMade() {
+    nodes.addAll(ClusterNodeUnderTest.formThree(1, clock, Policies.none()));
+    ClusterNodeUnderTest first = nodes.get(0);
+
+    ThrottrClient writer = nodes.get(0).client(clients);
+    ThrottrClient updater = nodes.get(2).client(clients);
+    for (int i = 0; i < KEYS; i++) {
+      assertThat(await(writer.insert("kept:" + i, i, TtlUnit.SECONDS, 600))).isTrue();
+      assertThat(await(updater.update("kept:" + i, UpdateAttribute.QUOTA, UpdateChange.INCREASE, 1000))).isTrue();
+    }
+    awaitReplicated();
+
+    ClusterNodeUnderTest victim = nodes.remove(1);
+    String victimId = victim.node().self();
+    int victimOwned = victim.node().table().owned(victimId);
+    long crashedAt = System.nanoTime();
+    victim.crash();
+    ClusterNodeUnderTest.awaitFormed(nodes);
+    long failoverMillis = (System.nanoTime() - crashedAt) / 1_000_000;
+    System.out.println("cluster failover: " + victimOwned + " partitions served again " + failoverMillis
+        + " ms after the crash");
+
+    for (ClusterNodeUnderTest node : nodes) {
+      ThrottrClient reader = node.client(clients);
+      for (int i = 0; i < KEYS; i++) {
+        assertThat(await(reader.query("kept:" + i)).quota()).as("kept:%d after the crash", i).isEqualTo(1000 + i);
+      }
+    }
+    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+      assertThat(nodes.get(0).node().table().replicasOf(p)).hasSize(2).doesNotContain(victimId);
+    }
+
+    // The partitions that had their only backup on the victim got a new one: a second crash
+    // leaves the last node with every key.
+    awaitReplicated();
+    ClusterNodeUnderTest second = nodes.remove(1);
+    second.crash();
+    ClusterNodeUnderTest.awaitFormed(nodes);
+    ThrottrClient last = nodes.get(0).client(clients);
+    for (int i = 0; i < KEYS; i++) {
+      assertThat(await(last.query("kept:" + i)).quota()).as("kept:%d after two crashes", i).isEqualTo(1000 + i);
+    }
+  }
+}

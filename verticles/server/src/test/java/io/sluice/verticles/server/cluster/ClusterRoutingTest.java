@@ -1,0 +1,157 @@
+package io.sluice.verticles.server.cluster;
+
+import io.sluice.protocol.binary.client.ThrottrClient;
+import io.sluice.protocol.binary.codec.Listing;
+import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.verticles.strategies.Quota;
+import io.sluice.verticles.strategies.WindowPolicy;
+import io.sluice.verticles.strategies.impl.FixedWindow;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.strategies.policy.Policy;
+import io.sluice.verticles.server.kit.HttpCalls;
+import io.sluice.protocol.binary.client.UpdateAttribute;
+import io.sluice.protocol.binary.client.UpdateChange;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Three nodes on loopback, one Hazelcast member each: every node serves every key. */
+class ClusterRoutingTest {
+
+  private static final ManualClock CLOCK = new ManualClock();
+  private static final Policies POLICIES = Policies.of(new Policy("five-per-minute",
+      new FixedWindow(WindowPolicy.of(new Quota("default", 5, java.time.Duration.ofMinutes(1))))));
+  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  private static Vertx clients;
+
+  @BeforeAll
+  static void formCluster() {
+    NODES.addAll(ClusterNodeUnderTest.formThree(1, CLOCK, POLICIES));
+    clients = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stop() {
+    NODES.forEach(ClusterNodeUnderTest::close);
+    await(clients.close());
+  }
+
+  @Test
+  void theNodesShareOneTableAndEachOwnsAShare() {
+    PartitionTable table = NODES.get(0).node().table();
+    int owned = 0;
+    for (ClusterNodeUnderTest node : NODES) {
+      assertThat(node.node().table().members()).isEqualTo(table.members());
+      assertThat(node.node().states().serving()).isEqualTo(table.owned(node.node().self())).isPositive();
+      owned += node.node().states().serving();
+    }
+    assertThat(owned).isEqualTo(PartitionTable.PARTITIONS);
+  }
+
+  @Test
+  void keysWrittenThroughOneNodeAreReadAndChangedThroughTheOthers() {
+    ThrottrClient a = NODES.get(0).client(clients);
+    ThrottrClient b = NODES.get(1).client(clients);
+    ThrottrClient c = NODES.get(2).client(clients);
+    int keys = 120;
+    for (int i = 0; i < keys; i++) {
+      assertThat(await(a.insert("routed:" + i, 10 + i, TtlUnit.SECONDS, 600))).isTrue();
+    }
+    for (int i = 0; i < keys; i++) {
+      assertThat(await(b.query("routed:" + i)).quota()).as("routed:%d through b", i).isEqualTo(10 + i);
+      assertThat(await(c.update("routed:" + i, UpdateAttribute.QUOTA, UpdateChange.DECREASE, 5))).isTrue();
+    }
+    for (int i = 0; i < keys; i++) {
+      assertThat(await(a.query("routed:" + i)).quota()).isEqualTo(5 + i);
+      // The key exists once in the cluster: INSERT through another node is refused.
+      assertThat(await(c.insert("routed:" + i, 1, TtlUnit.SECONDS, 600))).isFalse();
+    }
+    assertThat(await(b.set("buffer:x", "hello".getBytes(StandardCharsets.UTF_8), TtlUnit.SECONDS, 60))).isTrue();
+    assertThat(new String(await(c.get("buffer:x")).value(), StandardCharsets.UTF_8)).isEqualTo("hello");
+  }
+
+  @Test
+  void listAndInfoCoverEveryKeyOfTheClusterOnceWhicheverNodeIsAsked() {
+    ThrottrClient a = NODES.get(0).client(clients);
+    for (int i = 0; i < 60; i++) {
+      await(a.insert("listed:" + i, 1, TtlUnit.SECONDS, 600));
+    }
+    for (ClusterNodeUnderTest node : NODES) {
+      List<Listing.KeyItem> items = await(node.client(clients).list());
+      Set<String> listed = new HashSet<>();
+      items.forEach(item -> listed.add(new String(item.key(), StandardCharsets.UTF_8)));
+      assertThat(items).hasSize(listed.size());
+      for (int i = 0; i < 60; i++) {
+        assertThat(listed).contains("listed:" + i);
+      }
+    }
+  }
+
+  @Test
+  void aMessagePublishedOnOneNodeReachesSubscribersOnTheOthers() {
+    io.vertx.core.Promise<String> onB = io.vertx.core.Promise.promise();
+    io.vertx.core.Promise<String> onC = io.vertx.core.Promise.promise();
+    ThrottrClient b = NODES.get(1).client(clients).pushHandler(push -> onB.tryComplete(new String(push.payload(), StandardCharsets.UTF_8)));
+    ThrottrClient c = NODES.get(2).client(clients).pushHandler(push -> onC.tryComplete(new String(push.payload(), StandardCharsets.UTF_8)));
+    assertThat(await(b.subscribe("news"))).isTrue();
+    assertThat(await(c.subscribe("news"))).isTrue();
+    // A subscription is known cluster-wide once Vert.x's registration reached the publisher's node.
+    ThrottrClient a = NODES.get(0).client(clients);
+    ClusterNodeUnderTest.awaitCondition("both subscribers get a message", java.time.Duration.ofSeconds(10), () -> {
+      await(a.publish("news", "across"));
+      return onB.future().isComplete() && onC.future().isComplete();
+    });
+    assertThat(onB.future().result()).isEqualTo("across");
+    assertThat(onC.future().result()).isEqualTo("across");
+  }
+
+  @Test
+  void everyNodeIsReadyAndShowsTheClusterInItsApiAndMetrics() {
+    for (ClusterNodeUnderTest node : NODES) {
+      try (io.sluice.verticles.server.kit.HttpCalls http = new io.sluice.verticles.server.kit.HttpCalls(clients, node.httpPort())) {
+        assertThat(http.get("/ready").status()).isEqualTo(200);
+        io.vertx.core.json.JsonObject cluster = http.get("/api/cluster").json();
+        assertThat(cluster.getJsonArray("members")).hasSize(3);
+        assertThat(cluster.getInteger("servingPartitions")).isEqualTo(node.node().table().owned(node.node().self()));
+        String scrape = io.sluice.verticles.server.kit.Scrapes.scrape(http);
+        assertThat(io.sluice.verticles.server.kit.Scrapes.value(scrape, "sluice_cluster_members")).isEqualTo(3);
+        assertThat(io.sluice.verticles.server.kit.Scrapes.value(scrape, "sluice_cluster_partitions_owned"))
+            .isEqualTo(node.node().states().serving());
+        assertThat(scrape).contains("sluice_cluster_replication_lag_seconds");
+      }
+    }
+  }
+
+  @Test
+  void theCheckApiCountsEachKeyOnceWhicheverNodesItsChecksArrive() {
+    List<HttpCalls> http = NODES.stream().map(node -> new HttpCalls(clients, node.httpPort())).toList();
+    try {
+      for (int key = 0; key < 12; key++) {
+        String check = "{\"policy\":\"five-per-minute\",\"key\":\"api-" + key + "\"}";
+        for (int call = 0; call < 5; call++) {
+          assertThat(http.get((key + call) % 3).post("/v1/check", check).status()).as("call %d of key %d", call, key)
+              .isEqualTo(200);
+        }
+        assertThat(http.get(key % 3).post("/v1/check", check).status()).isEqualTo(429);
+        assertThat(http.get((key + 1) % 3).send(io.vertx.core.http.HttpMethod.DELETE,
+            "/v1/limits/five-per-minute/api-" + key, null).status()).isBetween(200, 204);
+        assertThat(http.get((key + 2) % 3).post("/v1/check", check).status()).isEqualTo(200);
+      }
+    } finally {
+      http.forEach(HttpCalls::close);
+    }
+  }
+}

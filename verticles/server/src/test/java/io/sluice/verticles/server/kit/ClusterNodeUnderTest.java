@@ -1,0 +1,171 @@
+package io.sluice.verticles.server.kit;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.protocol.udp.rules.RuleSet;
+import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.server.ServerSettings;
+import io.sluice.verticles.server.SluiceServer;
+import io.sluice.verticles.server.cluster.ClusterNode;
+import io.sluice.verticles.server.cluster.ClusterSettings;
+import io.sluice.verticles.server.cluster.HazelcastSetup;
+import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.tcp.TcpSettings;
+import io.sluice.verticles.server.udp.UdpSettings;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+
+/**
+ * One node of a cluster on loopback, in this JVM: its own Vert.x, its own Hazelcast member, its
+ * own listeners on ephemeral ports. Nodes of one test share a clock, as machines share real time.
+ */
+public final class ClusterNodeUnderTest implements AutoCloseable {
+
+  private static final String LOOPBACK = "127.0.0.1";
+  /** Hazelcast tells every connection attempt at INFO; the tests' output keeps its warnings. */
+  private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
+
+  static {
+    HAZELCAST_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
+  private final Vertx vertx;
+  private final SluiceServer server;
+  private final int clusterPort;
+  private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private boolean closed;
+
+  private ClusterNodeUnderTest(int clusterPort, List<Integer> join, int backups, ValueSize size, Clock clock,
+                               Policies policies) {
+    this.clusterPort = clusterPort;
+    ClusterSettings cluster = new ClusterSettings(true, LOOPBACK, clusterPort,
+        join.stream().map(port -> LOOPBACK + ":" + port).toList(), "sluice-test", backups, Optional.empty());
+    this.vertx = await(HazelcastSetup.clusteredVertx(Vertx.builder(), new VertxOptions().setEventLoopPoolSize(2),
+        cluster, size));
+    ServerSettings settings = new ServerSettings(size, 2, 2, 100, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new TcpSettings(LOOPBACK, 0), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
+        new UdpSettings(LOOPBACK, 0, RuleSet.allowAll()), policies, cluster);
+    this.server = await(SluiceServer.start(vertx, settings, SluiceUnderTest.VERSION, clock, metrics));
+  }
+
+  /** Starts a node joining the nodes at {@code join} (their cluster ports). */
+  public static ClusterNodeUnderTest start(List<Integer> join, int backups, Clock clock) {
+    return new ClusterNodeUnderTest(freePort(), join, backups, ValueSize.UINT16, clock, Policies.none());
+  }
+
+  public static ClusterNodeUnderTest start(List<Integer> join, int backups, ValueSize size, Clock clock,
+                                           Policies policies) {
+    return new ClusterNodeUnderTest(freePort(), join, backups, size, clock, policies);
+  }
+
+  /** Three nodes with {@code backups}, the second and third joining the first, once they serve. */
+  public static List<ClusterNodeUnderTest> formThree(int backups, Clock clock, Policies policies) {
+    List<ClusterNodeUnderTest> nodes = new java.util.ArrayList<>();
+    ClusterNodeUnderTest first = start(List.of(), backups, ValueSize.UINT16, clock, policies);
+    nodes.add(first);
+    nodes.add(start(List.of(first.clusterPort()), backups, ValueSize.UINT16, clock, policies));
+    nodes.add(start(List.of(first.clusterPort()), backups, ValueSize.UINT16, clock, policies));
+    awaitFormed(nodes);
+    return nodes;
+  }
+
+  /** A Throttr client of this node's TCP front, on {@code clients}. */
+  public io.sluice.protocol.binary.client.ThrottrClient client(Vertx clients) {
+    return await(io.sluice.protocol.binary.client.ThrottrClient.connect(clients,
+        new io.sluice.protocol.binary.client.ThrottrClientOptions().setPort(tcpPort())));
+  }
+
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Polls {@code condition} every 20 ms until it holds, failing after {@code within}. */
+  public static void awaitCondition(String what, Duration within, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within " + within + ": " + what);
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  /** Waits until every one of {@code nodes} counts all of them and serves its partitions. */
+  public static void awaitFormed(List<ClusterNodeUnderTest> nodes) {
+    awaitCondition(nodes.size() + " nodes form a cluster and serve", Duration.ofSeconds(30), () -> nodes.stream()
+        .allMatch(node -> node.node().table().members().size() == nodes.size() && node.node().ready()));
+  }
+
+  public int clusterPort() {
+    return clusterPort;
+  }
+
+  public int tcpPort() {
+    return server.tcpPort();
+  }
+
+  public int httpPort() {
+    return server.httpPort();
+  }
+
+  public int udpPort() {
+    return server.udpPort();
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public SluiceServer server() {
+    return server;
+  }
+
+  public ClusterNode node() {
+    return server.cluster().orElseThrow().node();
+  }
+
+  public PrometheusMeterRegistry metrics() {
+    return metrics;
+  }
+
+  /** Ends the member abruptly, as a crash would: no handoff, no goodbye to Hazelcast. */
+  public void crash() {
+    closed = true;
+    ((HazelcastClusterManager) ((VertxInternal) vertx).clusterManager()).getHazelcastInstance()
+        .getLifecycleService().terminate();
+    vertx.close();
+  }
+
+  /** Leaves gracefully (hands its partitions over), then stops. */
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      await(server.stop().eventually(vertx::close));
+    }
+  }
+}
