@@ -169,17 +169,21 @@ public final class ThrottrShard {
         return record != null && record.isCounter();
       }
 
-      public void put(byte[] value, long ttlNanos) {
+      public boolean put(byte[] value, long ttlNanos) {
         if (record != null && record.isCounter()) {
           throw new IllegalStateException("the key holds a counter");
         }
         long expiresAt = Ttl.saturatingAdd(now, Math.max(0, ttlNanos));
         if (record == null) {
           record = store.createBuffer(key, hash, value, TtlUnit.SECONDS.code(), expiresAt, now);
-        } else {
-          store.overwriteBuffer(record, value, TtlUnit.SECONDS.code(), expiresAt);
+          if (record == null) {
+            return false;
+          }
+        } else if (!store.overwriteBuffer(record, value, TtlUnit.SECONDS.code(), expiresAt)) {
+          return false;
         }
         record.countWrite(window);
+        return true;
       }
 
       public void remove() {
@@ -208,6 +212,7 @@ public final class ThrottrShard {
         store.expiredReclaimed());
   }
 
+  /** A key that is live already, or a full store, answers 00. */
   private void handleInsert(Request.Insert insert, ByteBuf out, long now, int window) {
     int hash = store.hash(insert.key());
     if (store.find(insert.key(), hash, now) != null) {
@@ -215,7 +220,12 @@ public final class ThrottrShard {
       return;
     }
     long expiresAt = Ttl.expiresAt(now, insert.ttlType(), insert.ttl());
-    store.createCounter(insert.key(), hash, insert.quota(), insert.ttlType(), expiresAt, now).countWrite(window);
+    Record created = store.createCounter(insert.key(), hash, insert.quota(), insert.ttlType(), expiresAt, now);
+    if (created == null) {
+      Responses.status(out, false);
+      return;
+    }
+    created.countWrite(window);
     Responses.status(out, true);
   }
 
@@ -307,18 +317,19 @@ public final class ThrottrShard {
     Responses.status(out, record != null);
   }
 
-  /** SET creates or overwrites a buffer; it never replaces a counter. */
+  /** SET creates or overwrites a buffer; it never replaces a counter. A full store refuses it. */
   private void handleSet(Request.Set set, ByteBuf out, long now, int window) {
     int hash = store.hash(set.key());
     Record record = store.find(set.key(), hash, now);
     long expiresAt = Ttl.expiresAt(now, set.ttlType(), set.ttl());
     if (record == null) {
       record = store.createBuffer(set.key(), hash, set.value(), set.ttlType(), expiresAt, now);
-    } else if (record.isCounter()) {
+    } else if (record.isCounter() || !store.overwriteBuffer(record, set.value(), set.ttlType(), expiresAt)) {
+      record = null;
+    }
+    if (record == null) {
       Responses.status(out, false);
       return;
-    } else {
-      store.overwriteBuffer(record, set.value(), set.ttlType(), expiresAt);
     }
     record.countWrite(window);
     Responses.status(out, true);

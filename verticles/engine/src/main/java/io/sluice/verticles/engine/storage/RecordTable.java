@@ -173,6 +173,25 @@ final class RecordTable {
     return next;
   }
 
+  /**
+   * Visits the records of the buckets from {@code start} on (wrapping), stopping once
+   * {@code records} records or {@code maxBuckets} buckets were visited: a sample whose cost is
+   * bounded whatever the table size. Buckets are placed by a keyed hash, so a run of neighbouring
+   * buckets is a random sample. {@code action} must not change the table.
+   */
+  void sample(int start, int records, int maxBuckets, Consumer<Record> action) {
+    int mask = buckets.length - 1;
+    int seen = 0;
+    for (int i = 0; i < maxBuckets && i <= mask && seen < records; i++) {
+      seen += visit(buckets[(start + i) & mask], action);
+    }
+  }
+
+  /** Whether this very record is still in the table. */
+  boolean holds(Record record) {
+    return get(record.key, hash(record.key)) == record;
+  }
+
   /** The longest chain: at most {@link #TREEIFY_AT} - 1 whatever the keys, as longer ones are bins. */
   int longestChain() {
     int longest = 0;

@@ -3,12 +3,17 @@ package io.sluice.verticles.engine.storage;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.engine.time.MinuteWindow;
 
+import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 /**
  * The records of one shard. Expiry is exact: a record is absent the instant
  * {@code now >= expiresAt}, for every operation, whether or not the background sweep has reclaimed
  * it yet. Not thread-safe: a store belongs to one shard thread.
+ *
+ * <p>The records are held under {@link StoreLimits}: a write that would take the store over its
+ * count or memory estimate first makes room, or is refused, in which case
+ * the create methods answer null.
  */
 public final class Store {
 
@@ -17,6 +22,8 @@ public final class Store {
   private final Clock clock;
   private final long metricsOriginNanos;
   private final RecordTable table = new RecordTable();
+  private final RecordBudget budget;
+  private final EvictionSampler sampler = new EvictionSampler(new SplittableRandom());
 
   private int counters;
   private int buffers;
@@ -29,9 +36,20 @@ public final class Store {
    *     every shard ticks on the same minute boundaries
    */
   public Store(Clock clock, long metricsOriginNanos) {
+    this(clock, metricsOriginNanos, StoreLimits.unlimited());
+  }
+
+  public Store(Clock clock, long metricsOriginNanos, StoreLimits limits) {
     this.clock = clock;
     this.metricsOriginNanos = metricsOriginNanos;
+    this.budget = new RecordBudget(limits);
   }
+
+  /**
+   * Writes that need room beyond this many removals are refused: the cost of one write stays
+   * bounded (a 64 KiB buffer replacing 16-byte counters needs about 630).
+   */
+  static final int MAX_REMOVALS_PER_WRITE = 1024;
 
   public long now() {
     return clock.epochNanos();
@@ -55,9 +73,7 @@ public final class Store {
   public Record find(byte[] key, int hash, long nowNanos) {
     Record record = table.get(key, hash);
     if (record != null && !record.isLiveAt(nowNanos)) {
-      table.remove(record);
-      forget(record);
-      expiredReclaimed++;
+      reclaim(record);
       return null;
     }
     return record;
@@ -66,6 +82,8 @@ public final class Store {
   /**
    * Stores a new counter for a key that {@link #find} just reported absent. A record that would
    * already be expired is not stored at all: it could never be seen.
+   *
+   * @return the record, or null when the store is full and the limits refuse it
    */
   public Record createCounter(byte[] key, int hash, long value, int ttlType, long expiresAtNanos, long nowNanos) {
     Record record = newRecord(key, Record.COUNTER, ttlType, expiresAtNanos, nowNanos);
@@ -73,21 +91,33 @@ public final class Store {
     return store(record, hash, nowNanos);
   }
 
-  /** Stores a new buffer for a key that {@link #find} just reported absent. */
+  /** Stores a new buffer for a key that {@link #find} just reported absent; null when refused as full. */
   public Record createBuffer(byte[] key, int hash, byte[] value, int ttlType, long expiresAtNanos, long nowNanos) {
     Record record = newRecord(key, Record.BUFFER, ttlType, expiresAtNanos, nowNanos);
     record.buffer = value;
     return store(record, hash, nowNanos);
   }
 
-  /** Overwrites a live buffer's value, TTL unit and expiry. */
-  public void overwriteBuffer(Record record, byte[] value, int ttlType, long expiresAtNanos) {
+  /**
+   * Overwrites a live buffer's value, TTL unit and expiry. A longer value needs room like a new
+   * record (never made by evicting this one).
+   *
+   * @return false, changing nothing, when the store is full and the limits refuse the growth
+   */
+  public boolean overwriteBuffer(Record record, byte[] value, int ttlType, long expiresAtNanos) {
+    long growth = RecordBudget.array(value.length) - RecordBudget.array(record.buffer.length);
+    if (!makeRoom(0, growth, record, now())) {
+      return false;
+    }
+    budget.resized(record.buffer.length, value.length);
     bufferBytes += value.length - record.buffer.length;
     record.buffer = value;
     record.ttlType = (byte) ttlType;
     record.expiresAtNanos = expiresAtNanos;
+    return true;
   }
 
+  /** Removes a record: the one way out of the store for a record that has not expired. */
   public void remove(Record record) {
     if (table.remove(record)) {
       forget(record);
@@ -156,6 +186,25 @@ public final class Store {
     return bufferBytes;
   }
 
+  public StoreLimits limits() {
+    return budget.limits();
+  }
+
+  /** The estimated heap bytes of the records held (see {@link RecordBudget}). */
+  public long estimatedBytes() {
+    return budget.bytes();
+  }
+
+  /** Live records removed so far to keep within {@code reason}'s limit. */
+  public long evicted(Bound reason) {
+    return budget.evicted(reason);
+  }
+
+  /** Writes refused so far because the store was full. */
+  public long rejected() {
+    return budget.rejected();
+  }
+
   /** Expired records reclaimed so far, by lookups and by the sweep. */
   public long expiredReclaimed() {
     return expiredReclaimed;
@@ -171,7 +220,11 @@ public final class Store {
 
   private Record store(Record record, int hash, long nowNanos) {
     if (record.isLiveAt(nowNanos)) {
+      if (!makeRoom(1, RecordBudget.estimate(record), null, nowNanos)) {
+        return null;
+      }
       table.add(record, hash);
+      budget.added(record);
       if (record.kind == Record.COUNTER) {
         counters++;
       } else {
@@ -182,12 +235,57 @@ public final class Store {
     return record;
   }
 
+  /**
+   * Makes the store able to take {@code newRecords} more records and {@code extraBytes} more bytes
+   * within its limits: expired records the sampler finds are reclaimed, and with
+   * {@link Eviction#VOLATILE_TTL} the live records closest to expiry are evicted, one sample at a
+   * time, never {@code keep}. Answers false (and counts a refusal) when the limits cannot be met:
+   * with {@link Eviction#REJECT}, when nothing else is left to evict, or after
+   * {@link #MAX_REMOVALS_PER_WRITE}.
+   */
+  private boolean makeRoom(int newRecords, long extraBytes, Record keep, long nowNanos) {
+    if (extraBytes > budget.limits().maxBytes()) {
+      // Evicting everything would not make room: refuse before forgetting anything.
+      budget.countRefusal();
+      return false;
+    }
+    for (int removals = 0; ; removals++) {
+      Bound over = budget.exceeded((long) table.size() + newRecords, extraBytes);
+      if (over == null) {
+        return true;
+      }
+      Record victim = removals < MAX_REMOVALS_PER_WRITE ? sampler.victim(table, keep) : null;
+      if (victim != null && !victim.isLiveAt(nowNanos)) {
+        reclaim(victim);
+        continue;
+      }
+      if (victim == null || budget.limits().eviction() == Eviction.REJECT) {
+        budget.countRefusal();
+        return false;
+      }
+      evict(victim, over);
+    }
+  }
+
+  /** Removes a live record to keep the store within {@code reason}'s limit. */
+  private void evict(Record record, Bound reason) {
+    remove(record);
+    budget.countEviction(reason);
+  }
+
+  /** Removes an expired record found by a lookup or a sample. */
+  private void reclaim(Record record) {
+    table.remove(record);
+    reclaimExpired(record);
+  }
+
   private void reclaimExpired(Record record) {
     forget(record);
     expiredReclaimed++;
   }
 
   private void forget(Record record) {
+    budget.removed(record);
     if (record.kind == Record.COUNTER) {
       counters--;
     } else {
