@@ -1,5 +1,6 @@
 package io.sluice.gateway;
 
+import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.verticles.server.ServerSettings;
@@ -53,7 +54,8 @@ public final class Gateway {
         new TcpSettings(config.bind(), config.tcpPort()),
         new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
-        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies());
+        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
+        new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -61,6 +63,9 @@ public final class Gateway {
           "Sluice %s serving Throttr on %s:%d, UDP on %s:%d, HTTP (/ws, /v1 check API, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
           Version.current(), config.bind(), server.tcpPort(), config.bind(), server.udpPort(), config.bind(), server.httpPort(),
           config.valueSize().label(), config.shards(), config.maxFrame(), transport(vertx)));
+      LOG.log(System.Logger.Level.INFO, "records: at most " + (config.maxKeys() == Long.MAX_VALUE ? "unlimited" : config.maxKeys())
+          + " keys and " + config.maxMemory() + " bytes estimated (" + config.origin(io.sluice.gateway.config.Options.MAX_MEMORY)
+          + "), each of the " + config.shards() + " shards its share; when full: " + config.eviction().label());
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());

@@ -104,7 +104,7 @@ public final class SluiceServer {
     List<Future<String>> shards = new ArrayList<>();
     List<Store> stores = new ArrayList<>();
     for (int i = 0; i < settings.shards(); i++) {
-      Store store = new Store(instance.clock(), instance.startedAtNanos());
+      Store store = new Store(instance.clock(), instance.startedAtNanos(), settings.recordLimits().share(settings.shards()));
       stores.add(store);
       ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
       shards.add(track(vertx.deployVerticle(new ShardVerticle(i, shard, directory, settings.sweepIntervalMillis()))));

@@ -1,12 +1,13 @@
 package io.sluice.verticles.engine.storage;
 
 /**
- * The bound of one shard's records: a count and a memory estimate, and what to do at the bound.
- * Each shard gets its share of the instance-wide limits, so that no shard ever waits for another
- * to make room.
+ * The bound of records, of the instance ({@code --max-keys}, {@code --max-memory},
+ * {@code --eviction}) or of one shard: a count and a memory estimate, and what to do at the bound.
+ * Each shard gets its {@link #share} of the instance's limits, so that no shard ever waits for
+ * another to make room.
  *
- * @param maxRecords records one shard may hold ({@link Long#MAX_VALUE}: unlimited)
- * @param maxBytes   the memory estimate of its records ({@link Long#MAX_VALUE}: unlimited)
+ * @param maxRecords records that may be held ({@link #UNLIMITED}: no limit)
+ * @param maxBytes   the memory estimate of those records ({@link #UNLIMITED}: no limit)
  */
 public record StoreLimits(long maxRecords, long maxBytes, Eviction eviction) {
 
@@ -23,11 +24,11 @@ public record StoreLimits(long maxRecords, long maxBytes, Eviction eviction) {
   }
 
   /**
-   * One shard's share of instance-wide limits: each is divided by the shard count, rounding down
-   * (at least 1), so that the shards together never hold more than the limit.
+   * One shard's share of these instance-wide limits: each is divided by the shard count, rounding
+   * down (at least 1), so that the shards together never hold more than the limit.
    */
-  public static StoreLimits shareOf(long maxKeys, long maxMemory, Eviction eviction, int shards) {
-    return new StoreLimits(share(maxKeys, shards), share(maxMemory, shards), eviction);
+  public StoreLimits share(int shards) {
+    return new StoreLimits(share(maxRecords, shards), share(maxBytes, shards), eviction);
   }
 
   private static long share(long limit, int shards) {

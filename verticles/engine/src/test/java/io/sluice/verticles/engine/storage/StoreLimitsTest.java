@@ -173,10 +173,10 @@ class StoreLimitsTest {
 
   @Test
   void limitsAreSharedOutPerShardRoundingDown() {
-    StoreLimits share = StoreLimits.shareOf(10_001, 64L << 20, Eviction.REJECT, 4);
+    StoreLimits share = new StoreLimits(10_001, 64L << 20, Eviction.REJECT).share(4);
     assertThat(share.maxRecords()).isEqualTo(2_500);
     assertThat(share.maxBytes()).isEqualTo(16L << 20);
-    assertThat(StoreLimits.shareOf(3, StoreLimits.UNLIMITED, Eviction.VOLATILE_TTL, 8).maxRecords()).isEqualTo(1);
-    assertThat(StoreLimits.shareOf(StoreLimits.UNLIMITED, StoreLimits.UNLIMITED, Eviction.VOLATILE_TTL, 8).isUnlimited()).isTrue();
+    assertThat(new StoreLimits(3, StoreLimits.UNLIMITED, Eviction.VOLATILE_TTL).share(8).maxRecords()).isEqualTo(1);
+    assertThat(StoreLimits.unlimited().share(8).isUnlimited()).isTrue();
   }
 }
