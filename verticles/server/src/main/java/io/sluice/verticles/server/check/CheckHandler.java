@@ -57,7 +57,8 @@ final class CheckHandler implements Endpoint.Action {
   public Future<Void> serve(RoutingContext context) {
     services.decisions().request("check");
     return reader.apply(context, services.policies()).compose(check -> services
-        .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost()))
+        .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost(),
+            check.target().policy().onFull()))
         .map(done -> {
           services.decisions().record(check.target().policy().name(), done.decision().allowed());
           DecisionResponse.send(context.response(), check.target(), done.decision(), done.nowNs(), true);

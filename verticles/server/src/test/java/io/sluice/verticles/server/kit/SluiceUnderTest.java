@@ -2,6 +2,7 @@ package io.sluice.verticles.server.kit;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.ServerSettings;
@@ -84,11 +85,22 @@ public final class SluiceUnderTest implements AutoCloseable {
    */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
+    this(vertx, valueSize, limits, http, udpRules, policies, metrics, StoreLimits.unlimited());
+  }
+
+  /** Records held under {@code recordLimits} (instance-wide: each of the 2 shards holds half). */
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, RuleSet udpRules, Policies policies, StoreLimits recordLimits) {
+    this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
+        udpRules, policies, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), recordLimits);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
+                         Policies policies, PrometheusMeterRegistry metrics, StoreLimits recordLimits) {
     this.vertx = vertx;
     this.metrics = metrics;
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
         new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(LOOPBACK, 0, udpRules), policies);
+        new UdpSettings(LOOPBACK, 0, udpRules), policies, recordLimits);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 

@@ -18,6 +18,7 @@ public final class Policy {
   private final boolean legacyHeaders;
   private final List<AdvertisedLimit> limits;
   private final long maxCost;
+  private final OnFull onFull;
 
   /**
    * @param name          1 to 64 characters of {@code [A-Za-z0-9_.-]}: it appears in URLs, in
@@ -26,6 +27,11 @@ public final class Policy {
    * @param legacyHeaders also answer with {@code X-RateLimit-Limit/Remaining/Reset}
    */
   public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders) {
+    this(name, strategy, key, legacyHeaders, OnFull.ALLOW);
+  }
+
+  /** @param onFull the answer when a full store refuses a new key's state */
+  public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders, OnFull onFull) {
     if (!isValidName(name)) {
       throw new IllegalArgumentException("policy name must be 1 to 64 characters of [A-Za-z0-9_.-], was '" + name + "'");
     }
@@ -35,6 +41,7 @@ public final class Policy {
     this.legacyHeaders = legacyHeaders;
     this.limits = AdvertisedLimit.of(strategy);
     this.maxCost = limits.stream().mapToLong(AdvertisedLimit::quota).min().orElseThrow();
+    this.onFull = Objects.requireNonNull(onFull, "onFull");
   }
 
   /** A policy whose key is the one the caller names, without legacy headers. */
@@ -60,6 +67,11 @@ public final class Policy {
 
   public boolean legacyHeaders() {
     return legacyHeaders;
+  }
+
+  /** The answer when a full store refuses to keep a new key's state ({@code on-full}). */
+  public OnFull onFull() {
+    return onFull;
   }
 
   /** The limits clients are told about, in the order of the strategy's results. */

@@ -36,6 +36,7 @@ import java.util.regex.Pattern;
  *   window: 10s                       # durations: 500ms, 10s, 5m, 1h, 1d
  *   key: param | header:X-Api-Key     # or a list of parts joined with ':'; default: param
  *   legacy-headers: false             # also X-RateLimit-Limit/Remaining/Reset
+ *   on-full: allow                    # or deny: the answer when a full store (--eviction reject) refuses a new key
  * </pre>
  *
  * Buckets (token_bucket, leaky_bucket, gcra) take {@code burst} and {@code rate} (per second); a
@@ -82,6 +83,7 @@ public final class PolicyParser {
     String strategyName = fields.text("strategy", true);
     KeyExtractor key = key(fields);
     boolean legacyHeaders = Boolean.TRUE.equals(fields.bool("legacy-headers"));
+    OnFull onFull = onFull(fields);
     Strategy strategy = null;
     if (strategyName != null) {
       strategy = strategy(strategyName, fields, "");
@@ -94,11 +96,23 @@ public final class PolicyParser {
       return null;
     }
     try {
-      return new Policy(policyName, strategy, key, legacyHeaders);
+      return new Policy(policyName, strategy, key, legacyHeaders, onFull);
     } catch (IllegalArgumentException e) {
       problem(e.getMessage());
       return null;
     }
+  }
+
+  private OnFull onFull(Fields fields) {
+    String text = fields.text("on-full", false);
+    if (text == null) {
+      return OnFull.ALLOW;
+    }
+    OnFull onFull = OnFull.parse(text);
+    if (onFull == null) {
+      problem("'on-full' must be allow or deny, was '" + text + "'");
+    }
+    return onFull;
   }
 
   private Strategy strategy(String name, Fields fields, String where) {
