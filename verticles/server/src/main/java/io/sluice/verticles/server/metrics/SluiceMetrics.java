@@ -60,7 +60,7 @@ public final class SluiceMetrics {
           .tag("shard", shard)
           .register(registry);
     }
-    bindRecordLimits(registry, shards);
+    bindRecordLimits(registry, instance, shards);
     Gauge.builder("sluice.connections", instance.connections(), registry1 -> registry1.size())
         .description("Open client connections (TCP and WebSocket)")
         .register(registry);
@@ -81,14 +81,16 @@ public final class SluiceMetrics {
    * (the estimate the bound is held to), and the limits the shards enforce together as
    * {@code sluice_max_keys} and {@code sluice_max_memory_bytes} (absent when unlimited).
    */
-  private static void bindRecordLimits(MeterRegistry registry, List<Store> shards) {
+  private static void bindRecordLimits(MeterRegistry registry, Instance instance, List<Store> shards) {
+    // Micrometer holds the counted object weakly: the instance lives as long as the server, the
+    // caller's list of stores may not, so the sums keep the list and are hung on the instance.
     for (Bound reason : Bound.values()) {
-      FunctionCounter.builder("sluice.evicted.keys", shards, stores -> sum(stores, store -> store.evicted(reason)))
+      FunctionCounter.builder("sluice.evicted.keys", instance, ignored -> sum(shards, store -> store.evicted(reason)))
           .description("Live records evicted to keep the shards within a limit (--eviction volatile-ttl)")
           .tag("reason", reason.label())
           .register(registry);
     }
-    FunctionCounter.builder("sluice.rejected.keys", shards, stores -> sum(stores, Store::rejected))
+    FunctionCounter.builder("sluice.rejected.keys", instance, ignored -> sum(shards, Store::rejected))
         .description("New records (or buffer growth) refused because a shard was full")
         .register(registry);
     for (int i = 0; i < shards.size(); i++) {
