@@ -9,6 +9,7 @@ import io.sluice.protocol.binary.codec.response.Response;
 import io.sluice.verticles.engine.storage.Eviction;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.server.kit.HttpCalls;
+import io.sluice.verticles.server.kit.LogCapture;
 import io.sluice.verticles.server.kit.Scrapes;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.udp.MusicBrainzRulesFile;
@@ -55,6 +56,7 @@ class FullStoreTest {
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
   private final UdpTestClient udp = new UdpTestClient(sut.udpPort());
   private final List<String> held = new ArrayList<>();
+  private final LogCapture log = new LogCapture(ShardVerticle.class.getName());
 
   @BeforeEach
   void fill() {
@@ -73,6 +75,7 @@ class FullStoreTest {
 
   @AfterEach
   void stop() {
+    log.close();
     udp.close();
     http.close();
     await(throttr.close());
@@ -93,6 +96,25 @@ class FullStoreTest {
     assertThat(await(throttr.purge(held.get(0)))).isTrue();
     assertThat(await(throttr.info()).figures().totalKeys()).isEqualTo(MAX_KEYS - 1);
     assertThat(Scrapes.value(Scrapes.scrape(http), "sluice_rejected_keys_total")).isGreaterThanOrEqualTo(98);
+  }
+
+  @Test
+  void eachShardWarnsOnceThatItIsFull() {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (warnings().size() < 2 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertThat(warnings()).hasSize(2).allSatisfy(line -> assertThat(line)
+        .matches("shard [01] full: 2 records, \\d+ bytes estimated \\(limits: 2 records, no byte limit\\); "
+            + "0 records evicted \\(0 for --max-keys, 0 for --max-memory\\), \\d+ writes refused \\(--eviction reject\\)"));
+    // More refusals within the minute do not make more lines.
+    assertThat(await(throttr.insert("another", 5, TtlUnit.SECONDS, 60))).isFalse();
+    assertThat(await(throttr.info()).figures().totalKeys()).isEqualTo(MAX_KEYS);
+    assertThat(warnings()).hasSize(2);
+  }
+
+  private List<String> warnings() {
+    return log.aboveDebug().stream().map(java.util.logging.LogRecord::getMessage).toList();
   }
 
   @Test
