@@ -65,7 +65,8 @@ class DashboardBrowserTest {
   static void start() throws Exception {
     assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "Chromium and chromedriver are not installed (deploy/install-build-tools.sh installs them)");
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of());
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0",
+        "--max-keys", "100000"), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
     base = "http://127.0.0.1:" + gateway.server().httpPort() + "/";
     clientVertx = Vertx.vertx();
@@ -239,6 +240,9 @@ class DashboardBrowserTest {
     }
     await(Future.all(inserts));
     waitForText("#overview-keys", "502");
+    // The memory bound's card: the keys against --max-keys (the record memory against --max-memory before it).
+    wait.until(driver -> textOf("#overview-bound-detail").contains("502 of 100\u202F000 keys max"));
+    assertThat(textOf("#overview-bound-evictions")).isEqualTo("when full: volatile-ttl · 0 evicted · 0 refused");
     screenshot("overview-live");
   }
 

@@ -2,6 +2,7 @@ package io.sluice.verticles.engine.shard;
 
 import io.netty.buffer.ByteBuf;
 import io.sluice.verticles.engine.log.LogText;
+import io.sluice.verticles.engine.storage.Bound;
 import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.protocol.binary.codec.Listing;
@@ -209,7 +210,8 @@ public final class ThrottrShard {
 
   public ShardSummary summary() {
     return new ShardSummary(store.size(), store.counters(), store.buffers(), store.bufferBytes(),
-        store.expiredReclaimed());
+        store.expiredReclaimed(), store.estimatedBytes(), store.evicted(Bound.KEYS), store.evicted(Bound.MEMORY),
+        store.rejected(), store.limits());
   }
 
   /** A key that is live already, or a full store, answers 00. */
