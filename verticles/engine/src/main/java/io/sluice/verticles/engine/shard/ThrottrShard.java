@@ -277,16 +277,16 @@ public final class ThrottrShard {
     }
     switch (update.change()) {
       case Request.Update.CHANGE_PATCH:
-        record.setCounter(update.value());
+        store.setCounter(record, update.value());
         return true;
       case Request.Update.CHANGE_INCREASE:
-        record.setCounter(size.wrap(record.counter() + update.value()));
+        store.setCounter(record, size.wrap(record.counter() + update.value()));
         return true;
       case Request.Update.CHANGE_DECREASE:
         if (Long.compareUnsigned(record.counter(), update.value()) < 0) {
           return false;
         }
-        record.setCounter(record.counter() - update.value());
+        store.setCounter(record, record.counter() - update.value());
         return true;
       default:
         return true;
@@ -298,13 +298,13 @@ public final class ThrottrShard {
     long delta = Ttl.toNanos(update.value(), Ttl.updateUnitNanos(record.ttlType()));
     switch (update.change()) {
       case Request.Update.CHANGE_PATCH:
-        record.setExpiresAtNanos(Ttl.saturatingAdd(now, delta));
+        store.setExpiry(record, Ttl.saturatingAdd(now, delta));
         break;
       case Request.Update.CHANGE_INCREASE:
-        record.setExpiresAtNanos(Ttl.saturatingAdd(record.expiresAtNanos(), delta));
+        store.setExpiry(record, Ttl.saturatingAdd(record.expiresAtNanos(), delta));
         break;
       case Request.Update.CHANGE_DECREASE:
-        record.setExpiresAtNanos(record.expiresAtNanos() - delta);
+        store.setExpiry(record, record.expiresAtNanos() - delta);
         break;
       default:
     }

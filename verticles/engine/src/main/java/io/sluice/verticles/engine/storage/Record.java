@@ -72,14 +72,6 @@ public final class Record {
     return kind == BUFFER ? buffer : Store.EMPTY;
   }
 
-  public void setCounter(long value) {
-    counter = value;
-  }
-
-  public void setExpiresAtNanos(long expiresAtNanos) {
-    this.expiresAtNanos = expiresAtNanos;
-  }
-
   public boolean isLiveAt(long nowNanos) {
     return nowNanos < expiresAtNanos;
   }

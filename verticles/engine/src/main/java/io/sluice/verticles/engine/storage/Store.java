@@ -30,6 +30,7 @@ public final class Store {
   private long bufferBytes;
   private long expiredReclaimed;
   private int sweepCursor;
+  private ChangeListener changes = ChangeListener.NONE;
 
   /**
    * @param metricsOriginNanos the start of the first one-minute metrics window (server start), so
@@ -50,6 +51,14 @@ public final class Store {
    * bounded (a 64 KiB buffer replacing 16-byte counters needs about 630).
    */
   static final int MAX_REMOVALS_PER_WRITE = 1024;
+
+  /**
+   * Tells {@code listener} of every change from now on (see {@link ChangeListener}); one at a
+   * time, {@link ChangeListener#both} for more.
+   */
+  public void listen(ChangeListener listener) {
+    this.changes = listener;
+  }
 
   public long now() {
     return clock.epochNanos();
@@ -86,16 +95,12 @@ public final class Store {
    * @return the record, or null when the store is full and the limits refuse it
    */
   public Record createCounter(byte[] key, int hash, long value, int ttlType, long expiresAtNanos, long nowNanos) {
-    Record record = newRecord(key, Record.COUNTER, ttlType, expiresAtNanos, nowNanos);
-    record.counter = value;
-    return store(record, hash, nowNanos);
+    return store(counter(key, value, ttlType, expiresAtNanos, nowNanos), hash, nowNanos, true);
   }
 
   /** Stores a new buffer for a key that {@link #find} just reported absent; null when refused as full. */
   public Record createBuffer(byte[] key, int hash, byte[] value, int ttlType, long expiresAtNanos, long nowNanos) {
-    Record record = newRecord(key, Record.BUFFER, ttlType, expiresAtNanos, nowNanos);
-    record.buffer = value;
-    return store(record, hash, nowNanos);
+    return store(buffer(key, value, ttlType, expiresAtNanos, nowNanos), hash, nowNanos, true);
   }
 
   /**
@@ -105,8 +110,12 @@ public final class Store {
    * @return false, changing nothing, when the store is full and the limits refuse the growth
    */
   public boolean overwriteBuffer(Record record, byte[] value, int ttlType, long expiresAtNanos) {
+    return overwrite(record, value, ttlType, expiresAtNanos, true);
+  }
+
+  private boolean overwrite(Record record, byte[] value, int ttlType, long expiresAtNanos, boolean bounded) {
     long growth = RecordBudget.array(value.length) - RecordBudget.array(record.buffer.length);
-    if (!makeRoom(0, growth, record, now())) {
+    if (bounded && !makeRoom(0, growth, record, now())) {
       return false;
     }
     budget.resized(record.buffer.length, value.length);
@@ -114,14 +123,77 @@ public final class Store {
     record.buffer = value;
     record.ttlType = (byte) ttlType;
     record.expiresAtNanos = expiresAtNanos;
+    changes.changed(record);
     return true;
   }
 
-  /** Removes a record: the one way out of the store for a record that has not expired. */
+  /** Sets a live counter's value. */
+  public void setCounter(Record record, long value) {
+    record.counter = value;
+    changes.changed(record);
+  }
+
+  /** Moves a live record's expiry; into the past makes it absent from now on. */
+  public void setExpiry(Record record, long expiresAtNanos) {
+    record.expiresAtNanos = expiresAtNanos;
+    changes.changed(record);
+  }
+
+  /** Deletes a record before its expiry: every deletion but expiry's comes here, evictions included. */
   public void remove(Record record) {
     if (table.remove(record)) {
       forget(record);
+      changes.removed(record);
     }
+  }
+
+  /**
+   * Gives {@code key} exactly this counter state, replacing whatever it held: a {@link RecordImage}
+   * being applied. Access metrics start afresh, as they are this node's own. Restores are never
+   * refused and evict nothing, whatever the limits: they replay a store that kept its own bound,
+   * whose evictions arrive as removals.
+   */
+  public void restoreCounter(byte[] key, int ttlType, long expiresAtNanos, long value) {
+    long nowNanos = now();
+    int hash = hash(key);
+    Record record = replaceable(key, hash, Record.COUNTER, nowNanos);
+    if (record == null) {
+      store(counter(key, value, ttlType, expiresAtNanos, nowNanos), hash, nowNanos, false);
+    } else {
+      record.ttlType = (byte) ttlType;
+      record.expiresAtNanos = expiresAtNanos;
+      setCounter(record, value);
+    }
+  }
+
+  /** Gives {@code key} exactly this buffer state, replacing whatever it held (see {@link #restoreCounter}). */
+  public void restoreBuffer(byte[] key, int ttlType, long expiresAtNanos, byte[] value) {
+    long nowNanos = now();
+    int hash = hash(key);
+    Record record = replaceable(key, hash, Record.BUFFER, nowNanos);
+    if (record == null) {
+      store(buffer(key, value, ttlType, expiresAtNanos, nowNanos), hash, nowNanos, false);
+    } else {
+      overwrite(record, value, ttlType, expiresAtNanos, false);
+    }
+  }
+
+  /** Removes {@code key} if it holds a live record. */
+  public void restoreRemoval(byte[] key) {
+    Record record = find(key, hash(key), now());
+    if (record != null) {
+      remove(record);
+    }
+  }
+
+  /** The live record of {@code key} if it is of {@code kind}; a record of the other kind is removed first. */
+  private Record replaceable(byte[] key, int hash, byte kind, long nowNanos) {
+    Record record = find(key, hash, nowNanos);
+    if (record != null && record.kind != kind) {
+      remove(record);
+      return null;
+    }
+    return record;
   }
 
   /**
@@ -218,9 +290,22 @@ public final class Store {
     return record;
   }
 
-  private Record store(Record record, int hash, long nowNanos) {
+  private Record counter(byte[] key, long value, int ttlType, long expiresAtNanos, long nowNanos) {
+    Record record = newRecord(key, Record.COUNTER, ttlType, expiresAtNanos, nowNanos);
+    record.counter = value;
+    return record;
+  }
+
+  private Record buffer(byte[] key, byte[] value, int ttlType, long expiresAtNanos, long nowNanos) {
+    Record record = newRecord(key, Record.BUFFER, ttlType, expiresAtNanos, nowNanos);
+    record.buffer = value;
+    return record;
+  }
+
+  /** Adds a new record; {@code bounded}: within the limits, making room first, or refused (null). */
+  private Record store(Record record, int hash, long nowNanos, boolean bounded) {
     if (record.isLiveAt(nowNanos)) {
-      if (!makeRoom(1, RecordBudget.estimate(record), null, nowNanos)) {
+      if (bounded && !makeRoom(1, RecordBudget.estimate(record), null, nowNanos)) {
         return null;
       }
       table.add(record, hash);
@@ -231,6 +316,7 @@ public final class Store {
         buffers++;
         bufferBytes += record.buffer.length;
       }
+      changes.changed(record);
     }
     return record;
   }

@@ -142,7 +142,7 @@ class StoreExpiryTest {
     long expiresAt = clock.epochNanos() + 1_000;
     Record record = counter("k", expiresAt);
 
-    record.setExpiresAtNanos(clock.epochNanos());
+    store.setExpiry(record, clock.epochNanos());
 
     assertThat(find("k")).isNull();
     assertThat(store.size()).isZero();

@@ -172,6 +172,36 @@ class StoreLimitsTest {
   }
 
   @Test
+  void evictionsReachTheChangeFeedAsRemovalsAndRestoresAreNeverRefused() {
+    Store store = store(2, StoreLimits.UNLIMITED, Eviction.REJECT);
+    List<String> removed = new ArrayList<>();
+    ChangeListener removals = new ChangeListener() {
+      @Override
+      public void changed(Record record) {
+      }
+
+      @Override
+      public void removed(Record record) {
+        removed.add(new String(record.key(), StandardCharsets.US_ASCII));
+      }
+    };
+    store.listen(removals);
+    counter(store, "a", SECOND);
+    counter(store, "b", 2 * SECOND);
+    // A backup or the log replays a store that kept its own bound: its images are applied as they are.
+    store.restoreCounter(key("c"), 0x04, store.now() + 3 * SECOND, 9);
+    assertThat(find(store, "c").counter()).isEqualTo(9);
+    assertThat(store.rejected()).isZero();
+
+    Store evicting = store(2, StoreLimits.UNLIMITED, Eviction.VOLATILE_TTL);
+    evicting.listen(removals);
+    counter(evicting, "x", SECOND);
+    counter(evicting, "y", 2 * SECOND);
+    counter(evicting, "z", 3 * SECOND);
+    assertThat(removed).containsExactly("x");
+  }
+
+  @Test
   void limitsAreSharedOutPerShardRoundingDown() {
     StoreLimits share = new StoreLimits(10_001, 64L << 20, Eviction.REJECT).share(4);
     assertThat(share.maxRecords()).isEqualTo(2_500);
