@@ -1,6 +1,7 @@
 package io.sluice.verticles.engine.storage;
 
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * Finds the record to evict without ever scanning the table, the way Redis approximates its
@@ -12,11 +13,10 @@ import java.util.SplittableRandom;
 final class EvictionSampler {
 
   /**
-   * Records looked at per call. Redis samples 5; here 16, as a rate limiter's records all differ
-   * in expiry: 100,000 keys through a 10,000 bound leave 94% of the exact choice with 16, 87% with
-   * 8, 80% with 5 (StoreLimitsTest). The records missed are the latest arrivals, not sampled yet.
+   * Records looked at per call (Redis: 5). Reading each one's expiry is most of an eviction's cost;
+   * see docs/memory-bound.md for how the choice's quality and the insert rate trade against it.
    */
-  static final int SAMPLE_RECORDS = 16;
+  static final int SAMPLE_RECORDS = 8;
   /** Buckets walked at most per sample; a table at the bound is at least half full. */
   static final int SAMPLE_BUCKETS = 64;
   /** Samples tried before giving up on a table too sparse to sample (a store of few, large buffers). */
@@ -28,6 +28,9 @@ final class EvictionSampler {
   /** Each pooled record's expiry when it was pooled: ranking reads no record. */
   private final long[] poolExpiry = new long[POOL_SIZE];
   private int pooled;
+  /** The pool's slot with the latest expiry: the one a better candidate replaces. */
+  private int latest;
+  private final Consumer<Record> offer = this::offer;
 
   EvictionSampler(SplittableRandom random) {
     this.random = random;
@@ -40,8 +43,8 @@ final class EvictionSampler {
    */
   Record victim(RecordTable table, Record keep) {
     for (int sample = 0; sample < MAX_SAMPLES; sample++) {
-      table.sample(random.nextInt(), SAMPLE_RECORDS, SAMPLE_BUCKETS, r -> offer(r, keep));
-      Record best = takeBest(table, keep);
+      table.sample(random.nextInt(), SAMPLE_RECORDS, SAMPLE_BUCKETS, offer);
+      Record best = takeBest(keep);
       if (best != null) {
         return best;
       }
@@ -49,34 +52,29 @@ final class EvictionSampler {
     return null;
   }
 
-  /** Keeps {@code candidate} when the pool has room or it expires before the pool's latest. */
-  private void offer(Record candidate, Record keep) {
-    if (candidate == keep) {
-      return;
-    }
+  /**
+   * Keeps {@code candidate} when the pool has room or it expires before the pool's latest. A
+   * record sampled twice may sit in the pool twice: the second copy is dropped once the first was
+   * evicted, which costs less than looking for it on every offer.
+   */
+  private void offer(Record candidate) {
     long expiry = candidate.expiresAtNanos;
-    int latest = -1;
-    for (int i = 0; i < pooled; i++) {
-      if (pool[i] == candidate) {
-        return;
-      }
-      if (latest < 0 || poolExpiry[i] > poolExpiry[latest]) {
-        latest = i;
-      }
-    }
     if (pooled < POOL_SIZE) {
       put(pooled++, candidate, expiry);
     } else if (expiry < poolExpiry[latest]) {
       put(latest, candidate, expiry);
+    } else {
+      return;
     }
+    findLatest();
   }
 
   /**
-   * Takes the pooled record closest to expiry that the table still holds. Records removed since
+   * Takes the pooled record closest to expiry that a table still holds. Records removed since
    * they were pooled (purged, reclaimed, evicted) and {@code keep} are dropped on the way; one
    * whose expiry an UPDATE moved is ranked again.
    */
-  private Record takeBest(RecordTable table, Record keep) {
+  private Record takeBest(Record keep) {
     while (pooled > 0) {
       int best = 0;
       for (int i = 1; i < pooled; i++) {
@@ -85,13 +83,15 @@ final class EvictionSampler {
         }
       }
       Record record = pool[best];
-      if (record.expiresAtNanos != poolExpiry[best] && record != keep) {
+      if (record.expiresAtNanos != poolExpiry[best] && record != keep && RecordTable.holds(record)) {
         poolExpiry[best] = record.expiresAtNanos;
+        findLatest();
         continue;
       }
       put(best, pool[pooled - 1], poolExpiry[pooled - 1]);
       pool[--pooled] = null;
-      if (record != keep && table.holds(record)) {
+      findLatest();
+      if (record != keep && RecordTable.holds(record)) {
         return record;
       }
     }
@@ -101,5 +101,14 @@ final class EvictionSampler {
   private void put(int slot, Record record, long expiry) {
     pool[slot] = record;
     poolExpiry[slot] = expiry;
+  }
+
+  private void findLatest() {
+    latest = 0;
+    for (int i = 1; i < pooled; i++) {
+      if (poolExpiry[i] > poolExpiry[latest]) {
+        latest = i;
+      }
+    }
   }
 }

@@ -74,6 +74,7 @@ final class RecordTable {
       resize(buckets.length << 1);
     }
     place(buckets, hash & (buckets.length - 1), record);
+    record.held = true;
     size++;
   }
 
@@ -84,6 +85,7 @@ final class RecordTable {
       if (!bin.remove(record)) {
         return false;
       }
+      record.held = false;
       size--;
       shrink(index, bin);
       return true;
@@ -97,6 +99,7 @@ final class RecordTable {
           previous.next = r.next;
         }
         r.next = null;
+        r.held = false;
         size--;
         return true;
       }
@@ -115,6 +118,7 @@ final class RecordTable {
       Object head = buckets[index];
       if (head instanceof KeyBin bin) {
         bin.removeIf(select, r -> {
+          r.held = false;
           size--;
           removed.accept(r);
         });
@@ -139,6 +143,7 @@ final class RecordTable {
           previous.next = next;
         }
         r.next = null;
+        r.held = false;
         size--;
         removed.accept(r);
       } else {
@@ -187,9 +192,9 @@ final class RecordTable {
     }
   }
 
-  /** Whether this very record is still in the table. */
-  boolean holds(Record record) {
-    return get(record.key, hash(record.key)) == record;
+  /** Whether this very record is still in a table (records belong to one table only). */
+  static boolean holds(Record record) {
+    return record.held;
   }
 
   /** The longest chain: at most {@link #TREEIFY_AT} - 1 whatever the keys, as longer ones are bins. */

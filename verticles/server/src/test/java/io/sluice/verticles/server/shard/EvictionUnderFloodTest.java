@@ -103,7 +103,7 @@ class EvictionUnderFloodTest {
       kept += await(attacker.batch(queries.subList(from, Math.min(queries.size(), from + BATCH)))).stream()
           .filter(reply -> reply instanceof Response.QueryResult).count();
     }
-    assertThat(kept).as("attacker keys among the latest expiries still held").isGreaterThan(latestAttackerKeys * 85L / 100);
+    assertThat(kept).as("attacker keys among the latest expiries still held").isGreaterThan(latestAttackerKeys * 80L / 100);
 
     HttpCalls http = new HttpCalls(vertx, sut.httpPort());
     String scrape = Scrapes.scrape(http);
