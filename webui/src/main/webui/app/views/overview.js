@@ -28,6 +28,10 @@ export function mount(root, { signal }) {
     heap: el('span', { id: 'overview-heap' }),
     heapDetail: el('span'),
     heapBar: el('span', { className: 'meter-fill' }),
+    bound: el('span', { id: 'overview-bound' }),
+    boundDetail: el('span', { id: 'overview-bound-detail' }),
+    boundEvictions: el('span', { id: 'overview-bound-evictions' }),
+    boundBar: el('span', { className: 'meter-fill' }),
   };
 
   const charts = [
@@ -60,6 +64,7 @@ export function mount(root, { signal }) {
     columns: [
       { title: 'Shard', className: 'num', cell: (row) => String(row.shard) },
       { title: 'Keys', className: 'num', cell: (row) => formatNumber(row.keys) },
+      { title: 'Memory', className: 'num', cell: (row) => formatBytes(row.memoryBytes) },
     ],
   });
   const status = el('div');
@@ -76,6 +81,8 @@ export function mount(root, { signal }) {
       card('Bytes in', cards.bytesIn, cards.bytesInDetail, el('span', { className: 'muted', text: 'read from TCP and WebSocket clients' })),
       card('Bytes out', cards.bytesOut, cards.bytesOutDetail, el('span', { className: 'muted', text: 'written to TCP and WebSocket clients' })),
       card('Heap', cards.heap, cards.heapDetail, el('span', { className: 'meter' }, cards.heapBar)),
+      card('Record memory', cards.bound, cards.boundDetail, el('span', { className: 'meter' }, cards.boundBar),
+        cards.boundEvictions),
       card('Channels', cards.channels, cards.channelsDetail)),
     el('section', { className: 'charts' }, charts.map((chart) => chart.element)),
     el('section', { className: 'split' },
@@ -111,6 +118,8 @@ export function mount(root, { signal }) {
     const used = memory.heapMaxBytes > 0 ? Math.min(100, (100 * memory.heapUsedBytes) / memory.heapMaxBytes) : 0;
     cards.heapBar.style.width = `${used.toFixed(1)}%`;
 
+    showBound(overview.bound ?? {}, keys.total);
+
     const channels = overview.channels ?? {};
     showCount(cards.channels, channels.channels);
     cards.channelsDetail.textContent = `${formatNumber(channels.subscriptions)} subscriptions`
@@ -120,6 +129,23 @@ export function mount(root, { signal }) {
     busiestCommand = Math.max(1, ...byCommand.map((row) => row.total));
     commands.setItems(byCommand);
     shards.setItems(overview.shards ?? []);
+  }
+
+  // Keys and record memory against --max-keys and --max-memory; the meter shows the fuller of the two.
+  function showBound(bound, keys) {
+    cards.bound.textContent = formatBytes(bound.recordMemoryBytes);
+    const memoryLimit = bound.maxMemoryBytes == null ? 'no memory limit' : `of ${formatBytes(bound.maxMemoryBytes)} max`;
+    const keysLimit = bound.maxKeys == null ? `${formatNumber(keys)} keys, no key limit`
+      : `${formatNumber(keys)} of ${formatNumber(bound.maxKeys)} keys max`;
+    cards.boundDetail.textContent = `${memoryLimit} · ${keysLimit}`;
+    const evicted = Object.values(bound.evicted ?? {}).reduce((sum, n) => sum + n, 0);
+    cards.boundEvictions.textContent = `when full: ${bound.eviction ?? '—'} · ${formatNumber(evicted)} evicted · `
+      + `${formatNumber(bound.rejected)} refused`;
+    const fractions = [
+      bound.maxMemoryBytes > 0 ? bound.recordMemoryBytes / bound.maxMemoryBytes : 0,
+      bound.maxKeys > 0 ? keys / bound.maxKeys : 0,
+    ];
+    cards.boundBar.style.width = `${Math.min(100, 100 * Math.max(...fractions)).toFixed(1)}%`;
   }
 
   function drawCharts() {

@@ -1,5 +1,6 @@
 package io.sluice.gateway;
 
+import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.verticles.server.ServerSettings;
@@ -71,11 +72,15 @@ public final class Gateway {
         new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
         new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
-        new OperatorSettings(config.internalMetrics(), config.effective()), cluster);
+        new OperatorSettings(config.internalMetrics(), config.effective()), cluster,
+        new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
+      LOG.log(System.Logger.Level.INFO, "records: at most " + (config.maxKeys() == Long.MAX_VALUE ? "unlimited" : config.maxKeys())
+          + " keys and " + config.maxMemory() + " bytes estimated (" + config.origin(io.sluice.gateway.config.Options.MAX_MEMORY)
+          + "), each of the " + config.shards() + " shards its share; when full: " + config.eviction().label());
       ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
       Reloader reloader = new Reloader(config, reread, metrics)
           .add("policies", next -> {

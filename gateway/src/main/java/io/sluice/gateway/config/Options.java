@@ -87,6 +87,20 @@ public final class Options {
       .defaultValue(100L)
       .describedAs("Period of the background sweep that removes expired keys, in milliseconds.");
 
+  public static final Option<Long> MAX_KEYS = Option.valued("max-keys", "N", ValueType.longInteger(1, Long.MAX_VALUE - 1))
+      .yaml("max-keys").environment()
+      .describedAs("Records all storage shards together may hold, each shard its share; at the bound --eviction decides. Unset: no count limit (--max-memory bounds the heap).");
+
+  public static final Option<Long> MAX_MEMORY = Option.valued("max-memory", "BYTES", ValueType.byteSize(1L << 20, 1L << 50))
+      .yaml("max-memory").environment()
+      .defaultValue(() -> Runtime.getRuntime().maxMemory() / 2, "half the maximum heap")
+      .describedAs("Estimated heap of all records (a counter with a 16-byte key counts 104 bytes, see docs/memory-bound.md), each shard its share, e.g. 512mb or 2gb; at the bound --eviction decides.");
+
+  public static final Option<io.sluice.verticles.engine.storage.Eviction> EVICTION = Option.valued("eviction", "POLICY", ValueType.eviction())
+      .yaml("eviction").environment()
+      .defaultValue(io.sluice.verticles.engine.storage.Eviction.VOLATILE_TTL)
+      .describedAs("What a full shard does with a new record: volatile-ttl evicts the records closest to expiry; reject refuses it (Throttr INSERT/SET answer 00, the check API answers per policy on-full, UDP answers as allowed).");
+
   public static final Option<String> AUTH_TOKEN = Option.valued("auth-token", "TOKEN", ValueType.secretToken())
       .yaml("auth-token").environment()
       .secret()
@@ -173,6 +187,7 @@ public final class Options {
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
+      MAX_KEYS, MAX_MEMORY, EVICTION,
       AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

@@ -83,6 +83,20 @@ public final class SluiceConfig {
     return value(Options.SWEEP_INTERVAL_MILLIS);
   }
 
+  /** Records all shards together may hold; {@link Long#MAX_VALUE} when unset (unlimited). */
+  public long maxKeys() {
+    Long maxKeys = value(Options.MAX_KEYS);
+    return maxKeys == null ? Long.MAX_VALUE : maxKeys;
+  }
+
+  public long maxMemory() {
+    return value(Options.MAX_MEMORY);
+  }
+
+  public io.sluice.verticles.engine.storage.Eviction eviction() {
+    return value(Options.EVICTION);
+  }
+
   /** Empty when no token is configured, i.e. clients need not authenticate. */
   /** The UDP rule table file, when one is configured. */
   public Optional<Path> rulesFile() {

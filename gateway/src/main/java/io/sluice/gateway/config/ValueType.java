@@ -313,6 +313,53 @@ public final class ValueType<T> {
     return text;
   }
 
+  private static final Pattern BYTE_SIZE = Pattern.compile("([0-9]{1,19})\\s*(b|kb|mb|gb|tb)?", Pattern.CASE_INSENSITIVE);
+  private static final String[] BYTE_UNITS = {"b", "kb", "mb", "gb", "tb"};
+
+  /**
+   * A number of bytes, plain or with a unit: {@code kb}, {@code mb}, {@code gb}, {@code tb} are
+   * powers of 1024 (as in Redis's {@code maxmemory 512mb}); any case. Formatted in the largest unit
+   * that divides it.
+   */
+  public static ValueType<Long> byteSize(long min, long max) {
+    String range = formatBytes(min) + ".." + formatBytes(max) + ", e.g. 512mb or 2gb";
+    return new ValueType<>(range, text -> parseBytes(text, min, max, range), ValueType::formatBytes);
+  }
+
+  private static long parseBytes(String text, long min, long max, String range) {
+    java.util.regex.Matcher match = BYTE_SIZE.matcher(text.trim());
+    String expectation = "expected a size in " + range;
+    if (!match.matches()) {
+      throw new IllegalArgumentException(expectation);
+    }
+    String unit = match.group(2) == null ? "b" : match.group(2).toLowerCase(Locale.ROOT);
+    int power = java.util.Arrays.asList(BYTE_UNITS).indexOf(unit);
+    long bytes;
+    try {
+      bytes = Math.multiplyExact(Long.parseLong(match.group(1)), 1L << (10 * power));
+    } catch (ArithmeticException | NumberFormatException tooLarge) {
+      throw new IllegalArgumentException(expectation);
+    }
+    if (bytes < min || bytes > max) {
+      throw new IllegalArgumentException(expectation);
+    }
+    return bytes;
+  }
+
+  private static String formatBytes(long bytes) {
+    int power = 0;
+    while (power < BYTE_UNITS.length - 1 && bytes != 0 && bytes % (1L << (10 * (power + 1))) == 0) {
+      power++;
+    }
+    return (bytes >> (10 * power)) + BYTE_UNITS[power];
+  }
+
+  /** What a full storage shard does: {@code volatile-ttl} or {@code reject}. */
+  public static ValueType<io.sluice.verticles.engine.storage.Eviction> eviction() {
+    return new ValueType<>("volatile-ttl|reject", io.sluice.verticles.engine.storage.Eviction::parse,
+        io.sluice.verticles.engine.storage.Eviction::label);
+  }
+
   private static Boolean parseBoolean(String text) {
     String trimmed = text.trim();
     if (!isBooleanLiteral(trimmed)) {

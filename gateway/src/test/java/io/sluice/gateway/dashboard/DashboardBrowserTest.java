@@ -85,7 +85,7 @@ class DashboardBrowserTest {
         "    window: 1m", "    key: param", ""));
     Path rules = Path.of(System.getProperty("basedir", "."), "..", "deploy", "rules", "musicbrainz.yaml");
     Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0",
-        "--config", config.toString(), "--rules", rules.toString()), Map.of());
+        "--config", config.toString(), "--rules", rules.toString(), "--max-keys", "100000"), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
     base = "http://127.0.0.1:" + gateway.server().httpPort() + "/";
     clientVertx = Vertx.vertx();
@@ -259,6 +259,9 @@ class DashboardBrowserTest {
     }
     await(Future.all(inserts));
     waitForText("#overview-keys", "502");
+    // The memory bound's card: the keys against --max-keys (the record memory against --max-memory before it).
+    wait.until(driver -> textOf("#overview-bound-detail").contains("502 of 100\u202F000 keys max"));
+    assertThat(textOf("#overview-bound-evictions")).isEqualTo("when full: volatile-ttl · 0 evicted · 0 refused");
     screenshot("overview-live");
   }
 

@@ -1,6 +1,7 @@
 package io.sluice.verticles.server;
 
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.http.HttpSettings;
@@ -17,6 +18,7 @@ import io.sluice.verticles.server.udp.UdpSettings;
  * @param policies            the rate-limit policies of the HTTP check API
  * @param operator            internal metrics and the effective configuration the admin API shows
  * @param cluster             how this node joins a cluster, {@link ClusterSettings#NONE} for a single node
+ * @param recordLimits        the records all shards together may hold, and what a full shard does
  */
 public record ServerSettings(
     ValueSize valueSize,
@@ -29,29 +31,38 @@ public record ServerSettings(
     UdpSettings udp,
     Policies policies,
     OperatorSettings operator,
-    ClusterSettings cluster) {
+    ClusterSettings cluster,
+    StoreLimits recordLimits) {
 
-  /** Settings of a single node with the operator defaults: no internal metrics, no configuration to show. */
+  /** Settings of a single node with the defaults: no internal metrics, no configuration to show, no record limit. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE);
+        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited());
   }
 
-  /** Settings of a single node. */
+  /** Settings of a single node with no record limit. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
                         OperatorSettings operator) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies, operator,
-        ClusterSettings.NONE);
+        ClusterSettings.NONE, StoreLimits.unlimited());
   }
 
-  /** Settings of a cluster node with the operator defaults. */
+  /** Settings of a cluster node with the operator defaults and no record limit. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
                         ClusterSettings cluster) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), cluster);
+        OperatorSettings.defaults(), cluster, StoreLimits.unlimited());
+  }
+
+  /** Settings of a single node with the operator defaults and a record limit. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
+                        StoreLimits recordLimits) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        OperatorSettings.defaults(), ClusterSettings.NONE, recordLimits);
   }
 
   /** Settings without check-API policies. */

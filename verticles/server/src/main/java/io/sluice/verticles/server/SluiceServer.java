@@ -119,7 +119,8 @@ public final class SluiceServer {
     List<Store> stores = new ArrayList<>();
     ClusterPartitions partitions = null;
     if (settings.cluster().enabled()) {
-      partitions = new ClusterPartitions(settings.shards(), settings.valueSize(), instance.clock(), instance.startedAtNanos());
+      partitions = new ClusterPartitions(settings.shards(), settings.valueSize(), instance.clock(), instance.startedAtNanos(),
+          settings.recordLimits());
       directory = partitions.directory();
       stores.addAll(partitions.stores());
       for (int i = 0; i < settings.shards(); i++) {
@@ -129,7 +130,7 @@ public final class SluiceServer {
     } else {
       directory = new ShardDirectory(settings.shards());
       for (int i = 0; i < settings.shards(); i++) {
-        Store store = new Store(instance.clock(), instance.startedAtNanos());
+        Store store = new Store(instance.clock(), instance.startedAtNanos(), settings.recordLimits().share(settings.shards()));
         stores.add(store);
         ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
         shards.add(track(vertx.deployVerticle(new ShardVerticle(i, List.of(new HostedRoute(i, store, shard::execute)),

@@ -26,6 +26,16 @@ public record Decision(List<Result> results) {
     return new Decision(List.of(results));
   }
 
+  /**
+   * The same limits, every one denying with nothing remaining and {@code retryAfterNs}: the
+   * answer of a policy that fails closed when its state could not be stored.
+   */
+  public Decision deniedFor(long retryAfterNs) {
+    return new Decision(results.stream()
+        .map(r -> new Result(r.name(), false, r.limit(), 0, r.resetNs(), Math.max(1, retryAfterNs)))
+        .toList());
+  }
+
   public boolean allowed() {
     for (Result r : results) {
       if (!r.allowed()) {

@@ -8,6 +8,9 @@ import io.sluice.protocol.binary.codec.RequestEncoder;
 import io.sluice.protocol.binary.codec.ValueSize;
 
 import java.nio.charset.StandardCharsets;
+import io.sluice.verticles.engine.storage.Eviction;
+import io.sluice.verticles.engine.storage.StoreLimits;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -176,6 +179,13 @@ public final class BatchWire {
       out.writeLongLE(summary.buffers());
       out.writeLongLE(summary.bufferBytes());
       out.writeLongLE(summary.expiredReclaimed());
+      out.writeLongLE(summary.estimatedBytes());
+      out.writeLongLE(summary.evictedForKeys());
+      out.writeLongLE(summary.evictedForMemory());
+      out.writeLongLE(summary.rejected());
+      out.writeLongLE(summary.limits().maxRecords());
+      out.writeLongLE(summary.limits().maxBytes());
+      out.writeByte(summary.limits().eviction().ordinal());
     } else if (collected instanceof List<?> items && (items.isEmpty() || items.get(0) instanceof Listing.KeyItem)) {
       out.writeByte(KEYS);
       out.writeIntLE(items.size());
@@ -207,7 +217,9 @@ public final class BatchWire {
     byte kind = in.readByte();
     switch (kind) {
       case SUMMARY:
-        return new ShardSummary(in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readLongLE());
+        return new ShardSummary(in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readLongLE(),
+            in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readLongLE(),
+            new StoreLimits(in.readLongLE(), in.readLongLE(), Eviction.values()[in.readUnsignedByte()]));
       case KEYS: {
         int count = in.readIntLE();
         List<Listing.KeyItem> items = new ArrayList<>(count);

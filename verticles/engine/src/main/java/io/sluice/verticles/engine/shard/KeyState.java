@@ -12,8 +12,13 @@ public interface KeyState {
   /** True when the key holds a counter: its state cannot be a buffer. */
   boolean isCounter();
 
-  /** Stores {@code value} as the key's buffer, expiring {@code ttlNanos} from now. */
-  void put(byte[] value, long ttlNanos);
+  /**
+   * Stores {@code value} as the key's buffer, expiring {@code ttlNanos} from now.
+   *
+   * @return false, storing nothing, when the shard is full and its limits refuse the write
+   *     ({@code --eviction reject}, or nothing left to evict): the task decides what that means
+   */
+  boolean put(byte[] value, long ttlNanos);
 
   void remove();
 }

@@ -2,6 +2,7 @@ package io.sluice.verticles.engine.shard;
 
 import io.netty.buffer.ByteBuf;
 import io.sluice.verticles.engine.log.LogText;
+import io.sluice.verticles.engine.storage.Bound;
 import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.protocol.binary.codec.Listing;
@@ -190,17 +191,21 @@ public final class ThrottrShard {
         return record != null && record.isCounter();
       }
 
-      public void put(byte[] value, long ttlNanos) {
+      public boolean put(byte[] value, long ttlNanos) {
         if (record != null && record.isCounter()) {
           throw new IllegalStateException("the key holds a counter");
         }
         long expiresAt = Ttl.saturatingAdd(now, Math.max(0, ttlNanos));
         if (record == null) {
           record = store.createBuffer(key, hash, value, TtlUnit.SECONDS.code(), expiresAt, now);
-        } else {
-          store.overwriteBuffer(record, value, TtlUnit.SECONDS.code(), expiresAt);
+          if (record == null) {
+            return false;
+          }
+        } else if (!store.overwriteBuffer(record, value, TtlUnit.SECONDS.code(), expiresAt)) {
+          return false;
         }
         record.countWrite(window);
+        return true;
       }
 
       public void remove() {
@@ -226,9 +231,11 @@ public final class ThrottrShard {
 
   public ShardSummary summary() {
     return new ShardSummary(store.size(), store.counters(), store.buffers(), store.bufferBytes(),
-        store.expiredReclaimed());
+        store.expiredReclaimed(), store.estimatedBytes(), store.evicted(Bound.KEYS), store.evicted(Bound.MEMORY),
+        store.rejected(), store.limits());
   }
 
+  /** A key that is live already, or a full store, answers 00. */
   private void handleInsert(Request.Insert insert, ByteBuf out, long now, int window) {
     int hash = store.hash(insert.key());
     if (store.find(insert.key(), hash, now) != null) {
@@ -236,7 +243,12 @@ public final class ThrottrShard {
       return;
     }
     long expiresAt = Ttl.expiresAt(now, insert.ttlType(), insert.ttl());
-    store.createCounter(insert.key(), hash, insert.quota(), insert.ttlType(), expiresAt, now).countWrite(window);
+    Record created = store.createCounter(insert.key(), hash, insert.quota(), insert.ttlType(), expiresAt, now);
+    if (created == null) {
+      Responses.status(out, false);
+      return;
+    }
+    created.countWrite(window);
     Responses.status(out, true);
   }
 
@@ -328,18 +340,19 @@ public final class ThrottrShard {
     Responses.status(out, record != null);
   }
 
-  /** SET creates or overwrites a buffer; it never replaces a counter. */
+  /** SET creates or overwrites a buffer; it never replaces a counter. A full store refuses it. */
   private void handleSet(Request.Set set, ByteBuf out, long now, int window) {
     int hash = store.hash(set.key());
     Record record = store.find(set.key(), hash, now);
     long expiresAt = Ttl.expiresAt(now, set.ttlType(), set.ttl());
     if (record == null) {
       record = store.createBuffer(set.key(), hash, set.value(), set.ttlType(), expiresAt, now);
-    } else if (record.isCounter()) {
+    } else if (record.isCounter() || !store.overwriteBuffer(record, set.value(), set.ttlType(), expiresAt)) {
+      record = null;
+    }
+    if (record == null) {
       Responses.status(out, false);
       return;
-    } else {
-      store.overwriteBuffer(record, set.value(), set.ttlType(), expiresAt);
     }
     record.countWrite(window);
     Responses.status(out, true);

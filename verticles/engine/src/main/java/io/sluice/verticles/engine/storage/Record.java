@@ -16,6 +16,11 @@ public final class Record {
 
   byte kind;
   byte ttlType;
+  /**
+   * Whether a table holds the record, kept by {@link RecordTable}: how the eviction sampler knows a
+   * candidate it pooled earlier is still there without a lookup. Free: it fits in the padding.
+   */
+  boolean held;
   long expiresAtNanos;
   long counter;
   byte[] buffer;

@@ -74,6 +74,7 @@ final class RecordTable {
       resize(buckets.length << 1);
     }
     place(buckets, hash & (buckets.length - 1), record);
+    record.held = true;
     size++;
   }
 
@@ -84,6 +85,7 @@ final class RecordTable {
       if (!bin.remove(record)) {
         return false;
       }
+      record.held = false;
       size--;
       shrink(index, bin);
       return true;
@@ -97,6 +99,7 @@ final class RecordTable {
           previous.next = r.next;
         }
         r.next = null;
+        r.held = false;
         size--;
         return true;
       }
@@ -115,6 +118,7 @@ final class RecordTable {
       Object head = buckets[index];
       if (head instanceof KeyBin bin) {
         bin.removeIf(select, r -> {
+          r.held = false;
           size--;
           removed.accept(r);
         });
@@ -139,6 +143,7 @@ final class RecordTable {
           previous.next = next;
         }
         r.next = null;
+        r.held = false;
         size--;
         removed.accept(r);
       } else {
@@ -171,6 +176,25 @@ final class RecordTable {
       next = Integer.reverse(Integer.reverse(next | ~mask) + 1);
     } while (next != 0 && done < work);
     return next;
+  }
+
+  /**
+   * Visits the records of the buckets from {@code start} on (wrapping), stopping once
+   * {@code records} records or {@code maxBuckets} buckets were visited: a sample whose cost is
+   * bounded whatever the table size. Buckets are placed by a keyed hash, so a run of neighbouring
+   * buckets is a random sample. {@code action} must not change the table.
+   */
+  void sample(int start, int records, int maxBuckets, Consumer<Record> action) {
+    int mask = buckets.length - 1;
+    int seen = 0;
+    for (int i = 0; i < maxBuckets && i <= mask && seen < records; i++) {
+      seen += visit(buckets[(start + i) & mask], action);
+    }
+  }
+
+  /** Whether this very record is still in a table (records belong to one table only). */
+  static boolean holds(Record record) {
+    return record.held;
   }
 
   /** The longest chain: at most {@link #TREEIFY_AT} - 1 whatever the keys, as longer ones are bins. */

@@ -3,12 +3,17 @@ package io.sluice.verticles.engine.storage;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.engine.time.MinuteWindow;
 
+import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 /**
  * The records of one shard. Expiry is exact: a record is absent the instant
  * {@code now >= expiresAt}, for every operation, whether or not the background sweep has reclaimed
  * it yet. Not thread-safe: a store belongs to one shard thread.
+ *
+ * <p>The records are held under {@link StoreLimits}: a write that would take the store over its
+ * count or memory estimate first makes room, or is refused, in which case
+ * the create methods answer null.
  */
 public final class Store {
 
@@ -17,6 +22,8 @@ public final class Store {
   private final Clock clock;
   private final long metricsOriginNanos;
   private final RecordTable table = new RecordTable();
+  private final RecordBudget budget;
+  private final EvictionSampler sampler = new EvictionSampler(new SplittableRandom());
 
   private int counters;
   private int buffers;
@@ -30,9 +37,20 @@ public final class Store {
    *     every shard ticks on the same minute boundaries
    */
   public Store(Clock clock, long metricsOriginNanos) {
+    this(clock, metricsOriginNanos, StoreLimits.unlimited());
+  }
+
+  public Store(Clock clock, long metricsOriginNanos, StoreLimits limits) {
     this.clock = clock;
     this.metricsOriginNanos = metricsOriginNanos;
+    this.budget = new RecordBudget(limits);
   }
+
+  /**
+   * Writes that need room beyond this many removals are refused: the cost of one write stays
+   * bounded (a 64 KiB buffer replacing 16-byte counters needs about 630).
+   */
+  static final int MAX_REMOVALS_PER_WRITE = 1024;
 
   /**
    * Tells {@code listener} of every change from now on (see {@link ChangeListener}); one at a
@@ -64,9 +82,7 @@ public final class Store {
   public Record find(byte[] key, int hash, long nowNanos) {
     Record record = table.get(key, hash);
     if (record != null && !record.isLiveAt(nowNanos)) {
-      table.remove(record);
-      forget(record);
-      expiredReclaimed++;
+      reclaim(record);
       return null;
     }
     return record;
@@ -75,27 +91,40 @@ public final class Store {
   /**
    * Stores a new counter for a key that {@link #find} just reported absent. A record that would
    * already be expired is not stored at all: it could never be seen.
+   *
+   * @return the record, or null when the store is full and the limits refuse it
    */
   public Record createCounter(byte[] key, int hash, long value, int ttlType, long expiresAtNanos, long nowNanos) {
-    Record record = newRecord(key, Record.COUNTER, ttlType, expiresAtNanos, nowNanos);
-    record.counter = value;
-    return store(record, hash, nowNanos);
+    return store(counter(key, value, ttlType, expiresAtNanos, nowNanos), hash, nowNanos, true);
   }
 
-  /** Stores a new buffer for a key that {@link #find} just reported absent. */
+  /** Stores a new buffer for a key that {@link #find} just reported absent; null when refused as full. */
   public Record createBuffer(byte[] key, int hash, byte[] value, int ttlType, long expiresAtNanos, long nowNanos) {
-    Record record = newRecord(key, Record.BUFFER, ttlType, expiresAtNanos, nowNanos);
-    record.buffer = value;
-    return store(record, hash, nowNanos);
+    return store(buffer(key, value, ttlType, expiresAtNanos, nowNanos), hash, nowNanos, true);
   }
 
-  /** Overwrites a live buffer's value, TTL unit and expiry. */
-  public void overwriteBuffer(Record record, byte[] value, int ttlType, long expiresAtNanos) {
+  /**
+   * Overwrites a live buffer's value, TTL unit and expiry. A longer value needs room like a new
+   * record (never made by evicting this one).
+   *
+   * @return false, changing nothing, when the store is full and the limits refuse the growth
+   */
+  public boolean overwriteBuffer(Record record, byte[] value, int ttlType, long expiresAtNanos) {
+    return overwrite(record, value, ttlType, expiresAtNanos, true);
+  }
+
+  private boolean overwrite(Record record, byte[] value, int ttlType, long expiresAtNanos, boolean bounded) {
+    long growth = RecordBudget.array(value.length) - RecordBudget.array(record.buffer.length);
+    if (bounded && !makeRoom(0, growth, record, now())) {
+      return false;
+    }
+    budget.resized(record.buffer.length, value.length);
     bufferBytes += value.length - record.buffer.length;
     record.buffer = value;
     record.ttlType = (byte) ttlType;
     record.expiresAtNanos = expiresAtNanos;
     changes.changed(record);
+    return true;
   }
 
   /** Sets a live counter's value. */
@@ -110,7 +139,7 @@ public final class Store {
     changes.changed(record);
   }
 
-  /** Deletes a record before its expiry: every deletion but expiry's comes here. */
+  /** Deletes a record before its expiry: every deletion but expiry's comes here, evictions included. */
   public void remove(Record record) {
     if (table.remove(record)) {
       forget(record);
@@ -120,14 +149,16 @@ public final class Store {
 
   /**
    * Gives {@code key} exactly this counter state, replacing whatever it held: a {@link RecordImage}
-   * being applied. Access metrics start afresh, as they are this node's own.
+   * being applied. Access metrics start afresh, as they are this node's own. Restores are never
+   * refused and evict nothing, whatever the limits: they replay a store that kept its own bound,
+   * whose evictions arrive as removals.
    */
   public void restoreCounter(byte[] key, int ttlType, long expiresAtNanos, long value) {
     long nowNanos = now();
     int hash = hash(key);
     Record record = replaceable(key, hash, Record.COUNTER, nowNanos);
     if (record == null) {
-      createCounter(key, hash, value, ttlType, expiresAtNanos, nowNanos);
+      store(counter(key, value, ttlType, expiresAtNanos, nowNanos), hash, nowNanos, false);
     } else {
       record.ttlType = (byte) ttlType;
       record.expiresAtNanos = expiresAtNanos;
@@ -141,9 +172,9 @@ public final class Store {
     int hash = hash(key);
     Record record = replaceable(key, hash, Record.BUFFER, nowNanos);
     if (record == null) {
-      createBuffer(key, hash, value, ttlType, expiresAtNanos, nowNanos);
+      store(buffer(key, value, ttlType, expiresAtNanos, nowNanos), hash, nowNanos, false);
     } else {
-      overwriteBuffer(record, value, ttlType, expiresAtNanos);
+      overwrite(record, value, ttlType, expiresAtNanos, false);
     }
   }
 
@@ -227,6 +258,25 @@ public final class Store {
     return bufferBytes;
   }
 
+  public StoreLimits limits() {
+    return budget.limits();
+  }
+
+  /** The estimated heap bytes of the records held (see {@link RecordBudget}). */
+  public long estimatedBytes() {
+    return budget.bytes();
+  }
+
+  /** Live records removed so far to keep within {@code reason}'s limit. */
+  public long evicted(Bound reason) {
+    return budget.evicted(reason);
+  }
+
+  /** Writes refused so far because the store was full. */
+  public long rejected() {
+    return budget.rejected();
+  }
+
   /** Expired records reclaimed so far, by lookups and by the sweep. */
   public long expiredReclaimed() {
     return expiredReclaimed;
@@ -240,9 +290,26 @@ public final class Store {
     return record;
   }
 
-  private Record store(Record record, int hash, long nowNanos) {
+  private Record counter(byte[] key, long value, int ttlType, long expiresAtNanos, long nowNanos) {
+    Record record = newRecord(key, Record.COUNTER, ttlType, expiresAtNanos, nowNanos);
+    record.counter = value;
+    return record;
+  }
+
+  private Record buffer(byte[] key, byte[] value, int ttlType, long expiresAtNanos, long nowNanos) {
+    Record record = newRecord(key, Record.BUFFER, ttlType, expiresAtNanos, nowNanos);
+    record.buffer = value;
+    return record;
+  }
+
+  /** Adds a new record; {@code bounded}: within the limits, making room first, or refused (null). */
+  private Record store(Record record, int hash, long nowNanos, boolean bounded) {
     if (record.isLiveAt(nowNanos)) {
+      if (bounded && !makeRoom(1, RecordBudget.estimate(record), null, nowNanos)) {
+        return null;
+      }
       table.add(record, hash);
+      budget.added(record);
       if (record.kind == Record.COUNTER) {
         counters++;
       } else {
@@ -254,12 +321,57 @@ public final class Store {
     return record;
   }
 
+  /**
+   * Makes the store able to take {@code newRecords} more records and {@code extraBytes} more bytes
+   * within its limits: expired records the sampler finds are reclaimed, and with
+   * {@link Eviction#VOLATILE_TTL} the live records closest to expiry are evicted, one sample at a
+   * time, never {@code keep}. Answers false (and counts a refusal) when the limits cannot be met:
+   * with {@link Eviction#REJECT}, when nothing else is left to evict, or after
+   * {@link #MAX_REMOVALS_PER_WRITE}.
+   */
+  private boolean makeRoom(int newRecords, long extraBytes, Record keep, long nowNanos) {
+    if (extraBytes > budget.limits().maxBytes()) {
+      // Evicting everything would not make room: refuse before forgetting anything.
+      budget.countRefusal();
+      return false;
+    }
+    for (int removals = 0; ; removals++) {
+      Bound over = budget.exceeded((long) table.size() + newRecords, extraBytes);
+      if (over == null) {
+        return true;
+      }
+      Record victim = removals < MAX_REMOVALS_PER_WRITE ? sampler.victim(table, keep) : null;
+      if (victim != null && !victim.isLiveAt(nowNanos)) {
+        reclaim(victim);
+        continue;
+      }
+      if (victim == null || budget.limits().eviction() == Eviction.REJECT) {
+        budget.countRefusal();
+        return false;
+      }
+      evict(victim, over);
+    }
+  }
+
+  /** Removes a live record to keep the store within {@code reason}'s limit. */
+  private void evict(Record record, Bound reason) {
+    remove(record);
+    budget.countEviction(reason);
+  }
+
+  /** Removes an expired record found by a lookup or a sample. */
+  private void reclaim(Record record) {
+    table.remove(record);
+    reclaimExpired(record);
+  }
+
   private void reclaimExpired(Record record) {
     forget(record);
     expiredReclaimed++;
   }
 
   private void forget(Record record) {
+    budget.removed(record);
     if (record.kind == Record.COUNTER) {
       counters--;
     } else {

@@ -221,7 +221,9 @@ public final class UdpEngine {
         return StateTransition.Outcome.leaveUnchanged(evaluation);
       }
       long ttlMillis = StateRetention.ttlMillis(evaluation.stateToStore(), periodSeconds);
-      return StateTransition.Outcome.store(evaluation.stateToStore(), ttlMillis, evaluation);
+      // A full store that refuses the state gets the answer "allowed": fail open, as nothing was counted.
+      return StateTransition.Outcome.store(evaluation.stateToStore(), ttlMillis, evaluation,
+          new RateEvaluation(evaluation.rate(), false, null));
     });
   }
 

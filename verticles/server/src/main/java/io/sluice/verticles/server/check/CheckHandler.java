@@ -74,7 +74,8 @@ final class CheckHandler implements Endpoint.Action {
     return Future.<Void>succeededFuture().compose(v -> reader.apply(context, services.policies())).compose(check -> {
       int deniedStatus = deniedStatus(context.request());
       return services
-          .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost()))
+          .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost(),
+              check.target().policy().onFull()))
           .<Void>map(done -> {
             decisions.record(check.target().policy(), check.key(), done.decision());
             DecisionResponse.send(response, check.target(), done.decision(), done.nowNs(), deniedStatus);

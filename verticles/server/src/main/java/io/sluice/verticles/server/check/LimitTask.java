@@ -7,6 +7,7 @@ import io.sluice.verticles.strategies.Decision;
 import io.sluice.verticles.strategies.MalformedStateException;
 import io.sluice.verticles.strategies.Outcome;
 import io.sluice.verticles.strategies.Strategy;
+import io.sluice.verticles.strategies.policy.OnFull;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.StandardCharsets;
@@ -24,10 +25,14 @@ final class LimitTask implements ShardTask {
 
   enum Kind { ALLOW, PEEK, RESET }
 
+  /** What a policy that fails closed tells the client to wait when the store was full. */
+  static final long FULL_RETRY_AFTER_NANOS = 1_000_000_000L;
+
   private final Kind kind;
   private final byte[] key;
   private final Strategy strategy;
   private final long cost;
+  private final OnFull onFull;
 
   // Written on the shard, read back on the front's loop after the batch returns.
   private long nowNs;
@@ -35,23 +40,25 @@ final class LimitTask implements ShardTask {
   private boolean removed;
   private ApiError failure;
 
-  LimitTask(Kind kind, byte[] key, Strategy strategy, long cost) {
+  LimitTask(Kind kind, byte[] key, Strategy strategy, long cost, OnFull onFull) {
     this.kind = kind;
     this.key = key;
     this.strategy = strategy;
     this.cost = cost;
+    this.onFull = onFull;
   }
 
-  static LimitTask allow(byte[] key, Strategy strategy, long cost) {
-    return new LimitTask(Kind.ALLOW, key, strategy, cost);
+  /** @param onFull the answer when the shard is full and refuses to store the new state */
+  static LimitTask allow(byte[] key, Strategy strategy, long cost, OnFull onFull) {
+    return new LimitTask(Kind.ALLOW, key, strategy, cost, onFull);
   }
 
   static LimitTask peek(byte[] key, Strategy strategy) {
-    return new LimitTask(Kind.PEEK, key, strategy, 1);
+    return new LimitTask(Kind.PEEK, key, strategy, 1, OnFull.ALLOW);
   }
 
   static LimitTask reset(byte[] key) {
-    return new LimitTask(Kind.RESET, key, null, 0);
+    return new LimitTask(Kind.RESET, key, null, 0, OnFull.ALLOW);
   }
 
   @Override
@@ -80,10 +87,14 @@ final class LimitTask implements ShardTask {
         return;
       }
       Outcome outcome = strategy.allow(stored, nowNanos, cost);
-      if (outcome.changed()) {
-        state.put(outcome.newState().getBytes(StandardCharsets.US_ASCII), saturatedNanos(outcome));
-      }
       decision = outcome.decision();
+      if (outcome.changed() && !state.put(outcome.newState().getBytes(StandardCharsets.US_ASCII), saturatedNanos(outcome))) {
+        // The shard is full (--eviction reject): the strategy's answer stands as if the state
+        // had been stored (fail open), or every limit denies (fail closed).
+        if (onFull == OnFull.DENY) {
+          decision = decision.deniedFor(FULL_RETRY_AFTER_NANOS);
+        }
+      }
     } catch (MalformedStateException malformed) {
       failure = storedStateError("is malformed: " + malformed.getMessage(), malformed.state());
     }

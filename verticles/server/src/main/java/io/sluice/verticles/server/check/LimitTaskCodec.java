@@ -6,6 +6,7 @@ import io.sluice.verticles.engine.shard.TaskCodec;
 import io.sluice.verticles.strategies.Decision;
 import io.sluice.verticles.strategies.Result;
 import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.strategies.policy.OnFull;
 import io.sluice.verticles.strategies.policy.Policy;
 import io.sluice.verticles.server.http.ApiError;
 import io.vertx.core.json.JsonObject;
@@ -53,7 +54,9 @@ public final class LimitTaskCodec implements TaskCodec<LimitTask> {
     if (kind != LimitTask.Kind.RESET && policies.get(policy) == null) {
       throw new IllegalArgumentException("policy " + policy + " is not configured on this node");
     }
-    return new LimitTask(kind, key, kind == LimitTask.Kind.RESET ? null : policies.get(policy).strategy(), cost);
+    Policy named = kind == LimitTask.Kind.RESET ? null : policies.get(policy);
+    return new LimitTask(kind, key, named == null ? null : named.strategy(), cost,
+        named == null ? OnFull.ALLOW : named.onFull());
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.shard.ThrottrShard;
 import io.sluice.verticles.engine.storage.Store;
+import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.shard.HostedRoute;
 import io.sluice.verticles.server.shard.ShardDirectory;
@@ -28,14 +29,18 @@ public final class ClusterPartitions {
   private final Map<Integer, ReplicaFeed> feeds = new HashMap<>();
   private volatile ReplicaFeed.Shipper shipper;
 
-  public ClusterPartitions(int shards, ValueSize size, Clock clock, long metricsOriginNanos) {
+  /**
+   * @param recordLimits the records the whole cluster may hold: each partition's store holds its
+   *                     share, so a node's bound follows the partitions it owns
+   */
+  public ClusterPartitions(int shards, ValueSize size, Clock clock, long metricsOriginNanos, StoreLimits recordLimits) {
     this.directory = new ShardDirectory(PartitionTable.PARTITIONS, shards, partition -> partition % shards);
     for (int i = 0; i < shards; i++) {
       byVerticle.add(new ArrayList<>());
     }
     ReplicaFeed.Shipper late = (partition, images, since) -> shipper.ship(partition, images, since);
     for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
-      Store store = new Store(clock, metricsOriginNanos);
+      Store store = new Store(clock, metricsOriginNanos, recordLimits.share(PartitionTable.PARTITIONS));
       ReplicaFeed feed = new ReplicaFeed(p, states, late);
       store.listen(feed);
       feeds.put(p, feed);

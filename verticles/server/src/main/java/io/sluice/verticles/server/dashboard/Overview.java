@@ -3,6 +3,8 @@ package io.sluice.verticles.server.dashboard;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.instance.RequestCounters;
 import io.sluice.verticles.engine.shard.ShardSummary;
+import io.sluice.verticles.engine.storage.Bound;
+import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.protocol.binary.codec.RequestType;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.shard.ShardQueries;
@@ -44,6 +46,39 @@ final class Overview {
         .put("overLimit", data.activity().udpOverLimit()).put("underLimit", data.activity().udpUnderLimit())));
   }
 
+  /**
+   * The memory bound: the record memory estimate and the limits it is held to (null when
+   * unlimited), the same sums as the /metrics series, and what was evicted or refused to hold it.
+   */
+  static JsonObject bound(List<ShardSummary> shards) {
+    long memory = 0;
+    long maxKeys = 0;
+    long maxMemory = 0;
+    long rejected = 0;
+    JsonObject evicted = new JsonObject();
+    for (Bound reason : Bound.values()) {
+      evicted.put(reason.label(), shards.stream().mapToLong(s -> s.evicted(reason)).sum());
+    }
+    for (ShardSummary shard : shards) {
+      memory += shard.estimatedBytes();
+      rejected += shard.rejected();
+      maxKeys = saturatedSum(maxKeys, shard.limits().maxRecords());
+      maxMemory = saturatedSum(maxMemory, shard.limits().maxBytes());
+    }
+    return new JsonObject()
+        .put("recordMemoryBytes", memory)
+        .put("maxMemoryBytes", maxMemory == StoreLimits.UNLIMITED ? null : maxMemory)
+        .put("maxKeys", maxKeys == StoreLimits.UNLIMITED ? null : maxKeys)
+        .put("eviction", shards.isEmpty() ? null : shards.get(0).limits().eviction().label())
+        .put("evicted", evicted)
+        .put("rejected", rejected);
+  }
+
+  private static long saturatedSum(long a, long b) {
+    long sum = a + b;
+    return sum < 0 || a == StoreLimits.UNLIMITED || b == StoreLimits.UNLIMITED ? StoreLimits.UNLIMITED : sum;
+  }
+
   static JsonObject build(Instance instance, List<ShardSummary> shards) {
     long now = instance.clock().epochNanos();
     long records = 0;
@@ -57,7 +92,8 @@ final class Overview {
       counters += summary.counters();
       buffers += summary.buffers();
       bufferBytes += summary.bufferBytes();
-      perShard.add(new JsonObject().put("shard", i).put("keys", summary.records()));
+      perShard.add(new JsonObject().put("shard", i).put("keys", summary.records())
+          .put("memoryBytes", summary.estimatedBytes()));
     }
     RequestCounters requests = instance.counters();
     long[] totals = requests.totals();
@@ -91,6 +127,7 @@ final class Overview {
             .put("readPerMinute", requests.readBytesPerMinute())
             .put("writtenPerMinute", requests.writeBytesPerMinute()))
         .put("requests", new JsonObject().put("total", total).put("perMinute", totalPerMinute).put("byCommand", byCommand))
+        .put("bound", bound(shards))
         .put("pushesDropped", instance.channels().droppedPushes())
         .put("shards", perShard);
   }

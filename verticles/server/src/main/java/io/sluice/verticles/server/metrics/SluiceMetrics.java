@@ -19,7 +19,9 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.engine.storage.Bound;
 import io.sluice.verticles.engine.storage.Store;
+import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.protocol.binary.codec.RequestType;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.spi.observability.HttpRequest;
@@ -106,6 +108,7 @@ public final class SluiceMetrics {
           .tag("shard", shard)
           .register(registry);
     }
+    bindRecordLimits(registry, instance, shards);
     Gauge.builder("sluice.connections", instance.connections(), registry1 -> registry1.size())
         .description("Open client connections (TCP and WebSocket)")
         .register(registry);
@@ -141,6 +144,54 @@ public final class SluiceMetrics {
         .tag("java", System.getProperty("java.version", "unknown"))
         .register(registry);
     return gc;
+  }
+
+  /**
+   * The memory bound: {@code sluice_evicted_keys_total{reason}} (reason {@code max-keys} or
+   * {@code max-memory}), {@code sluice_rejected_keys_total}, {@code sluice_record_memory_bytes{shard}}
+   * (the estimate the bound is held to), and the limits the shards enforce together as
+   * {@code sluice_max_keys} and {@code sluice_max_memory_bytes} (absent when unlimited).
+   */
+  private static void bindRecordLimits(MeterRegistry registry, Instance instance, List<Store> shards) {
+    // Micrometer holds the counted object weakly: the instance lives as long as the server, the
+    // caller's list of stores may not, so the sums keep the list and are hung on the instance.
+    for (Bound reason : Bound.values()) {
+      FunctionCounter.builder("sluice.evicted.keys", instance, ignored -> sum(shards, store -> store.evicted(reason)))
+          .description("Live records evicted to keep the shards within a limit (--eviction volatile-ttl)")
+          .tag("reason", reason.label())
+          .register(registry);
+    }
+    FunctionCounter.builder("sluice.rejected.keys", instance, ignored -> sum(shards, Store::rejected))
+        .description("New records (or buffer growth) refused because a shard was full")
+        .register(registry);
+    for (int i = 0; i < shards.size(); i++) {
+      Gauge.builder("sluice.record.memory", shards.get(i), Store::estimatedBytes)
+          .description("Estimated heap bytes of a storage shard's records, as --max-memory counts them")
+          .baseUnit("bytes")
+          .tag("shard", Integer.toString(i))
+          .register(registry);
+    }
+    long maxKeys = sum(shards, store -> store.limits().maxRecords());
+    if (shards.stream().noneMatch(store -> store.limits().maxRecords() == StoreLimits.UNLIMITED)) {
+      Gauge.builder("sluice.max.keys", () -> maxKeys)
+          .description("Records the shards together may hold (--max-keys, rounded down to a multiple of the shard count)")
+          .register(registry);
+    }
+    long maxBytes = sum(shards, store -> store.limits().maxBytes());
+    if (shards.stream().noneMatch(store -> store.limits().maxBytes() == StoreLimits.UNLIMITED)) {
+      Gauge.builder("sluice.max.memory", () -> maxBytes)
+          .description("Estimated record memory the shards together may hold (--max-memory)")
+          .baseUnit("bytes")
+          .register(registry);
+    }
+  }
+
+  private static long sum(List<Store> stores, java.util.function.ToLongFunction<Store> figure) {
+    long total = 0;
+    for (Store store : stores) {
+      total += figure.applyAsLong(store);
+    }
+    return total;
   }
 
   /**

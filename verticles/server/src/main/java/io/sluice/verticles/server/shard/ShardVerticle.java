@@ -2,6 +2,7 @@ package io.sluice.verticles.server.shard;
 
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.storage.ExpirySweep;
+import io.sluice.verticles.engine.storage.FullStoreWarning;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -13,9 +14,12 @@ import java.util.List;
  * One storage shard: owns the records of its routes (one route on a single node, the partitions
  * placed on it in a cluster) and serves batches sent to its event-bus address, on its own event
  * loop, one at a time. Reclaims expired records in small bounded steps on a timer so a sweep never
- * stalls the shard.
+ * stalls the shard; on the same timer, warns (at most once a minute) when a store is full and
+ * evicts or refuses records.
  */
 public final class ShardVerticle extends VerticleBase {
+
+  private static final System.Logger LOG = System.getLogger(ShardVerticle.class.getName());
 
   private final int index;
   private final List<HostedRoute> routes;
@@ -37,7 +41,16 @@ public final class ShardVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     List<ExpirySweep> sweeps = routes.stream().map(route -> new ExpirySweep(route.store())).toList();
-    sweepTimer = vertx.setPeriodic(sweepIntervalMillis, id -> sweeps.forEach(ExpirySweep::run));
+    List<FullStoreWarning> fullStores = routes.stream().map(route -> new FullStoreWarning(route.store())).toList();
+    sweepTimer = vertx.setPeriodic(sweepIntervalMillis, id -> {
+      sweeps.forEach(ExpirySweep::run);
+      for (int i = 0; i < fullStores.size(); i++) {
+        String warning = fullStores.get(i).check(routes.get(i).store().now());
+        if (warning != null) {
+          LOG.log(System.Logger.Level.WARNING, "shard " + index + " " + warning);
+        }
+      }
+    });
     DeliveryOptions local = new DeliveryOptions().setLocalOnly(true);
     consumer = vertx.eventBus().consumer(ShardAddress.of(index), message -> {
       ShardParcel parcel = message.body();

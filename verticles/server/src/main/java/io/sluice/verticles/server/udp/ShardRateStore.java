@@ -124,10 +124,9 @@ final class ShardRateStore implements AsyncStateStore {
         }
         byte[] stored = state.value();
         StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : decode(stored));
-        if (outcome.stateToStore() != null) {
-          state.put(encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
-        }
-        result = outcome.result();
+        boolean kept = outcome.stateToStore() == null
+            || state.put(encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
+        result = kept ? outcome.result() : outcome.resultIfRefused();
       } catch (RuntimeException e) {
         failure = e;
       }

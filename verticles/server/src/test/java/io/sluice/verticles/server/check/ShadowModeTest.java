@@ -6,6 +6,7 @@ import io.sluice.verticles.strategies.WindowPolicy;
 import io.sluice.verticles.strategies.impl.FixedWindow;
 import io.sluice.verticles.strategies.policy.KeyExtractor;
 import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.strategies.policy.OnFull;
 import io.sluice.verticles.strategies.policy.Policy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,8 +27,8 @@ class ShadowModeTest {
   }
 
   private final CheckFixture f = new CheckFixture(Policies.of(
-      new Policy("trial", twoPerMinute(), KeyExtractor.PARAM, false, true),
-      new Policy("enforced", twoPerMinute(), KeyExtractor.PARAM, false, false)));
+      new Policy("trial", twoPerMinute(), KeyExtractor.PARAM, false, true, OnFull.ALLOW),
+      new Policy("enforced", twoPerMinute(), KeyExtractor.PARAM, false, false, OnFull.ALLOW)));
 
   @AfterEach
   void close() {

@@ -2,11 +2,13 @@ package io.sluice.verticles.server.kit;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
+import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
+import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.protocol.udp.rules.RuleSet;
@@ -86,24 +88,31 @@ public final class SluiceUnderTest implements AutoCloseable {
    */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
-    this(vertx, valueSize, limits, http, udpRules, policies, metrics, OperatorSettings.defaults());
+    this(vertx, valueSize, limits, http, udpRules, policies, metrics, OperatorSettings.defaults(), StoreLimits.unlimited());
   }
 
   /** Policies and operator settings (internal metrics, the configuration the admin API shows). */
   public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http, OperatorSettings operator) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies,
-        SluiceMetrics.newRegistry(), operator);
+        SluiceMetrics.newRegistry(), operator, StoreLimits.unlimited());
+  }
+
+  /** Records held under {@code recordLimits} (instance-wide: each of the 2 shards holds half). */
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, RuleSet udpRules, Policies policies, StoreLimits recordLimits) {
+    this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
+        udpRules, policies, SluiceMetrics.newRegistry(), OperatorSettings.defaults(), recordLimits);
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
-                         Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator) {
+                         Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
+                         StoreLimits recordLimits) {
     this.vertx = vertx;
     this.metrics = metrics;
     this.clock = new ManualClock();
     this.afterClose = () -> { };
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
         new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(LOOPBACK, 0, udpRules), policies, operator);
+        new UdpSettings(LOOPBACK, 0, udpRules), policies, operator, ClusterSettings.NONE, recordLimits);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 

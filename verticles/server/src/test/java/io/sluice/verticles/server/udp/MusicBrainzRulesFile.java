@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /** The shipped {@code deploy/rules/musicbrainz.yaml}, loaded the way the gateway's {@code UdpRules} does. */
-final class MusicBrainzRulesFile {
+public final class MusicBrainzRulesFile {
 
   private MusicBrainzRulesFile() {
   }
@@ -26,7 +26,7 @@ final class MusicBrainzRulesFile {
     return Path.of(System.getProperty("basedir", "."), "..", "..", "deploy", "rules", "musicbrainz.yaml").normalize();
   }
 
-  static RuleSet load() {
+  public static RuleSet load() {
     Object document;
     try (Reader reader = Files.newBufferedReader(file(), StandardCharsets.UTF_8)) {
       document = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);

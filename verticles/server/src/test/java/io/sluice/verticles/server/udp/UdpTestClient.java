@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * test thread (or a worker thread), never from an event loop. The receive timeout only bounds a
  * failing test; nothing waits on time to synchronise.
  */
-final class UdpTestClient implements AutoCloseable {
+public final class UdpTestClient implements AutoCloseable {
 
   /** Bound on one receive; a correct server answers within microseconds. */
   static final int RECEIVE_TIMEOUT_MILLIS = 10_000;
@@ -29,7 +29,7 @@ final class UdpTestClient implements AutoCloseable {
   private final DatagramSocket socket;
   private final byte[] buffer = new byte[65_536];
 
-  UdpTestClient(int port) {
+  public UdpTestClient(int port) {
     try {
       socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
@@ -66,7 +66,7 @@ final class UdpTestClient implements AutoCloseable {
   }
 
   /** Sends one request and returns the next datagram received (the reply, when requests are sequential). */
-  String request(String datagram) {
+  public String request(String datagram) {
     send(datagram);
     return receive();
   }

@@ -19,16 +19,24 @@ public final class Policy {
   private final boolean shadow;
   private final List<AdvertisedLimit> limits;
   private final long maxCost;
+  private final OnFull onFull;
 
   /**
    * @param name          1 to 64 characters of {@code [A-Za-z0-9_.-]}: it appears in URLs, in
    *                      quoted header items and before the {@code :} of record keys, so it may
    *                      hold no {@code :}, {@code /} or quote
    * @param legacyHeaders also answer with {@code X-RateLimit-Limit/Remaining/Reset}
-   * @param shadow        decide, count and report as usual, but allow every request: a new limit
-   *                      is watched before it bites
    */
-  public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders, boolean shadow) {
+  public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders) {
+    this(name, strategy, key, legacyHeaders, false, OnFull.ALLOW);
+  }
+
+  /**
+   * @param shadow decide, count and report as usual, but allow every request: a new limit is
+   *               watched before it bites
+   * @param onFull the answer when a full store refuses a new key's state
+   */
+  public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders, boolean shadow, OnFull onFull) {
     if (!isValidName(name)) {
       throw new IllegalArgumentException("policy name must be 1 to 64 characters of [A-Za-z0-9_.-], was '" + name + "'");
     }
@@ -39,11 +47,7 @@ public final class Policy {
     this.shadow = shadow;
     this.limits = AdvertisedLimit.of(strategy);
     this.maxCost = limits.stream().mapToLong(AdvertisedLimit::quota).min().orElseThrow();
-  }
-
-  /** An enforcing policy. */
-  public Policy(String name, Strategy strategy, KeyExtractor key, boolean legacyHeaders) {
-    this(name, strategy, key, legacyHeaders, false);
+    this.onFull = Objects.requireNonNull(onFull, "onFull");
   }
 
   /** A policy whose key is the one the caller names, without legacy headers. */
@@ -74,6 +78,11 @@ public final class Policy {
   /** Whether the policy only watches: its denials are counted and reported, and the request allowed. */
   public boolean shadow() {
     return shadow;
+  }
+
+  /** The answer when a full store refuses to keep a new key's state ({@code on-full}). */
+  public OnFull onFull() {
+    return onFull;
   }
 
   /** The limits clients are told about, in the order of the strategy's results. */

@@ -37,6 +37,7 @@ import java.util.regex.Pattern;
  *   key: param | header:X-Api-Key     # or a list of parts joined with ':'; default: param
  *   legacy-headers: false             # also X-RateLimit-Limit/Remaining/Reset
  *   shadow: false                     # true: count and report denials, but allow every request
+ *   on-full: allow                    # or deny: the answer when a full store (--eviction reject) refuses a new key
  * </pre>
  *
  * Buckets (token_bucket, leaky_bucket, gcra) take {@code burst} and {@code rate} (per second); a
@@ -84,6 +85,7 @@ public final class PolicyParser {
     KeyExtractor key = key(fields);
     boolean legacyHeaders = Boolean.TRUE.equals(fields.bool("legacy-headers"));
     boolean shadow = Boolean.TRUE.equals(fields.bool("shadow"));
+    OnFull onFull = onFull(fields);
     Strategy strategy = null;
     if (strategyName != null) {
       strategy = strategy(strategyName, fields, "");
@@ -96,11 +98,23 @@ public final class PolicyParser {
       return null;
     }
     try {
-      return new Policy(policyName, strategy, key, legacyHeaders, shadow);
+      return new Policy(policyName, strategy, key, legacyHeaders, shadow, onFull);
     } catch (IllegalArgumentException e) {
       problem(e.getMessage());
       return null;
     }
+  }
+
+  private OnFull onFull(Fields fields) {
+    String text = fields.text("on-full", false);
+    if (text == null) {
+      return OnFull.ALLOW;
+    }
+    OnFull onFull = OnFull.parse(text);
+    if (onFull == null) {
+      problem("'on-full' must be allow or deny, was '" + text + "'");
+    }
+    return onFull;
   }
 
   private Strategy strategy(String name, Fields fields, String where) {

@@ -107,12 +107,22 @@ class PolicyParserTest {
   }
 
   @Test
+  void onFullIsAllowUnlessTheConfigSaysDeny() {
+    assertThat(parse("open", map("strategy", "token_bucket", "burst", "3", "rate", "1")).onFull()).isEqualTo(OnFull.ALLOW);
+    assertThat(parse("closed", map("strategy", "token_bucket", "burst", "3", "rate", "1", "on-full", "deny")).onFull())
+        .isEqualTo(OnFull.DENY);
+    assertThat(problems).isEmpty();
+    assertThat(parse("x", map("strategy", "token_bucket", "burst", "3", "rate", "1", "on-full", "block"))).isNull();
+    assertThat(problems).containsExactly("policy 'x': 'on-full' must be allow or deny, was 'block'");
+  }
+
+  @Test
   void everyProblemNamesThePolicyAndTheField() {
     assertThat(parse("x", map("strategy", "token_bucket", "burst", "0", "rate", "fast", "burts", "3"))).isNull();
     assertThat(problems).containsExactly(
         "policy 'x': 'burst' must be a whole number from 1 to 9223372036854775807, was '0'",
         "policy 'x': 'rate' must be a number above 0 (requests per second), such as 5 or 0.5, was 'fast'",
-        "policy 'x': unknown field 'burts' for a token_bucket policy (fields: strategy, key, legacy-headers, shadow, burst, rate)");
+        "policy 'x': unknown field 'burts' for a token_bucket policy (fields: strategy, key, legacy-headers, shadow, on-full, burst, rate)");
   }
 
   @Test

@@ -24,8 +24,10 @@ public interface StateTransition<R> {
    * @param ttlMillis    how long the new state must be kept after it is written, when idle; the
    *                     store may drop it afterwards (ignored when nothing is stored)
    * @param result       reported to the caller of {@link StateStore#update}
+   * @param resultIfRefused reported instead when a full store refuses to keep {@code stateToStore}
+   *                     (the gateway's shards under {@code --eviction reject})
    */
-  record Outcome<R>(RateState stateToStore, long ttlMillis, R result) {
+  record Outcome<R>(RateState stateToStore, long ttlMillis, R result, R resultIfRefused) {
 
     public Outcome {
       if (stateToStore != null && ttlMillis <= 0) {
@@ -34,11 +36,15 @@ public interface StateTransition<R> {
     }
 
     public static <R> Outcome<R> store(RateState state, long ttlMillis, R result) {
-      return new Outcome<>(java.util.Objects.requireNonNull(state, "state"), ttlMillis, result);
+      return store(state, ttlMillis, result, result);
+    }
+
+    public static <R> Outcome<R> store(RateState state, long ttlMillis, R result, R resultIfRefused) {
+      return new Outcome<>(java.util.Objects.requireNonNull(state, "state"), ttlMillis, result, resultIfRefused);
     }
 
     public static <R> Outcome<R> leaveUnchanged(R result) {
-      return new Outcome<>(null, 0, result);
+      return new Outcome<>(null, 0, result, result);
     }
 
     public boolean leavesStateUnchanged() {
