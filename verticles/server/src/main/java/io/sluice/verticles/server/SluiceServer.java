@@ -6,6 +6,8 @@ import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.channel.ChannelMessage;
 import io.sluice.verticles.server.check.CheckApi;
+import io.sluice.verticles.server.grpc.EnvoyRateLimit;
+import io.sluice.verticles.server.grpc.GrpcFrontVerticle;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardParcel;
@@ -50,6 +52,8 @@ public final class SluiceServer {
   private int tcpPort;
   private int httpPort;
   private int udpPort;
+  private int grpcPort = -1;
+  private EnvoyRateLimit rls;
 
   private final PrometheusMeterRegistry metrics;
 
@@ -89,6 +93,16 @@ public final class SluiceServer {
     return directory;
   }
 
+  /** The gRPC port of Envoy's rate limit service actually bound; -1 when it has none. */
+  public int grpcPort() {
+    return grpcPort;
+  }
+
+  /** Envoy's rate limit service: its statistics, and {@code reload()} of its config. */
+  public EnvoyRateLimit rateLimitService() {
+    return rls;
+  }
+
   /** The Throttr TCP port actually bound. */
   public int tcpPort() {
     return tcpPort;
@@ -113,10 +127,12 @@ public final class SluiceServer {
       SluiceMetrics.bind(metrics, instance, stores);
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
+    rls = new EnvoyRateLimit(vertx, settings.rls(), directory, instance.clock(), meters());
     return Future.all(shards)
         .compose(v -> deployTcp(settings, directory))
         .compose(v -> deployHttp(settings, directory))
-        .compose(v -> deployUdp(settings, directory));
+        .compose(v -> deployUdp(settings, directory))
+        .compose(v -> deployGrpc(settings));
   }
 
   /**
@@ -164,6 +180,7 @@ public final class SluiceServer {
     features.add(HttpFeature.at("/ws", bridge::handler));
     new CheckApi(settings.policies(), directory, token, meters()).mounts()
         .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
+    features.add(rls.json(token));
     // Last: the dashboard serves its page at "/" and so would match every path.
     features.add(new Dashboard(instance, directory, token));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
@@ -192,6 +209,30 @@ public final class SluiceServer {
     });
   }
 
+  /**
+   * Envoy's rate limit service over gRPC (h2c), one instance per front event loop sharing the port;
+   * then the watch of its config files. No listener when the port is -1.
+   */
+  private Future<Void> deployGrpc(ServerSettings settings) {
+    rls.watch();
+    if (settings.rls().port() < 0) {
+      return Future.succeededFuture();
+    }
+    // -3: one random port shared by these servers, apart from the HTTP front's -2.
+    int port = settings.rls().port() == 0 ? -3 : settings.rls().port();
+    List<GrpcFrontVerticle> fronts = new ArrayList<>();
+    List<Future<String>> deployed = new ArrayList<>();
+    for (int i = 0; i < settings.frontInstances(); i++) {
+      GrpcFrontVerticle front = new GrpcFrontVerticle(settings.rls().bind(), port, rls);
+      fronts.add(front);
+      deployed.add(track(vertx.deployVerticle(front)));
+    }
+    return Future.all(deployed).map(v -> {
+      grpcPort = fronts.get(0).actualPort();
+      return null;
+    });
+  }
+
   /** Where counters go: the scraped registry, or nowhere when this server has none. */
   private MeterRegistry meters() {
     return metrics != null ? metrics : NO_METRICS;
@@ -204,6 +245,9 @@ public final class SluiceServer {
   /** Undeploys the fronts first, so no request reaches a shard that is gone. */
   public Future<Void> stop() {
     vertx.cancelTimer(metricsTimer);
+    if (rls != null) {
+      rls.stopWatching();
+    }
     List<String> reversed = new ArrayList<>(deployments);
     java.util.Collections.reverse(reversed);
     Future<Void> chain = Future.succeededFuture();

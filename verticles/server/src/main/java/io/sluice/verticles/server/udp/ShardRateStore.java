@@ -2,9 +2,9 @@ package io.sluice.verticles.server.udp;
 
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.shard.KeyState;
+import io.sluice.verticles.engine.shard.ResultTask;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ShardScan;
-import io.sluice.verticles.engine.shard.ShardTask;
 import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.udp.rate.RateState;
 import io.sluice.verticles.engine.udp.state.AsyncStateStore;
@@ -15,7 +15,6 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -44,14 +43,7 @@ final class ShardRateStore implements AsyncStateStore {
 
   @Override
   public <R> CompletionStage<R> update(String key, StateTransition<R> transition) {
-    return router.run(new Update<>(recordKey(key), transition)).thenCompose(done -> {
-      if (done.failure != null) {
-        return CompletableFuture.failedFuture(done.failure);
-      }
-      @SuppressWarnings("unchecked")
-      R value = (R) done.result;
-      return CompletableFuture.completedFuture(value);
-    });
+    return router.call(new Update<>(recordKey(key), transition));
   }
 
   /** Counts live {@code udp:} records on every shard (get_size is a monitoring command: a scan is fine). */
@@ -100,42 +92,25 @@ final class ShardRateStore implements AsyncStateStore {
   }
 
   /** Runs on the key's shard: decode, apply the engine's transition, encode. */
-  private static final class Update<R> implements ShardTask {
-    private final byte[] key;
+  private static final class Update<R> extends ResultTask<R> {
     private final StateTransition<R> transition;
-    private Object result;
-    private Throwable failure;
 
     Update(byte[] key, StateTransition<R> transition) {
-      this.key = key;
+      super(key);
       this.transition = transition;
     }
 
     @Override
-    public byte[] key() {
-      return key;
-    }
-
-    @Override
-    public void run(KeyState state, long nowNanos) {
-      try {
-        if (state.isCounter()) {
-          throw new IllegalStateException("key " + new String(key, StandardCharsets.ISO_8859_1) + " holds a Throttr counter");
-        }
-        byte[] stored = state.value();
-        StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : decode(stored));
-        if (outcome.stateToStore() != null) {
-          state.put(encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
-        }
-        result = outcome.result();
-      } catch (RuntimeException e) {
-        failure = e;
+    protected R compute(KeyState state, long nowNanos) {
+      if (state.isCounter()) {
+        throw new IllegalStateException("key " + new String(key(), StandardCharsets.ISO_8859_1) + " holds a Throttr counter");
       }
-    }
-
-    @Override
-    public void failed(Throwable error) {
-      failure = error;
+      byte[] stored = state.value();
+      StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : decode(stored));
+      if (outcome.stateToStore() != null) {
+        state.put(encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
+      }
+      return outcome.result();
     }
   }
 

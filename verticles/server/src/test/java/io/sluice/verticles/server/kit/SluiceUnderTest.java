@@ -10,6 +10,7 @@ import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 
@@ -84,11 +85,24 @@ public final class SluiceUnderTest implements AutoCloseable {
    */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
+    this(vertx, valueSize, limits, http, udpRules, policies, metrics, RlsSettings.disabled());
+  }
+
+  /** Envoy's rate limit service with these settings (its port is made ephemeral); the rest as by default. */
+  public SluiceUnderTest(Vertx vertx, RlsSettings rls) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(), Policies.none(),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), rls);
+  }
+
+  private SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
+                          Policies policies, PrometheusMeterRegistry metrics, RlsSettings rls) {
     this.vertx = vertx;
     this.metrics = metrics;
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
         new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(LOOPBACK, 0, udpRules), policies);
+        new UdpSettings(LOOPBACK, 0, udpRules), policies,
+        new RlsSettings(LOOPBACK, rls.port() < 0 ? -1 : 0, rls.config(), rls.responseHeaders()));
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
@@ -102,6 +116,14 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   public int httpPort() {
     return server.httpPort();
+  }
+
+  public int grpcPort() {
+    return server.grpcPort();
+  }
+
+  public PrometheusMeterRegistry metrics() {
+    return metrics;
   }
 
   public int tcpPort() {
