@@ -82,9 +82,12 @@ final class RlsFixture implements AutoCloseable {
     return NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
+  /** Writes a config file whole (a rename), so the watcher never reads it half written. */
   void write(String name, String yaml) {
     try {
-      Files.writeString(configDir.resolve(name), yaml, StandardCharsets.UTF_8);
+      Path partial = Files.writeString(configDir.resolve("." + name + ".partial"), yaml, StandardCharsets.UTF_8);
+      Files.move(partial, configDir.resolve(name), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
