@@ -10,6 +10,9 @@ import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.udp.UdpSettings;
+import io.sluice.verticles.server.grpc.RlsSettings;
+import io.sluice.verticles.rls.RlsConfigException;
+import io.sluice.verticles.rls.RlsConfigSource;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -53,7 +56,8 @@ public final class Gateway {
         new TcpSettings(config.bind(), config.tcpPort()),
         new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
-        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies());
+        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
+        new RlsSettings(config.bind(), config.grpcPort(), rlsConfig(config), config.rlsResponseHeaders()));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -61,6 +65,10 @@ public final class Gateway {
           "Sluice %s serving Throttr on %s:%d, UDP on %s:%d, HTTP (/ws, /v1 check API, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
           Version.current(), config.bind(), server.tcpPort(), config.bind(), server.udpPort(), config.bind(), server.httpPort(),
           config.valueSize().label(), config.shards(), config.maxFrame(), transport(vertx)));
+      LOG.log(System.Logger.Level.INFO, String.format("Envoy rate limit service (gRPC, h2c) on %s:%d, POST /json on the HTTP port; %s",
+          config.bind(), server.grpcPort(), config.rlsConfig().map(path -> "domains "
+              + server.rateLimitService().settings().config().get().domains().keySet().stream().sorted().toList()
+              + " from " + path + " (watched)").orElse("no --rls-config: every descriptor is OK without a limit")));
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
@@ -68,6 +76,18 @@ public final class Gateway {
     } catch (Exception e) {
       vertx.close();
       throw new Exception(rootMessage(e), e);
+    }
+  }
+
+  /** envoyproxy/ratelimit's config, read now: a refused one stops the start with its file, line and field. */
+  private static RlsConfigSource rlsConfig(SluiceConfig config) throws Exception {
+    if (config.rlsConfig().isEmpty()) {
+      return RlsConfigSource.none();
+    }
+    try {
+      return RlsConfigSource.load(config.rlsConfig().get());
+    } catch (RlsConfigException refused) {
+      throw new Exception("rate limit config (--rls-config) refused: " + refused.getMessage(), refused);
     }
   }
 

@@ -67,6 +67,6 @@ class OptionsTest {
   void toStringShowsEverySettingOnOneLine() throws Exception {
     assertThat(run().toString())
         .startsWith("SluiceConfig{bind=127.0.0.1, tcp-port=9000, udp-port=9001, rules=(not set), http-port=8080, allowed-origins=, allowed-hosts=, value-size=uint16, shards=")
-        .endsWith("auth-token=(not set), config=(not set)}");
+        .endsWith("auth-token=(not set), grpc-port=8081, rls-config=(not set), rls-response-headers=false, config=(not set)}");
   }
 }

@@ -65,7 +65,7 @@ class DashboardBrowserTest {
   static void start() throws Exception {
     assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "Chromium and chromedriver are not installed (deploy/install-build-tools.sh installs them)");
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of());
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
     base = "http://127.0.0.1:" + gateway.server().httpPort() + "/";
     clientVertx = Vertx.vertx();

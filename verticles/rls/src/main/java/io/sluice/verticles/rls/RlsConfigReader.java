@@ -318,7 +318,14 @@ public final class RlsConfigReader {
 
   /** One problem at a field: {@code file:line: field: message}. */
   private void problem(String path, String message) {
-    int line = document == null ? 0 : document.lineOf(path);
+    int line = 0;
+    // A field that is missing has no line: the nearest enclosing one that is there says where.
+    for (String at = path; document != null && line == 0; at = at.substring(0, Math.max(0, Math.max(at.lastIndexOf('.'), at.lastIndexOf('['))))) {
+      line = document.lineOf(at);
+      if (at.isEmpty()) {
+        break;
+      }
+    }
     problems.add(file + ":" + line + ": " + (path.isEmpty() ? "" : path + ": ") + message);
   }
 }

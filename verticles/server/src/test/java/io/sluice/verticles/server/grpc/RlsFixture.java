@@ -128,12 +128,21 @@ final class RlsFixture implements AutoCloseable {
     return http;
   }
 
-  /** A record's value as a Throttr GET over TCP shows it, or null when there is none. */
-  String record(String key) {
+  /** Stores any bytes under a key, as a Throttr client could. */
+  void setRecord(String key, String value) {
+    await(throttr().set(key, value.getBytes(StandardCharsets.ISO_8859_1), io.sluice.protocol.binary.codec.TtlUnit.SECONDS, 60));
+  }
+
+  private ThrottrClient throttr() {
     if (throttr == null) {
       throttr = await(ThrottrClient.connect(vertx, new ThrottrClientOptions().setHost("127.0.0.1").setPort(sut.tcpPort())));
     }
-    Response.GetResult got = await(throttr.get(key));
+    return throttr;
+  }
+
+  /** A record's value as a Throttr GET over TCP shows it, or null when there is none. */
+  String record(String key) {
+    Response.GetResult got = await(throttr().get(key));
     return got == null ? null : new String(got.value(), StandardCharsets.US_ASCII);
   }
 

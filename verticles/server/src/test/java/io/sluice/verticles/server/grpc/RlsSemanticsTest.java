@@ -59,7 +59,7 @@ class RlsSemanticsTest {
   @BeforeAll
   static void start() {
     List<String> files = new ArrayList<>();
-    for (String domain : List.of("hits", "several", "windows", "record", "headers", "json", "concurrent")) {
+    for (String domain : List.of("hits", "several", "windows", "record", "headers", "json", "concurrent", "metrics", "corrupt")) {
       files.add(domain + ".yaml");
       files.add(CONFIG.formatted(domain));
     }
@@ -202,6 +202,34 @@ class RlsSemanticsTest {
     assertThat(unknownField.status()).isEqualTo(400);
     assertThat(unknownField.json().getString("error")).contains("domian");
     assertThat(rls.http().post("/json", "{\"domain\":\"\",\"descriptors\":[]}").status()).isEqualTo(400);
+  }
+
+  @Test
+  void statisticsArePrometheusSeriesByDomainAndConfiguredDescriptor() {
+    rls.call(request("metrics", withHits(descriptor("user", "m1"), 9)));  // 9 > 8 (80 %): 1 near
+    rls.call(request("metrics", withHits(descriptor("user", "m1"), 3)));  // 12 > 10: 1 near, 2 over
+    rls.call(request("metrics", descriptor("user", "m2")));               // another value, same series
+    String scraped = rls.http().get("/metrics").body();
+    assertThat(scraped)
+        .contains("sluice_rls_total_hits_total{descriptor=\"user\",domain=\"metrics\"} 13.0")
+        .contains("sluice_rls_near_limit_total{descriptor=\"user\",domain=\"metrics\"} 2.0")
+        .contains("sluice_rls_over_limit_total{descriptor=\"user\",domain=\"metrics\"} 2.0")
+        .contains("sluice_rls_within_limit_total{descriptor=\"user\",domain=\"metrics\"} 10.0")
+        .contains("sluice_rls_shadow_mode_total{descriptor=\"user\",domain=\"metrics\"} 0.0")
+        .doesNotContain("m1").doesNotContain("m2");
+  }
+
+  @Test
+  void aRecordThatIsNotACountAnswersInternalAndIsLeftAsItIs() {
+    String key = "rls:corrupt:user_x:" + (T0_SECONDS - T0_SECONDS % 60);
+    rls.setRecord(key, "not a number");
+    assertThatThrownBy(() -> rls.call(request("corrupt", descriptor("user", "x"))))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
+          assertThat(e.getStatus().getDescription()).contains(key).contains("'not a number', not a count");
+        });
+    assertThat(rls.record(key)).isEqualTo("not a number");
+    assertThat(rls.call(request("corrupt", descriptor("user", "y"))).getOverallCode()).isEqualTo(Code.OK);
   }
 
   /** 16 clients, each on its own connection, 20 calls each at once: exactly the 10 of the limit are OK. */
