@@ -11,6 +11,7 @@ import * as keyDetail from './views/key-detail.js';
 import * as keys from './views/keys.js';
 import * as login from './views/login.js';
 import * as overview from './views/overview.js';
+import * as rateLimits from './views/rate-limits.js';
 
 // #/NAME lists, #/NAME/PARAM shows one item (PARAM percent-encoded).
 const ROUTES = {
@@ -18,6 +19,7 @@ const ROUTES = {
   keys: { list: keys, detail: keyDetail },
   connections: { list: connections, detail: connectionDetail },
   channels: { list: channels, detail: channelDetail },
+  'rate-limits': { list: rateLimits },
 };
 const DEFAULT_ROUTE = 'overview';
 

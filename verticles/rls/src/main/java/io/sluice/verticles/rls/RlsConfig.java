@@ -54,6 +54,22 @@ public record RlsConfig(Map<String, DescriptorLevel> domains, List<String> sourc
     return limit;
   }
 
+  /** Every limit of a domain's tree, depth first in file order (the dashboard lists them). */
+  public List<RateLimit> limits(String domain) {
+    List<RateLimit> limits = new java.util.ArrayList<>();
+    collect(domains.getOrDefault(domain, DescriptorLevel.EMPTY), limits);
+    return limits;
+  }
+
+  private static void collect(DescriptorLevel level, List<RateLimit> limits) {
+    for (DescriptorNode node : level.nodes()) {
+      if (node.limit() != null) {
+        limits.add(node.limit());
+      }
+      collect(node.children(), limits);
+    }
+  }
+
   private static RateLimit withStatKey(RateLimit limit, String statKey) {
     return new RateLimit(limit.name(), limit.requestsPerUnit(), limit.unit(), limit.unlimited(), limit.replaces(),
         limit.shadowMode(), statKey, limit.detailedMetric());

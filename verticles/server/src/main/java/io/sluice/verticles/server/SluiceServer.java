@@ -181,6 +181,7 @@ public final class SluiceServer {
     new CheckApi(settings.policies(), directory, token, meters()).mounts()
         .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     features.add(rls.json(token));
+    features.add(rls.dashboardApi(token));
     // Last: the dashboard serves its page at "/" and so would match every path.
     features.add(new Dashboard(instance, directory, token));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.

@@ -67,6 +67,14 @@ public final class EnvoyRateLimit {
         () -> new Endpoint(List.of(HttpMethod.POST), token, new JsonHandler(this::service)));
   }
 
+  /** {@code GET /api/rls}: the dashboard's list of domains and descriptors with their hits. */
+  public HttpFeature dashboardApi(BearerToken token) {
+    return HttpFeature.at("/api/rls", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), token, context -> {
+      context.response().putHeader(io.vertx.core.http.HttpHeaders.CONTENT_TYPE, Endpoint.JSON);
+      return context.response().end(RlsOverview.of(settings.config().get(), stats).toBuffer());
+    }));
+  }
+
   /** Looks at the config's files every second and reloads them when they change. */
   public void watch() {
     if (settings.config().path() != null) {

@@ -59,7 +59,7 @@ class RlsSemanticsTest {
   @BeforeAll
   static void start() {
     List<String> files = new ArrayList<>();
-    for (String domain : List.of("hits", "several", "windows", "record", "headers", "json", "concurrent", "metrics", "corrupt")) {
+    for (String domain : List.of("hits", "several", "windows", "record", "headers", "json", "concurrent", "metrics", "corrupt", "dashboard")) {
       files.add(domain + ".yaml");
       files.add(CONFIG.formatted(domain));
     }
@@ -217,6 +217,21 @@ class RlsSemanticsTest {
         .contains("sluice_rls_within_limit_total{descriptor=\"user\",domain=\"metrics\"} 10.0")
         .contains("sluice_rls_shadow_mode_total{descriptor=\"user\",domain=\"metrics\"} 0.0")
         .doesNotContain("m1").doesNotContain("m2");
+  }
+
+  @Test
+  void theDashboardListsDomainsAndDescriptorsWithTheirHits() {
+    rls.call(request("dashboard", withHits(descriptor("plan", "gold"), 6)));
+    io.vertx.core.json.JsonObject overview = rls.http().get("/api/rls").json();
+    io.vertx.core.json.JsonObject domain = overview.getJsonArray("domains").stream()
+        .map(io.vertx.core.json.JsonObject.class::cast).filter(d -> d.getString("domain").equals("dashboard"))
+        .findFirst().orElseThrow();
+    assertThat(domain.getBoolean("configured")).isTrue();
+    assertThat(domain.getJsonArray("descriptors").encode()).isEqualTo("["
+        + "{\"descriptor\":\"user\",\"total_hits\":0,\"over_limit\":0,\"near_limit\":0,\"within_limit\":0,"
+        + "\"shadow_mode_hits\":0,\"limit\":\"10 per minute\",\"shadow_mode\":false},"
+        + "{\"descriptor\":\"plan_gold\",\"total_hits\":6,\"over_limit\":0,\"near_limit\":0,\"within_limit\":6,"
+        + "\"shadow_mode_hits\":0,\"limit\":\"1000 per hour\",\"shadow_mode\":false}]");
   }
 
   @Test
