@@ -178,6 +178,11 @@ class RlsSemanticsTest {
     assertThatThrownBy(() -> rls.call(request("hits", badOverride)))
         .isInstanceOfSatisfying(StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
+    // Over 64 KiB: refused before it is decoded, and the connection goes on serving.
+    assertThatThrownBy(() -> rls.call(request("hits", descriptor("user", "x".repeat(70_000)))))
+        .isInstanceOfSatisfying(StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+    assertThat(rls.call(request("hits", withHits(descriptor("user", "after"), 0))).getOverallCode()).isEqualTo(Code.OK);
   }
 
   @Test
