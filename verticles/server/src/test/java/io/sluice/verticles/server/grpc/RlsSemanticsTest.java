@@ -185,6 +185,59 @@ class RlsSemanticsTest {
     assertThat(rls.call(request("hits", withHits(descriptor("user", "after"), 0))).getOverallCode()).isEqualTo(Code.OK);
   }
 
+  /** What a client that is not Envoy may send: bytes that are no request, or no request at all. */
+  @Test
+  void malformedCallsAreInvalidArgumentAndTheConnectionGoesOn() throws Exception {
+    io.grpc.MethodDescriptor<byte[], byte[]> raw = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+        .setFullMethodName(RlsFixture.SHOULD_RATE_LIMIT.getFullMethodName())
+        .setRequestMarshaller(RawBytes.INSTANCE).setResponseMarshaller(RawBytes.INSTANCE).build();
+    assertThatThrownBy(() -> io.grpc.stub.ClientCalls.blockingUnaryCall(rls.channel, raw,
+        io.grpc.CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), new byte[] {0x0a, (byte) 0xff, (byte) 0xff}))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+          assertThat(e.getStatus().getDescription()).startsWith("not a RateLimitRequest: ");
+        });
+
+    // A call that half-closes without its request.
+    java.util.concurrent.CompletableFuture<Status> closed = new java.util.concurrent.CompletableFuture<>();
+    io.grpc.ClientCall<byte[], byte[]> empty = rls.channel.newCall(raw,
+        io.grpc.CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS));
+    empty.start(new io.grpc.ClientCall.Listener<>() {
+      @Override
+      public void onClose(Status status, io.grpc.Metadata trailers) {
+        closed.complete(status);
+      }
+    }, new io.grpc.Metadata());
+    empty.request(1);
+    empty.halfClose();
+    Status status = closed.get(30, TimeUnit.SECONDS);
+    assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(status.getDescription()).contains("carried none");
+
+    assertThat(rls.call(request("hits", withHits(descriptor("user", "after-bad-input"), 0))).getOverallCode())
+        .isEqualTo(Code.OK);
+  }
+
+  /** Bytes as they are, to send what a RateLimitRequest marshaller never would. */
+  private enum RawBytes implements io.grpc.MethodDescriptor.Marshaller<byte[]> {
+    INSTANCE;
+
+    @Override
+    public java.io.InputStream stream(byte[] value) {
+      return new java.io.ByteArrayInputStream(value);
+    }
+
+    @Override
+    public byte[] parse(java.io.InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+
   @Test
   void jsonEndpointAnswersTheSameDecisionAsJson() {
     String body = "{\"domain\":\"json\",\"descriptors\":[{\"entries\":[{\"key\":\"user\",\"value\":\"j\"}],"
