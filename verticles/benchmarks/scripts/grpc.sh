@@ -8,10 +8,12 @@ cd "$(dirname "$0")/../../.."
 seconds=${1:-15}
 streams=${2:-64}
 dir=verticles/benchmarks/scripts/grpc
+http_port=${HTTP_PORT:-19800}
+grpc_port=${GRPC_PORT:-19801}
 java -jar gateway/target/sluice.jar --config "$dir/sluice.yaml" --rls-config "$dir/ratelimit.yaml" \
-  --tcp-port 0 --udp-port 0 --http-port 9800 --grpc-port 9801 >/tmp/sluice-grpc-bench.log 2>&1 &
+  --tcp-port 0 --udp-port 0 --http-port "$http_port" --grpc-port "$grpc_port" >/tmp/sluice-grpc-bench.log 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do grep -q "Envoy rate limit service" /tmp/sluice-grpc-bench.log && break; sleep 0.1; done
-java -jar gateway/target/sluice.jar bench grpc --port 9801 --http-port 9800 --streams "$streams" \
+for _ in $(seq 1 600); do grep -q "Envoy rate limit service" /tmp/sluice-grpc-bench.log && break; sleep 0.1; done
+java -jar gateway/target/sluice.jar bench grpc --port "$grpc_port" --http-port "$http_port" --streams "$streams" \
   --domain bench --descriptor key=bench --policy bench --warmup 10 --duration "$seconds"
