@@ -29,16 +29,21 @@ final class WindowCounter extends ResultTask<Long> {
   @Override
   protected Long compute(KeyState state, long nowNanos) {
     if (state.isCounter()) {
-      throw new IllegalStateException("the record " + recordKey() + " is a Throttr counter, not a rate limit window");
+      return refuse(new IllegalStateException("the record " + recordKey() + " is a Throttr counter, not a rate limit window"));
     }
-    long count = decode(state.value()) + hits;
+    long stored = decode(state.value());
+    if (stored < 0) {
+      return refuse(new IllegalStateException("the record " + recordKey() + " holds '"
+          + new String(state.value(), StandardCharsets.ISO_8859_1) + "', not a count; it is left as it is until it expires"));
+    }
+    long count = stored + hits;
     if (hits > 0) {
       state.put(Long.toString(count).getBytes(StandardCharsets.US_ASCII), Math.max(MIN_TTL_NANOS, windowEndNanos - nowNanos));
     }
     return count;
   }
 
-  /** The stored count; a record that does not hold one is an error, never a silent reset. */
+  /** The stored count, 0 without a record, -1 for a record that holds no count (never a silent reset). */
   private long decode(byte[] value) {
     if (value == null) {
       return 0;
@@ -49,11 +54,7 @@ final class WindowCounter extends ResultTask<Long> {
       digits = value[i] >= '0' && value[i] <= '9';
       count = count * 10 + (value[i] - '0');
     }
-    if (!digits) {
-      throw new IllegalStateException("the record " + recordKey() + " holds '"
-          + new String(value, StandardCharsets.ISO_8859_1) + "', not a count; it is left as it is until it expires");
-    }
-    return count;
+    return digits ? count : -1;
   }
 
   private String recordKey() {

@@ -6,10 +6,10 @@ package io.sluice.verticles.engine.shard;
  * {@link io.sluice.verticles.engine.routing.ShardRouter#call} turns into a completion or a
  * failure on the caller's side.
  *
- * <p>A refusal the task means (a record of the wrong kind under its key) is thrown from
- * {@link #compute} as a {@link RuntimeException}: it fails this task alone, without the shard's
- * error log line, since it is an answer rather than a bug. Anything else ({@link Error}s) goes to
- * the shard, which logs it and calls {@link #failed}.
+ * <p>A refusal the task means (a record of the wrong kind under its key) is returned from
+ * {@link #compute} through {@link #refuse}: it fails this task alone, without the shard's error
+ * log line, since it is an answer rather than a bug. Anything thrown is a bug: the shard logs it
+ * once and calls {@link #failed}, and the task fails with it.
  *
  * @param <R> what the task answers
  */
@@ -27,6 +27,12 @@ public abstract class ResultTask<R> implements ShardTask {
   /** Reads and writes {@code state}; runs on the shard's thread, atomically for the key. */
   protected abstract R compute(KeyState state, long nowNanos);
 
+  /** What {@link #compute} returns to refuse: the task fails with {@code why}, and nothing is logged. */
+  protected final R refuse(RuntimeException why) {
+    failure = why;
+    return null;
+  }
+
   @Override
   public final byte[] key() {
     return key;
@@ -34,11 +40,7 @@ public abstract class ResultTask<R> implements ShardTask {
 
   @Override
   public final void run(KeyState state, long nowNanos) {
-    try {
-      result = compute(state, nowNanos);
-    } catch (RuntimeException refused) {
-      failure = refused;
-    }
+    result = compute(state, nowNanos);
   }
 
   @Override

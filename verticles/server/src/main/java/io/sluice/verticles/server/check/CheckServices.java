@@ -10,9 +10,12 @@ import io.vertx.core.Future;
  */
 record CheckServices(CheckPolicies policies, ShardQueries shards, CheckDecisions decisions) {
 
-  /** Runs the task on the shard owning its key; fails with the task's {@link ApiError} if it failed there. */
+  /**
+   * Runs the task on the shard owning its key; fails with the task's {@link ApiError} if it
+   * refused there, or with a 500 when it threw (a bug the shard has logged: this request alone).
+   */
   Future<LimitTask> run(LimitTask task) {
-    return shards.run(task).compose(done ->
-        done.failure() != null ? Future.failedFuture(done.failure()) : Future.succeededFuture(done));
+    return shards.call(task).recover(failure -> Future.failedFuture(
+        failure instanceof ApiError refused ? refused : new ApiError(500, "rate-limit check failed: " + failure, null)));
   }
 }

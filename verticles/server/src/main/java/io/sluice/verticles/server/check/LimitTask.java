@@ -2,7 +2,7 @@ package io.sluice.verticles.server.check;
 
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.engine.shard.KeyState;
-import io.sluice.verticles.engine.shard.ShardTask;
+import io.sluice.verticles.engine.shard.ResultTask;
 import io.sluice.verticles.strategies.Decision;
 import io.sluice.verticles.strategies.MalformedStateException;
 import io.sluice.verticles.strategies.Outcome;
@@ -18,14 +18,14 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>The state is the strategy's compact ASCII format, stored byte for byte as the key's buffer
  * record. A record that does not decode (or a Throttr counter under the key) fails the task; it is
- * never treated as absent, which would silently reset the limit.
+ * never treated as absent, which would silently reset the limit. The task answers itself: its
+ * decision, the shard's time, whether a reset removed something.
  */
-final class LimitTask implements ShardTask {
+final class LimitTask extends ResultTask<LimitTask> {
 
   private enum Kind { ALLOW, PEEK, RESET }
 
   private final Kind kind;
-  private final byte[] key;
   private final Strategy strategy;
   private final long cost;
 
@@ -33,11 +33,10 @@ final class LimitTask implements ShardTask {
   private long nowNs;
   private Decision decision;
   private boolean removed;
-  private ApiError failure;
 
   private LimitTask(Kind kind, byte[] key, Strategy strategy, long cost) {
+    super(key);
     this.kind = kind;
-    this.key = key;
     this.strategy = strategy;
     this.cost = cost;
   }
@@ -54,22 +53,17 @@ final class LimitTask implements ShardTask {
     return new LimitTask(Kind.RESET, key, null, 0);
   }
 
+  /** Refuses with a 500 {@link ApiError} naming the record when the stored state does not decode. */
   @Override
-  public byte[] key() {
-    return key;
-  }
-
-  @Override
-  public void run(KeyState state, long nowNanos) {
+  protected LimitTask compute(KeyState state, long nowNanos) {
     nowNs = nowNanos;
     if (kind == Kind.RESET) {
       removed = state.value() != null || state.isCounter();
       state.remove();
-      return;
+      return this;
     }
     if (state.isCounter()) {
-      failure = storedStateError("holds a Throttr counter, not a rate-limit state", null);
-      return;
+      return refuse(storedStateError("holds a Throttr counter, not a rate-limit state", null));
     }
     byte[] value = state.value();
     // ISO-8859-1 maps bytes to chars one to one: a stray non-ASCII byte stays visible and fails decoding.
@@ -77,26 +71,21 @@ final class LimitTask implements ShardTask {
     try {
       if (kind == Kind.PEEK) {
         decision = strategy.peek(stored, nowNanos);
-        return;
+        return this;
       }
       Outcome outcome = strategy.allow(stored, nowNanos, cost);
       if (outcome.changed()) {
         state.put(outcome.newState().getBytes(StandardCharsets.US_ASCII), saturatedNanos(outcome));
       }
       decision = outcome.decision();
+      return this;
     } catch (MalformedStateException malformed) {
-      failure = storedStateError("is malformed: " + malformed.getMessage(), malformed.state());
+      return refuse(storedStateError("is malformed: " + malformed.getMessage(), malformed.state()));
     }
   }
 
-  /** A bug in a strategy, caught and logged by the shard: this request alone answers 500. */
-  @Override
-  public void failed(Throwable error) {
-    failure = new ApiError(500, "rate-limit check failed: " + error, null);
-  }
-
   private ApiError storedStateError(String problem, String stored) {
-    String recordKey = new String(key, StandardCharsets.UTF_8);
+    String recordKey = new String(key(), StandardCharsets.UTF_8);
     JsonObject details = new JsonObject().put("record", recordKey);
     if (stored != null) {
       details.put("state", stored);
@@ -127,10 +116,5 @@ final class LimitTask implements ShardTask {
   /** Whether a reset found a record to remove. */
   boolean removed() {
     return removed;
-  }
-
-  /** Why the task failed, or null. */
-  ApiError failure() {
-    return failure;
   }
 }

@@ -4,6 +4,7 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.sluice.verticles.rls.InvalidRateLimitRequest;
 import io.sluice.verticles.rls.RateLimitService;
+import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
@@ -94,7 +95,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
         call.response().end(response);
         return;
       }
-      Throwable cause = RlsFailures.unwrap(failure);
+      Throwable cause = ShardQueries.cause(failure);
       if (cause instanceof InvalidRateLimitRequest) {
         refuse(call, cause.getMessage());
       } else {

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.grpc;
 import io.sluice.verticles.rls.InvalidRateLimitRequest;
 import io.sluice.verticles.rls.RateLimitJson;
 import io.sluice.verticles.rls.RateLimitService;
+import io.sluice.verticles.server.shard.ShardQueries;
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.JsonBody;
@@ -40,8 +41,8 @@ final class JsonHandler implements Endpoint.Action {
         return Future.failedFuture(ApiError.badRequest(invalid.getMessage()));
       }
       return Future.fromCompletionStage(service.get().shouldRateLimit(request))
-          .recover(failure -> Future.failedFuture(RlsFailures.unwrap(failure) instanceof InvalidRateLimitRequest invalid
-              ? ApiError.badRequest(invalid.getMessage()) : RlsFailures.unwrap(failure)))
+          .recover(failure -> Future.failedFuture(ShardQueries.cause(failure) instanceof InvalidRateLimitRequest invalid
+              ? ApiError.badRequest(invalid.getMessage()) : ShardQueries.cause(failure)))
           .compose(response -> context.response()
               .setStatusCode(response.getOverallCode() == RateLimitResponse.Code.OVER_LIMIT ? 429 : 200)
               .putHeader(HttpHeaders.CONTENT_TYPE, Endpoint.JSON)

@@ -103,10 +103,16 @@ final class ShardRateStore implements AsyncStateStore {
     @Override
     protected R compute(KeyState state, long nowNanos) {
       if (state.isCounter()) {
-        throw new IllegalStateException("key " + new String(key(), StandardCharsets.ISO_8859_1) + " holds a Throttr counter");
+        return refuse(new IllegalStateException("key " + new String(key(), StandardCharsets.ISO_8859_1) + " holds a Throttr counter"));
       }
       byte[] stored = state.value();
-      StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : decode(stored));
+      RateState decoded;
+      try {
+        decoded = stored == null ? null : decode(stored);
+      } catch (IllegalStateException malformed) {
+        return refuse(malformed);
+      }
+      StateTransition.Outcome<R> outcome = transition.apply(decoded);
       if (outcome.stateToStore() != null) {
         state.put(encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
       }
