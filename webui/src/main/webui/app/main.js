@@ -13,6 +13,7 @@ import * as keys from './views/keys.js';
 import * as limits from './views/limits.js';
 import * as login from './views/login.js';
 import * as overview from './views/overview.js';
+import * as rateLimits from './views/rate-limits.js';
 
 // #/NAME lists, #/NAME/PARAM shows one item (PARAM percent-encoded).
 const ROUTES = {
@@ -22,6 +23,7 @@ const ROUTES = {
   connections: { list: connections, detail: connectionDetail },
   channels: { list: channels, detail: channelDetail },
   config: { list: config },
+  'rate-limits': { list: rateLimits },
 };
 const DEFAULT_ROUTE = 'overview';
 

@@ -12,6 +12,9 @@ import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.udp.UdpSettings;
+import io.sluice.verticles.server.grpc.RlsSettings;
+import io.sluice.verticles.rls.RlsConfigException;
+import io.sluice.verticles.rls.RlsConfigSource;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
@@ -73,7 +76,8 @@ public final class Gateway {
             config.allowedHosts()),
         new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
         new OperatorSettings(config.internalMetrics(), config.effective()), cluster,
-        new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()));
+        new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()),
+        new RlsSettings(config.bind(), config.grpcPort(), rlsConfig(config), config.rlsResponseHeaders()));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -81,6 +85,10 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, "records: at most " + (config.maxKeys() == Long.MAX_VALUE ? "unlimited" : config.maxKeys())
           + " keys and " + config.maxMemory() + " bytes estimated (" + config.origin(io.sluice.gateway.config.Options.MAX_MEMORY)
           + "), each of the " + config.shards() + " shards its share; when full: " + config.eviction().label());
+      LOG.log(System.Logger.Level.INFO, String.format("Envoy rate limit service (gRPC, h2c) on %s:%d, POST /json on the HTTP port; %s",
+          config.bind(), server.grpcPort(), config.rlsConfig().map(path -> "domains "
+              + server.rateLimitService().settings().config().get().domains().keySet().stream().sorted().toList()
+              + " from " + path + " (watched)").orElse("no --rls-config: every descriptor is OK without a limit")));
       ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
       Reloader reloader = new Reloader(config, reread, metrics)
           .add("policies", next -> {
@@ -120,6 +128,18 @@ public final class Gateway {
       return vertx;
     } catch (Exception e) {
       throw new Exception("could not join cluster '" + cluster.name() + "': " + rootMessage(e), e);
+    }
+  }
+
+  /** envoyproxy/ratelimit's config, read now: a refused one stops the start with its file, line and field. */
+  private static RlsConfigSource rlsConfig(SluiceConfig config) throws Exception {
+    if (config.rlsConfig().isEmpty()) {
+      return RlsConfigSource.none();
+    }
+    try {
+      return RlsConfigSource.load(config.rlsConfig().get());
+    } catch (RlsConfigException refused) {
+      throw new Exception("rate limit config (--rls-config) refused: " + refused.getMessage(), refused);
     }
   }
 

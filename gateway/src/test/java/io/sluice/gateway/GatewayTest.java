@@ -41,7 +41,7 @@ class GatewayTest {
 
   @Test
   void startsFromFlagsAndEnvironmentAndServesThrottr() throws Exception {
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--value-size", "uint8"),
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--value-size", "uint8"),
         Map.of("SLUICE_SHARDS", "3"));
     SluiceConfig config = ((Invocation.Run) invocation).config();
     gateway = Gateway.start(config);
@@ -75,7 +75,7 @@ class GatewayTest {
   void servesUdpOnEpollInBursts() throws Exception {
     Assumptions.assumeTrue(Epoll.isAvailable(), "the epoll transport needs Linux");
     Path rules = Path.of(System.getProperty("basedir", "."), "..", "deploy", "rules", "musicbrainz.yaml");
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0",
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0",
         "--rules", rules.toString()), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
     assertThat(gateway.transport()).isEqualTo("epoll");

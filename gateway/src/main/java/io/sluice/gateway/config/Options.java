@@ -52,6 +52,20 @@ public final class Options {
       .defaultValue(8080)
       .describedAs("Port of the HTTP listener (WebSocket bridge at /ws, check API at /v1, /metrics; later the dashboard); 0 picks a free port.");
 
+  public static final Option<Integer> GRPC_PORT = Option.valued("grpc-port", "PORT", ValueType.port())
+      .yaml("grpc.port").environment()
+      .defaultValue(8081)
+      .describedAs("Port of Envoy's rate limit service (envoy.service.ratelimit.v3 ShouldRateLimit) over gRPC, HTTP/2 cleartext; 0 picks a free port.");
+
+  public static final Option<Path> RLS_CONFIG = Option.valued("rls-config", "PATH", ValueType.path())
+      .yaml("rls.config").environment()
+      .describedAs("envoyproxy/ratelimit config: a YAML file, or a directory of them (one domain each); watched, edits apply within seconds. Unset: every descriptor is OK without a limit (docs/envoy.md).");
+
+  public static final Option<Boolean> RLS_RESPONSE_HEADERS = Option.valued("rls-response-headers", "BOOL", ValueType.bool())
+      .yaml("rls.response-headers").environment()
+      .defaultValue(false)
+      .describedAs("Add x-ratelimit-limit, x-ratelimit-remaining and x-ratelimit-reset to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
+
   public static final Option<ValueSize> VALUE_SIZE = Option.valued("value-size", "SIZE", ValueType.valueSize())
       .yaml("value-size").environment()
       .defaultValue(ValueSize.UINT16)
@@ -188,6 +202,7 @@ public final class Options {
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,
+      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS,
       AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

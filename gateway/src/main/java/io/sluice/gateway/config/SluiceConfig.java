@@ -103,6 +103,19 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.RULES));
   }
 
+  public int grpcPort() {
+    return value(Options.GRPC_PORT);
+  }
+
+  /** envoyproxy/ratelimit's config file or directory, when one is configured. */
+  public Optional<Path> rlsConfig() {
+    return Optional.ofNullable(value(Options.RLS_CONFIG));
+  }
+
+  public boolean rlsResponseHeaders() {
+    return value(Options.RLS_RESPONSE_HEADERS);
+  }
+
   public java.util.List<String> allowedOrigins() {
     return value(Options.ALLOWED_ORIGINS);
   }

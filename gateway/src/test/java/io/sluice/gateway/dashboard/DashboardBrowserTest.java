@@ -84,7 +84,7 @@ class DashboardBrowserTest {
     Files.writeString(config, String.join("\n", "policies:", "  per-key:", "    strategy: fixed_window", "    limit: 5",
         "    window: 1m", "    key: param", ""));
     Path rules = Path.of(System.getProperty("basedir", "."), "..", "deploy", "rules", "musicbrainz.yaml");
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0",
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0",
         "--config", config.toString(), "--rules", rules.toString(), "--max-keys", "100000"), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
     base = "http://127.0.0.1:" + gateway.server().httpPort() + "/";

@@ -6,6 +6,7 @@ import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 
@@ -19,6 +20,7 @@ import io.sluice.verticles.server.udp.UdpSettings;
  * @param operator            internal metrics and the effective configuration the admin API shows
  * @param cluster             how this node joins a cluster, {@link ClusterSettings#NONE} for a single node
  * @param recordLimits        the records all shards together may hold, and what a full shard does
+ * @param rls                 Envoy's rate limit service: its gRPC listener and config
  */
 public record ServerSettings(
     ValueSize valueSize,
@@ -32,13 +34,14 @@ public record ServerSettings(
     Policies policies,
     OperatorSettings operator,
     ClusterSettings cluster,
-    StoreLimits recordLimits) {
+    StoreLimits recordLimits,
+    RlsSettings rls) {
 
   /** Settings of a single node with the defaults: no internal metrics, no configuration to show, no record limit. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited());
+        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled());
   }
 
   /** Settings of a single node with no record limit. */
@@ -46,7 +49,7 @@ public record ServerSettings(
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
                         OperatorSettings operator) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies, operator,
-        ClusterSettings.NONE, StoreLimits.unlimited());
+        ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled());
   }
 
   /** Settings of a cluster node with the operator defaults and no record limit. */
@@ -54,7 +57,7 @@ public record ServerSettings(
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
                         ClusterSettings cluster) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), cluster, StoreLimits.unlimited());
+        OperatorSettings.defaults(), cluster, StoreLimits.unlimited(), RlsSettings.disabled());
   }
 
   /** Settings of a single node with the operator defaults and a record limit. */
@@ -62,7 +65,15 @@ public record ServerSettings(
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
                         StoreLimits recordLimits) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE, recordLimits);
+        OperatorSettings.defaults(), ClusterSettings.NONE, recordLimits, RlsSettings.disabled());
+  }
+
+  /** Settings of a single node with Envoy's rate limit service, and the other defaults. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
+                        RlsSettings rls) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), rls);
   }
 
   /** Settings without check-API policies. */

@@ -8,6 +8,8 @@ import io.sluice.verticles.server.channel.ChannelMessage;
 import io.sluice.verticles.server.channel.ChannelMessageCodec;
 import io.sluice.verticles.server.check.CheckApi;
 import io.sluice.verticles.server.check.LimitTaskCodec;
+import io.sluice.verticles.server.grpc.EnvoyRateLimit;
+import io.sluice.verticles.server.grpc.GrpcFrontVerticle;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.shard.HostedRoute;
 import io.sluice.verticles.server.cluster.ClusterDeployment;
@@ -68,6 +70,8 @@ public final class SluiceServer {
   private int udpPort;
   private CheckApi checkApi;
   private UdpVerticle udpFront;
+  private int grpcPort = -1;
+  private EnvoyRateLimit rls;
 
   private final PrometheusMeterRegistry metrics;
 
@@ -105,6 +109,16 @@ public final class SluiceServer {
   /** Where the storage shards are: code that embeds Sluice sends its own {@link io.sluice.verticles.engine.shard.ShardTask}s through it. */
   public ShardDirectory shards() {
     return directory;
+  }
+
+  /** The gRPC port of Envoy's rate limit service actually bound; -1 when it has none. */
+  public int grpcPort() {
+    return grpcPort;
+  }
+
+  /** Envoy's rate limit service: its statistics, and {@code reload()} of its config. */
+  public EnvoyRateLimit rateLimitService() {
+    return rls;
   }
 
   /** The Throttr TCP port actually bound. */
@@ -145,6 +159,7 @@ public final class SluiceServer {
       standardMetrics = SluiceMetrics.bindStandard(metrics, instance.version());
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
+    rls = new EnvoyRateLimit(vertx, settings.rls(), directory, instance.clock(), meters());
     ClusterPartitions clustered = partitions;
     return Future.all(shards)
         .compose(v -> clustered == null ? Future.succeededFuture() : ClusterDeployment.start(vertx, clustered,
@@ -153,7 +168,8 @@ public final class SluiceServer {
             verticle -> track(vertx.deployVerticle(verticle))).onSuccess(deployment -> cluster = deployment).mapEmpty())
         .compose(v -> listener("Throttr TCP", settings.tcp().bind(), settings.tcp().port(), deployTcp(settings, directory)))
         .compose(v -> listener("HTTP", settings.http().bind(), settings.http().port(), deployHttp(settings, directory)))
-        .compose(v -> listener("UDP", settings.udp().bind(), settings.udp().port(), deployUdp(settings, directory)));
+        .compose(v -> listener("UDP", settings.udp().bind(), settings.udp().port(), deployUdp(settings, directory)))
+        .compose(v -> listener("gRPC", settings.rls().bind(), settings.rls().port(), deployGrpc(settings)));
   }
 
   /**
@@ -213,6 +229,8 @@ public final class SluiceServer {
     features.add(HttpFeature.at("/ws", bridge::handler));
     checkApi = new CheckApi(settings.policies(), directory, token, meters(), limitActivity, instance.clock());
     checkApi.mounts().forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
+    features.add(rls.json(token));
+    features.add(rls.dashboardApi(token));
     // Last: the dashboard serves its page at "/" and so would match every path.
     DashboardData dashboardData = new DashboardData(settings.policies(), limitActivity, settings.operator(), closers);
     features.add(new Dashboard(instance, directory, token, dashboardData));
@@ -259,6 +277,30 @@ public final class SluiceServer {
     return new RequestDurations(meters());
   }
 
+  /**
+   * Envoy's rate limit service over gRPC (h2c), one instance per front event loop sharing the port;
+   * then the watch of its config files. No listener when the port is -1.
+   */
+  private Future<Void> deployGrpc(ServerSettings settings) {
+    rls.watch();
+    if (settings.rls().port() < 0) {
+      return Future.succeededFuture();
+    }
+    // -3: one random port shared by these servers, apart from the HTTP front's -2.
+    int port = settings.rls().port() == 0 ? -3 : settings.rls().port();
+    List<GrpcFrontVerticle> fronts = new ArrayList<>();
+    List<Future<String>> deployed = new ArrayList<>();
+    for (int i = 0; i < settings.frontInstances(); i++) {
+      GrpcFrontVerticle front = new GrpcFrontVerticle(settings.rls().bind(), port, rls);
+      fronts.add(front);
+      deployed.add(track(vertx.deployVerticle(front)));
+    }
+    return Future.all(deployed).map(v -> {
+      grpcPort = fronts.get(0).actualPort();
+      return null;
+    });
+  }
+
   /** Where counters go: the scraped registry, or nowhere when this server has none. */
   private MeterRegistry meters() {
     return metrics != null ? metrics : NO_METRICS;
@@ -294,6 +336,9 @@ public final class SluiceServer {
 
   private Future<Void> undeploy() {
     vertx.cancelTimer(metricsTimer);
+    if (rls != null) {
+      rls.stopWatching();
+    }
     List<String> reversed = new ArrayList<>(deployments);
     java.util.Collections.reverse(reversed);
     Future<Void> chain = Future.succeededFuture();

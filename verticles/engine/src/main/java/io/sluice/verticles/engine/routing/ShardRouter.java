@@ -1,5 +1,6 @@
 package io.sluice.verticles.engine.routing;
 
+import io.sluice.verticles.engine.shard.ResultTask;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ShardTask;
 import io.sluice.verticles.engine.storage.KeyHash;
@@ -56,6 +57,16 @@ public interface ShardRouter {
     ShardBatch batch = new ShardBatch(shardOf(task.key()));
     batch.add(task);
     return send(batch).thenApply(filled -> task);
+  }
+
+  /**
+   * Runs one task on the shard owning its key; completes with its result, or fails with its
+   * failure (thrown there, or the shard out of reach).
+   */
+  default <R> CompletionStage<R> call(ResultTask<R> task) {
+    return run(task).thenCompose(done -> done.failure() != null
+        ? CompletableFuture.<R>failedFuture(done.failure())
+        : CompletableFuture.completedFuture(done.result()));
   }
 
   /** Runs one Throttr key request on the shard owning its key; the batch holds its reply. */

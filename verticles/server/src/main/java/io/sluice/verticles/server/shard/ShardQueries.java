@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.shard;
 
 import io.sluice.verticles.engine.routing.ShardRouter;
+import io.sluice.verticles.engine.shard.ResultTask;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ShardSummary;
 import io.sluice.verticles.engine.shard.ShardTask;
@@ -10,6 +11,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
 
 /**
@@ -66,6 +68,23 @@ public final class ShardQueries {
   /** Runs one task on the shard owning its key; the task holds its result or its failure. */
   public <T extends ShardTask> Future<T> run(T task) {
     return Future.fromCompletionStage(router.run(task));
+  }
+
+  /**
+   * Runs a task on the shard owning its key; completes with its result, or fails with what it
+   * failed with (its refusal, or what it threw there), unwrapped.
+   */
+  public <R> Future<R> call(ResultTask<R> task) {
+    return Future.fromCompletionStage(router.call(task)).recover(failure -> Future.failedFuture(cause(failure)));
+  }
+
+  /** What a {@link java.util.concurrent.CompletionStage} failed with, out of the wrapping it adds. */
+  public static Throwable cause(Throwable failure) {
+    Throwable cause = failure;
+    while (cause instanceof CompletionException && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 
   /** An empty batch for the shard that owns {@code key}. */

@@ -13,6 +13,7 @@ import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 
@@ -88,31 +89,46 @@ public final class SluiceUnderTest implements AutoCloseable {
    */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
-    this(vertx, valueSize, limits, http, udpRules, policies, metrics, OperatorSettings.defaults(), StoreLimits.unlimited());
+    this(vertx, valueSize, limits, http, udpRules, policies, metrics, OperatorSettings.defaults(), StoreLimits.unlimited(),
+        RlsSettings.disabled());
   }
 
   /** Policies and operator settings (internal metrics, the configuration the admin API shows). */
   public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http, OperatorSettings operator) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies,
-        SluiceMetrics.newRegistry(), operator, StoreLimits.unlimited());
+        SluiceMetrics.newRegistry(), operator, StoreLimits.unlimited(), RlsSettings.disabled());
   }
 
   /** Records held under {@code recordLimits} (instance-wide: each of the 2 shards holds half). */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, RuleSet udpRules, Policies policies, StoreLimits recordLimits) {
     this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
-        udpRules, policies, SluiceMetrics.newRegistry(), OperatorSettings.defaults(), recordLimits);
+        udpRules, policies, SluiceMetrics.newRegistry(), OperatorSettings.defaults(), recordLimits, RlsSettings.disabled());
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
                          StoreLimits recordLimits) {
+    this(vertx, valueSize, limits, http, udpRules, policies, metrics, operator, recordLimits, RlsSettings.disabled());
+  }
+
+  /** Envoy's rate limit service with these settings (its port is made ephemeral); the rest as by default. */
+  public SluiceUnderTest(Vertx vertx, RlsSettings rls) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(), Policies.none(),
+        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls);
+  }
+
+  private SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
+                          Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
+                          StoreLimits recordLimits, RlsSettings rls) {
     this.vertx = vertx;
     this.metrics = metrics;
     this.clock = new ManualClock();
     this.afterClose = () -> { };
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
         new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(LOOPBACK, 0, udpRules), policies, operator, ClusterSettings.NONE, recordLimits);
+        new UdpSettings(LOOPBACK, 0, udpRules), policies, operator, ClusterSettings.NONE, recordLimits,
+        new RlsSettings(LOOPBACK, rls.port() < 0 ? -1 : 0, rls.config(), rls.responseHeaders()));
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
@@ -138,6 +154,14 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   public int httpPort() {
     return server.httpPort();
+  }
+
+  public int grpcPort() {
+    return server.grpcPort();
+  }
+
+  public PrometheusMeterRegistry metrics() {
+    return metrics;
   }
 
   public int tcpPort() {

@@ -27,6 +27,7 @@ public final class Bench {
 
   private static final Map<String, Subcommand> SUBCOMMANDS = Map.of(
       "fanout", new Subcommand(FanoutBench.HELP, FanoutBench::run),
+      "grpc", new Subcommand(GrpcBench.HELP, GrpcBench::run),
       "udp", new Subcommand(UdpBench.HELP, UdpBench::run),
       "udp-echo", new Subcommand(UdpEchoServer.HELP, UdpEchoServer::run));
 

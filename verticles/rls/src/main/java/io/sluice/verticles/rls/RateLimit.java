@@ -1,0 +1,31 @@
+package io.sluice.verticles.rls;
+
+import java.util.List;
+
+/**
+ * A configured limit, with what decides how it is applied and counted: the {@code rate_limit}
+ * block of a descriptor and the {@code shadow_mode} of that descriptor.
+ *
+ * @param name            the {@code name} others may replace it by, or "" (none)
+ * @param requestsPerUnit hits a window admits (0 refuses everything)
+ * @param unit            the window; null when unlimited
+ * @param unlimited       always OK, no counter
+ * @param replaces        names of limits this one replaces when both apply to one request
+ * @param shadowMode      counted, but never makes the answer OVER_LIMIT
+ * @param statKey         the descriptor's path for statistics: {@code database_users},
+ *                        {@code message_type_marketing.to_number}; null for an override the
+ *                        config does not know, which is counted in no statistics
+ * @param detailedMetric  statistics per request value where the path has a key without value
+ */
+public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, boolean unlimited, List<String> replaces,
+                        boolean shadowMode, String statKey, boolean detailedMetric) {
+
+  public RateLimit {
+    replaces = List.copyOf(replaces);
+  }
+
+  /** A limit a caller sets in its request (a descriptor's {@code limit}), counted like a configured one. */
+  static RateLimit override(long requestsPerUnit, WindowUnit unit, String statKey) {
+    return new RateLimit("", requestsPerUnit, unit, false, List.of(), false, statKey, false);
+  }
+}

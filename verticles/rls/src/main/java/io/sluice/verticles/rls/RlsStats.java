@@ -1,0 +1,100 @@
+package io.sluice.verticles.rls;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * envoyproxy/ratelimit's statistics per domain and descriptor path ({@code database_users},
+ * {@code message_type_marketing.to_number}): total_hits, over_limit, near_limit, within_limit and
+ * shadow_mode, each counting hits (a hits_addend of 5 counts 5). Paths come from the config, so
+ * their number is bounded by it, except where a descriptor asks for {@code detailed_metric}.
+ * Counted from every front event loop at once.
+ */
+public final class RlsStats {
+
+  /** The counts of one descriptor path. */
+  public static final class Counts {
+    private final String domain;
+    private final String descriptor;
+    final LongAdder totalHits = new LongAdder();
+    final LongAdder overLimit = new LongAdder();
+    final LongAdder nearLimit = new LongAdder();
+    final LongAdder withinLimit = new LongAdder();
+    final LongAdder shadowMode = new LongAdder();
+
+    Counts(String domain, String descriptor) {
+      this.domain = domain;
+      this.descriptor = descriptor;
+    }
+
+    public String domain() {
+      return domain;
+    }
+
+    public String descriptor() {
+      return descriptor;
+    }
+
+    public long totalHits() {
+      return totalHits.sum();
+    }
+
+    public long overLimit() {
+      return overLimit.sum();
+    }
+
+    public long nearLimit() {
+      return nearLimit.sum();
+    }
+
+    public long withinLimit() {
+      return withinLimit.sum();
+    }
+
+    public long shadowMode() {
+      return shadowMode.sum();
+    }
+  }
+
+  private record Path(String domain, String descriptor) {
+  }
+
+  private final ConcurrentHashMap<Path, Counts> counts = new ConcurrentHashMap<>();
+  private final Consumer<Counts> onNew;
+
+  /** @param onNew told once of each new path's counts (to register its metrics series) */
+  public RlsStats(Consumer<Counts> onNew) {
+    this.onNew = onNew;
+  }
+
+  public RlsStats() {
+    this(counts -> { });
+  }
+
+  /** The counts of a path; those of a null path (an override the config does not know) are kept nowhere. */
+  Counts of(String domain, String descriptor) {
+    if (descriptor == null) {
+      return new Counts(domain, "");
+    }
+    Path path = new Path(domain, descriptor);
+    Counts found = counts.get(path);
+    if (found != null) {
+      return found;
+    }
+    Counts[] created = new Counts[1];
+    found = counts.computeIfAbsent(path, p -> created[0] = new Counts(domain, descriptor));
+    if (created[0] != null) {
+      onNew.accept(created[0]);
+    }
+    return found;
+  }
+
+  /** Every path counted so far, by domain and descriptor. */
+  public List<Counts> all() {
+    return counts.values().stream()
+        .sorted(Comparator.comparing(Counts::domain).thenComparing(Counts::descriptor)).toList();
+  }
+}

@@ -1,0 +1,108 @@
+package io.sluice.verticles.server.grpc;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.rls.RateLimitService;
+import io.sluice.verticles.rls.RlsConfigSource;
+import io.sluice.verticles.rls.RlsStats;
+import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.http.Endpoint;
+import io.sluice.verticles.server.http.HttpFeature;
+import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.shard.ShardQueries;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Envoy's rate limit service in one Sluice: the config in force and its reloads, the statistics,
+ * and one {@link RateLimitService} per front event loop (over that loop's shard router), shared by
+ * the gRPC listener and {@code POST /json} of the same loop.
+ */
+public final class EnvoyRateLimit {
+
+  private static final System.Logger LOG = System.getLogger(EnvoyRateLimit.class.getName());
+  /** How often the config's files are looked at: edits take effect within this and a read. */
+  static final long WATCH_PERIOD_MILLIS = 1000;
+
+  private final Vertx vertx;
+  private final RlsSettings settings;
+  private final ShardDirectory shards;
+  private final Clock clock;
+  private final RlsStats stats;
+  private final Map<Context, RateLimitService> servicesByLoop = new ConcurrentHashMap<>();
+  private long watchTimer = -1;
+
+  public EnvoyRateLimit(Vertx vertx, RlsSettings settings, ShardDirectory shards, Clock clock, MeterRegistry metrics) {
+    this.vertx = vertx;
+    this.settings = settings;
+    this.shards = shards;
+    this.clock = clock;
+    this.stats = new RlsStats(counts -> RlsMetrics.register(metrics, counts));
+  }
+
+  public RlsSettings settings() {
+    return settings;
+  }
+
+  /** The statistics, by domain and descriptor (the dashboard lists them). */
+  public RlsStats stats() {
+    return stats;
+  }
+
+  /** The service of the calling front event loop. */
+  RateLimitService service() {
+    return servicesByLoop.computeIfAbsent(Vertx.currentContext(), loop -> new RateLimitService(settings.config(),
+        new ShardQueries(loop, shards).router(), clock, stats, settings.responseHeaders()));
+  }
+
+  /** {@code POST /json}: the same decision as JSON, as envoyproxy/ratelimit's HTTP port answers it. */
+  public HttpFeature json(BearerToken token) {
+    return HttpFeature.at(JsonHandler.PATH,
+        () -> new Endpoint(List.of(HttpMethod.POST), token, new JsonHandler(this::service)));
+  }
+
+  /** {@code GET /api/rls}: the dashboard's list of domains and descriptors with their hits. */
+  public HttpFeature dashboardApi(BearerToken token) {
+    return HttpFeature.at("/api/rls", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), token, context -> {
+      context.response().putHeader(io.vertx.core.http.HttpHeaders.CONTENT_TYPE, Endpoint.JSON);
+      return context.response().end(RlsOverview.of(settings.config().get(), stats).toBuffer());
+    }));
+  }
+
+  /** Looks at the config's files every second and reloads them when they change. */
+  public void watch() {
+    if (settings.config().path() != null) {
+      watchTimer = vertx.setPeriodic(WATCH_PERIOD_MILLIS, id -> reloadWith(RlsConfigSource::reloadIfChanged));
+    }
+  }
+
+  public void stopWatching() {
+    vertx.cancelTimer(watchTimer);
+  }
+
+  /**
+   * Re-reads the config now: what a SIGHUP should call. A refused config is logged as one ERROR
+   * line naming file, line and field, and the one in force stays.
+   */
+  public Future<RlsConfigSource.Reload> reload() {
+    return reloadWith(RlsConfigSource::reload);
+  }
+
+  private Future<RlsConfigSource.Reload> reloadWith(java.util.function.Function<RlsConfigSource, RlsConfigSource.Reload> how) {
+    RlsConfigSource source = settings.config();
+    return vertx.executeBlocking(() -> how.apply(source), false).onSuccess(reload -> {
+      switch (reload.outcome()) {
+        case RELOADED -> LOG.log(System.Logger.Level.INFO, "rate limit config reloaded: " + reload.detail());
+        case REFUSED -> LOG.log(System.Logger.Level.ERROR, "rate limit config refused, the previous one stays in force: "
+            + reload.detail());
+        default -> { }
+      }
+    });
+  }
+}

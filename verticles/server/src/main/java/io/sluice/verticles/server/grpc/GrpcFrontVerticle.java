@@ -1,0 +1,120 @@
+package io.sluice.verticles.server.grpc;
+
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
+import io.sluice.verticles.rls.InvalidRateLimitRequest;
+import io.sluice.verticles.rls.RateLimitService;
+import io.sluice.verticles.server.shard.ShardQueries;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.grpc.common.GrpcMessageDecoder;
+import io.vertx.grpc.common.GrpcMessageEncoder;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.grpc.common.ServiceName;
+import io.vertx.grpc.server.GrpcServer;
+import io.vertx.grpc.server.GrpcServerOptions;
+import io.vertx.grpc.server.GrpcServerRequest;
+
+/**
+ * The gRPC listener (HTTP/2 cleartext) of Envoy's rate limit service:
+ * {@code envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit}, decided by the
+ * {@link RateLimitService} of this event loop. One instance per front event loop, sharing the port
+ * as the other fronts do. Any other method is UNIMPLEMENTED (vertx-grpc's answer); bytes that are
+ * not a RateLimitRequest, a call without one, and a request the service refuses are
+ * INVALID_ARGUMENT with the reason; a failure on a shard is INTERNAL, logged once.
+ */
+public final class GrpcFrontVerticle extends VerticleBase {
+
+  private static final System.Logger LOG = System.getLogger(GrpcFrontVerticle.class.getName());
+
+  /**
+   * Requests are taken as bytes and parsed here, so that bytes that are not a RateLimitRequest get
+   * INVALID_ARGUMENT with the reason (vertx-grpc's own decoder would only reset the stream).
+   */
+  static final ServiceMethod<Buffer, RateLimitResponse> SHOULD_RATE_LIMIT = ServiceMethod.server(
+      ServiceName.create("envoy.service.ratelimit.v3.RateLimitService"), "ShouldRateLimit",
+      GrpcMessageEncoder.encoder(), GrpcMessageDecoder.IDENTITY);
+
+  /** A request is a few hundred bytes; this bounds what one message may make the server hold. */
+  private static final long MAX_MESSAGE_BYTES = 64 * 1024;
+
+  private final String host;
+  private final int port;
+  private final EnvoyRateLimit rls;
+  private HttpServer server;
+
+  public GrpcFrontVerticle(String host, int port, EnvoyRateLimit rls) {
+    this.host = host;
+    this.port = port;
+    this.rls = rls;
+  }
+
+  @Override
+  public Future<?> start() {
+    RateLimitService service = rls.service();
+    GrpcServer grpc = GrpcServer.server(vertx, new GrpcServerOptions().setMaxMessageSize(MAX_MESSAGE_BYTES));
+    grpc.callHandler(SHOULD_RATE_LIMIT, call -> {
+      boolean[] received = {false};
+      call.handler(message -> {
+        // A unary call carries one request; anything after it is not read.
+        if (!received[0]) {
+          received[0] = true;
+          answer(call, service, message);
+        }
+      });
+      call.endHandler(end -> {
+        if (!received[0]) {
+          try {
+            refuse(call, "a ShouldRateLimit call carries one RateLimitRequest; this one carried none");
+          } catch (IllegalStateException alreadyAnswered) {
+            // vertx-grpc has answered it already: a message over the size limit is RESOURCE_EXHAUSTED.
+          }
+        }
+      });
+    });
+    server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(true).setTcpNoDelay(true))
+        .requestHandler(grpc);
+    return server.listen(port, host);
+  }
+
+  private static void answer(GrpcServerRequest<Buffer, RateLimitResponse> call, RateLimitService service, Buffer message) {
+    RateLimitRequest request;
+    try {
+      request = RateLimitRequest.parseFrom(message.getBytes());
+    } catch (InvalidProtocolBufferException notARequest) {
+      refuse(call, "not a RateLimitRequest: " + notARequest.getMessage());
+      return;
+    }
+    service.shouldRateLimit(request).whenComplete((response, failure) -> {
+      if (failure == null) {
+        call.response().end(response);
+        return;
+      }
+      Throwable cause = ShardQueries.cause(failure);
+      if (cause instanceof InvalidRateLimitRequest) {
+        refuse(call, cause.getMessage());
+      } else {
+        LOG.log(System.Logger.Level.WARNING, "ShouldRateLimit for domain " + request.getDomain() + " failed: " + cause);
+        call.response().status(GrpcStatus.INTERNAL).statusMessage(String.valueOf(cause.getMessage())).end();
+      }
+    });
+  }
+
+  private static void refuse(GrpcServerRequest<Buffer, RateLimitResponse> call, String reason) {
+    call.response().status(GrpcStatus.INVALID_ARGUMENT).statusMessage(reason).end();
+  }
+
+  public int actualPort() {
+    return server.actualPort();
+  }
+
+  @Override
+  public Future<?> stop() {
+    return server.close();
+  }
+}
