@@ -2,7 +2,10 @@ package io.sluice.gateway;
 
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.ServerSettings;
+import io.sluice.verticles.server.tls.TlsEngine;
+import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.server.http.HttpSettings;
@@ -53,7 +56,8 @@ public final class Gateway {
         new TcpSettings(config.bind(), config.tcpPort()),
         new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
-        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies());
+        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
+        defences(config));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -61,6 +65,9 @@ public final class Gateway {
           "Sluice %s serving Throttr on %s:%d, UDP on %s:%d, HTTP (/ws, /v1 check API, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
           Version.current(), config.bind(), server.tcpPort(), config.bind(), server.udpPort(), config.bind(), server.httpPort(),
           config.valueSize().label(), config.shards(), config.maxFrame(), transport(vertx)));
+      settings.defences().tls().ifPresent(tls -> LOG.log(System.Logger.Level.INFO, "TLS on the Throttr and HTTP ports ("
+          + tls.engine().resolved().name().toLowerCase(java.util.Locale.ROOT) + " engine, TLS 1.2 and 1.3"
+          + (tls.clientCa().isPresent() ? ", client certificates required" : "") + ")"));
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
@@ -69,6 +76,16 @@ public final class Gateway {
       vertx.close();
       throw new Exception(rootMessage(e), e);
     }
+  }
+
+  /** The listeners' defences, from their options. */
+  private static Defences defences(SluiceConfig config) {
+    Defences defences = Defences.defaults();
+    if (config.tlsCertificate().isPresent() && config.tlsKey().isPresent()) {
+      defences = defences.withTls(new TlsSettings(config.tlsCertificate().get(), config.tlsKey().get(),
+          config.tlsClientCa(), TlsEngine.valueOf(config.tlsEngine().toUpperCase(java.util.Locale.ROOT))));
+    }
+    return defences;
   }
 
   public SluiceServer server() {

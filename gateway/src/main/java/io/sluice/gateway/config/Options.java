@@ -106,6 +106,23 @@ public final class Options {
       .defaultValue(java.util.List::<String>of, "IP addresses, localhost and the bind address")
       .describedAs("Host header names the HTTP port answers besides IP addresses, localhost and the bind address (others get 421, against DNS rebinding); * answers any.");
 
+  public static final Option<Path> TLS_CERT = Option.valued("tls-cert", "FILE", ValueType.path())
+      .yaml("tls.cert").environment()
+      .describedAs("Certificate chain (PEM, leaf first): with --tls-key, the Throttr and HTTP/WebSocket listeners speak TLS 1.2/1.3 only. Reloaded when the file changes.");
+
+  public static final Option<Path> TLS_KEY = Option.valued("tls-key", "FILE", ValueType.path())
+      .yaml("tls.key").environment()
+      .describedAs("Private key of --tls-cert (PEM, PKCS#8 or PKCS#1). Reloaded when the file changes.");
+
+  public static final Option<Path> TLS_CLIENT_CA = Option.valued("tls-client-ca", "FILE", ValueType.path())
+      .yaml("tls.client-ca").environment()
+      .describedAs("CA certificates (PEM) that sign client certificates: with it, every TLS client must present one (mutual TLS). The way to admit only known clients on the Throttr port, whose protocol has no authentication.");
+
+  public static final Option<String> TLS_ENGINE = Option.valued("tls-engine", "ENGINE", ValueType.choice("auto", "openssl", "jdk"))
+      .yaml("tls.engine").environment()
+      .defaultValue("auto")
+      .describedAs("TLS implementation: openssl (BoringSSL, bundled for Linux x86-64), jdk, or auto: openssl where it loads, else jdk.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -120,7 +137,8 @@ public final class Options {
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
-      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
+      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, AUTH_TOKEN,
+      CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(HELP, VERSION);

@@ -98,6 +98,24 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.AUTH_TOKEN));
   }
 
+  /** TLS for the TCP listeners, when --tls-cert and --tls-key are set. */
+  public Optional<Path> tlsCertificate() {
+    return Optional.ofNullable(value(Options.TLS_CERT));
+  }
+
+  public Optional<Path> tlsKey() {
+    return Optional.ofNullable(value(Options.TLS_KEY));
+  }
+
+  public Optional<Path> tlsClientCa() {
+    return Optional.ofNullable(value(Options.TLS_CLIENT_CA));
+  }
+
+  /** {@code auto}, {@code openssl} or {@code jdk}. */
+  public String tlsEngine() {
+    return value(Options.TLS_ENGINE);
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

@@ -14,6 +14,7 @@ import io.sluice.verticles.server.udp.UdpSettings;
  * @param sweepIntervalMillis how often each shard reclaims a slice of expired records
  * @param limits              what one client connection may hold, on TCP and on the WebSocket bridge
  * @param policies            the rate-limit policies of the HTTP check API
+ * @param defences            TLS and the listeners' other defences against the network
  */
 public record ServerSettings(
     ValueSize valueSize,
@@ -24,7 +25,14 @@ public record ServerSettings(
     TcpSettings tcp,
     HttpSettings http,
     UdpSettings udp,
-    Policies policies) {
+    Policies policies,
+    Defences defences) {
+
+  /** Settings with every defence at its default. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies, Defences.defaults());
+  }
 
   /** Settings without check-API policies. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,

@@ -15,6 +15,8 @@ import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.HttpFrontVerticle;
 import io.sluice.verticles.server.http.RequestGuard;
 import io.sluice.verticles.server.udp.UdpVerticle;
+import io.sluice.verticles.server.reload.FileWatch;
+import io.sluice.verticles.server.tls.TlsReloads;
 import io.sluice.verticles.server.websocket.WebSocketBridge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -30,6 +32,7 @@ import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Deploys one Sluice instance on a Vert.x: the storage shard verticles first (each on its own event
@@ -50,6 +53,8 @@ public final class SluiceServer {
   private int tcpPort;
   private int httpPort;
   private int udpPort;
+  private Optional<TlsReloads> tls = Optional.empty();
+  private final List<FileWatch> watches = new ArrayList<>();
 
   private final PrometheusMeterRegistry metrics;
 
@@ -94,7 +99,17 @@ public final class SluiceServer {
     return tcpPort;
   }
 
+  /**
+   * Reads again what files give a running server: the TLS certificate, key and client CA. Also
+   * done by itself when one of those files changes; a signal handler may call it too.
+   */
+  public Future<Void> reload() {
+    return tls.map(TlsReloads::reload).orElse(Future.succeededFuture());
+  }
+
   private Future<Void> deploy(ServerSettings settings) {
+    tls = settings.defences().tls().map(TlsReloads::new);
+    tls.ifPresent(reloads -> watches.add(FileWatch.start(vertx, reloads.settings().files(), reloads::reload)));
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
     directory = new ShardDirectory(settings.shards());
@@ -129,7 +144,7 @@ public final class SluiceServer {
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.tcp().bind(), port,
-          settings.limits());
+          settings.limits(), tls);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -172,7 +187,7 @@ public final class SluiceServer {
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       HttpFrontVerticle front = new HttpFrontVerticle(settings.http().bind(), port, settings.limits().maxFrame(),
-          features);
+          features, tls, instance.clock());
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -204,6 +219,7 @@ public final class SluiceServer {
   /** Undeploys the fronts first, so no request reaches a shard that is gone. */
   public Future<Void> stop() {
     vertx.cancelTimer(metricsTimer);
+    watches.forEach(FileWatch::stop);
     List<String> reversed = new ArrayList<>(deployments);
     java.util.Collections.reverse(reversed);
     Future<Void> chain = Future.succeededFuture();

@@ -84,7 +84,7 @@ class KeyScanLimitTest {
     }
     Dashboard dashboard = new Dashboard(Instance.start("test", ValueSize.UINT16, SHARDS, clock),
         new ShardDirectory(SHARDS), new BearerToken(Optional.empty(), clock));
-    HttpFrontVerticle front = new HttpFrontVerticle("127.0.0.1", 0, 8096, List.of(dashboard));
+    HttpFrontVerticle front = new HttpFrontVerticle("127.0.0.1", 0, 8096, List.of(dashboard), Optional.empty(), clock);
     await(vertx.deployVerticle(front));
     http = new HttpCalls(vertx, front.actualPort());
   }

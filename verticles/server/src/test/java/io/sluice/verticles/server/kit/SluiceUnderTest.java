@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.strategies.policy.Policies;
@@ -84,11 +85,27 @@ public final class SluiceUnderTest implements AutoCloseable {
    */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
+    this(vertx, valueSize, limits, http, udpRules, policies, metrics, Defences.defaults());
+  }
+
+  /** Default everything but the listeners' defences (TLS, connection and time bounds). */
+  public SluiceUnderTest(Vertx vertx, Defences defences) {
+    this(vertx, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), defences);
+  }
+
+  /** The given HTTP front settings (a token, say) and defences. */
+  public SluiceUnderTest(Vertx vertx, HttpSettings http, Defences defences) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), Policies.none(),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), defences);
+  }
+
+  public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
+                         Policies policies, PrometheusMeterRegistry metrics, Defences defences) {
     this.vertx = vertx;
     this.metrics = metrics;
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
         new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(LOOPBACK, 0, udpRules), policies);
+        new UdpSettings(LOOPBACK, 0, udpRules), policies, defences);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 

@@ -1,0 +1,48 @@
+package io.sluice.gateway.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static io.sluice.gateway.config.Loading.failure;
+import static io.sluice.gateway.config.Loading.run;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The options of the listeners' defences (issue 17): how they read, and the rules between them. */
+class DefenceOptionsTest {
+
+  @Test
+  void tlsNeedsBothTheCertificateAndTheKey() throws Exception {
+    SluiceConfig config = run("--tls-cert", "server.pem", "--tls-key", "server-key.pem", "--tls-client-ca", "ca.pem",
+        "--tls-engine", "JDK");
+    assertThat(config.tlsCertificate()).contains(Path.of("server.pem"));
+    assertThat(config.tlsKey()).contains(Path.of("server-key.pem"));
+    assertThat(config.tlsClientCa()).contains(Path.of("ca.pem"));
+    assertThat(config.tlsEngine()).isEqualTo("jdk");
+
+    assertThat(failure("--tls-cert", "server.pem").problems())
+        .containsExactly("--tls-cert and --tls-key go together: --tls-key is missing");
+    assertThat(failure("--tls-client-ca", "ca.pem").problems())
+        .containsExactly("--tls-client-ca needs TLS: set --tls-cert and --tls-key too");
+    assertThat(failure("--tls-engine", "gnutls").problems()).singleElement().asString()
+        .contains("expected auto|openssl|jdk");
+  }
+
+  @Test
+  void durationsTakeAUnit() {
+    ValueType<Duration> type = ValueType.duration(Duration.ofHours(1), true);
+    assertThat(type.parse("10s")).isEqualTo(Duration.ofSeconds(10));
+    assertThat(type.parse("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(type.parse("5m")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(type.parse("off")).isEqualTo(Duration.ZERO);
+    assertThat(type.format(Duration.ofSeconds(90))).isEqualTo("90s");
+    assertThat(type.format(Duration.ZERO)).isEqualTo("off");
+    for (String bad : new String[] {"10", "2h", "-1s", "1.5s", "s", "99999999999s"}) {
+      assertThatThrownBy(() -> type.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThatThrownBy(() -> ValueType.duration(Duration.ofHours(1), false).parse("off"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
