@@ -80,7 +80,10 @@ public final class Gateway {
 
   /** The listeners' defences, from their options. */
   private static Defences defences(SluiceConfig config) {
-    Defences defences = Defences.defaults();
+    Defences defences = Defences.defaults()
+        .withMaxConnections(config.maxConnections())
+        .withIdleTimeout(config.idleTimeout())
+        .withHttpBounds(config.httpRequestTimeout(), config.httpMaxHeaderBytes(), config.httpMaxHeaders());
     if (config.tlsCertificate().isPresent() && config.tlsKey().isPresent()) {
       defences = defences.withTls(new TlsSettings(config.tlsCertificate().get(), config.tlsKey().get(),
           config.tlsClientCa(), TlsEngine.valueOf(config.tlsEngine().toUpperCase(java.util.Locale.ROOT))));

@@ -123,6 +123,31 @@ public final class Options {
       .defaultValue("auto")
       .describedAs("TLS implementation: openssl (BoringSSL, bundled for Linux x86-64), jdk, or auto: openssl where it loads, else jdk.");
 
+  public static final Option<Integer> MAX_CONNECTIONS = Option.valued("max-connections", "N", ValueType.integer(1, 1_000_000))
+      .yaml("max-connections").environment()
+      .defaultValue(10_000)
+      .describedAs("Throttr and HTTP connections (each WebSocket is one) open at once; past it a new one is refused at once (Throttr: closed; HTTP and WebSocket upgrades: 503), counted in sluice_connections_rejected_total.");
+
+  public static final Option<java.time.Duration> IDLE_TIMEOUT = Option.valued("idle-timeout", "DURATION", ValueType.duration(java.time.Duration.ofDays(1), true))
+      .yaml("idle-timeout").environment()
+      .defaultValue(java.time.Duration.ZERO)
+      .describedAs("Close a Throttr, WebSocket or HTTP connection that sends and receives nothing for this long (10s, 5m); off keeps it.");
+
+  public static final Option<java.time.Duration> HTTP_REQUEST_TIMEOUT = Option.valued("http-request-timeout", "DURATION", ValueType.duration(java.time.Duration.ofHours(1), false))
+      .yaml("http.request-timeout").environment()
+      .defaultValue(java.time.Duration.ofSeconds(10))
+      .describedAs("Time an HTTP client has, from connecting or its last answer, to send a whole request (line, headers, body); then the connection is closed (slowloris).");
+
+  public static final Option<Integer> HTTP_MAX_HEADER_BYTES = Option.valued("http-max-header-bytes", "BYTES", ValueType.integer(1024, 1024 * 1024))
+      .yaml("http.max-header-bytes").environment()
+      .defaultValue(8192)
+      .describedAs("Largest HTTP request head (headers together); a larger one is answered 431 and the connection closed.");
+
+  public static final Option<Integer> HTTP_MAX_HEADERS = Option.valued("http-max-headers", "N", ValueType.integer(8, 10_000))
+      .yaml("http.max-headers").environment()
+      .defaultValue(100)
+      .describedAs("Most header lines in one HTTP request; more are answered 431 and the connection closed.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -137,7 +162,8 @@ public final class Options {
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
-      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, AUTH_TOKEN,
+      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
+      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, AUTH_TOKEN,
       CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

@@ -116,6 +116,27 @@ public final class SluiceConfig {
     return value(Options.TLS_ENGINE);
   }
 
+  public int maxConnections() {
+    return value(Options.MAX_CONNECTIONS);
+  }
+
+  /** Zero when connections may idle for ever. */
+  public java.time.Duration idleTimeout() {
+    return value(Options.IDLE_TIMEOUT);
+  }
+
+  public java.time.Duration httpRequestTimeout() {
+    return value(Options.HTTP_REQUEST_TIMEOUT);
+  }
+
+  public int httpMaxHeaderBytes() {
+    return value(Options.HTTP_MAX_HEADER_BYTES);
+  }
+
+  public int httpMaxHeaders() {
+    return value(Options.HTTP_MAX_HEADERS);
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

@@ -45,4 +45,23 @@ class DefenceOptionsTest {
     assertThatThrownBy(() -> ValueType.duration(Duration.ofHours(1), false).parse("off"))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void connectionAndTimeBoundsHaveTheirDefaultsAndRead() throws Exception {
+    SluiceConfig defaults = run();
+    assertThat(defaults.maxConnections()).isEqualTo(10_000);
+    assertThat(defaults.idleTimeout()).isEqualTo(Duration.ZERO);
+    assertThat(defaults.httpRequestTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(defaults.httpMaxHeaderBytes()).isEqualTo(8192);
+    assertThat(defaults.httpMaxHeaders()).isEqualTo(100);
+
+    SluiceConfig set = run("--max-connections", "50", "--idle-timeout", "90s", "--http-request-timeout", "2s",
+        "--http-max-header-bytes", "4096", "--http-max-headers", "20");
+    assertThat(set.maxConnections()).isEqualTo(50);
+    assertThat(set.idleTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(set.httpRequestTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(set.httpMaxHeaderBytes()).isEqualTo(4096);
+    assertThat(set.httpMaxHeaders()).isEqualTo(20);
+    assertThat(failure("--http-request-timeout", "off").problems()).hasSize(1);
+  }
 }

@@ -16,6 +16,8 @@ import io.sluice.verticles.server.http.HttpFrontVerticle;
 import io.sluice.verticles.server.http.RequestGuard;
 import io.sluice.verticles.server.udp.UdpVerticle;
 import io.sluice.verticles.server.reload.FileWatch;
+import io.sluice.verticles.server.front.ConnectionGate;
+import io.sluice.verticles.server.front.ListenerGuards;
 import io.sluice.verticles.server.tls.TlsReloads;
 import io.sluice.verticles.server.websocket.WebSocketBridge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -54,6 +56,7 @@ public final class SluiceServer {
   private int httpPort;
   private int udpPort;
   private Optional<TlsReloads> tls = Optional.empty();
+  private ListenerGuards guards;
   private final List<FileWatch> watches = new ArrayList<>();
 
   private final PrometheusMeterRegistry metrics;
@@ -110,6 +113,8 @@ public final class SluiceServer {
   private Future<Void> deploy(ServerSettings settings) {
     tls = settings.defences().tls().map(TlsReloads::new);
     tls.ifPresent(reloads -> watches.add(FileWatch.start(vertx, reloads.settings().files(), reloads::reload)));
+    guards = new ListenerGuards(settings.defences(), tls,
+        new ConnectionGate(settings.defences().maxConnections(), meters(), instance.clock()), instance.clock());
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new LocalObjectCodec<>(ChannelMessage.class));
     directory = new ShardDirectory(settings.shards());
@@ -144,7 +149,7 @@ public final class SluiceServer {
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.tcp().bind(), port,
-          settings.limits(), tls);
+          settings.limits(), guards);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
@@ -187,7 +192,7 @@ public final class SluiceServer {
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       HttpFrontVerticle front = new HttpFrontVerticle(settings.http().bind(), port, settings.limits().maxFrame(),
-          features, tls, instance.clock());
+          features, guards);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }

@@ -1,17 +1,19 @@
 package io.sluice.verticles.server.tcp;
 
+import io.netty.channel.Channel;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.front.FrontLoop;
+import io.sluice.verticles.server.front.ListenerGuards;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.tls.HandshakeFailures;
 import io.sluice.verticles.server.tls.TlsReloads;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
-
-import java.util.Optional;
+import io.vertx.core.net.NetSocket;
 
 /**
  * The Throttr binary protocol over TCP. One instance per event loop; instances share the port and
@@ -24,33 +26,41 @@ public final class ThrottrTcpVerticle extends VerticleBase {
   private final String host;
   private final int port;
   private final ConnectionLimits limits;
-  private final Optional<TlsReloads> tls;
+  private final ListenerGuards guards;
   private NetServer server;
   private TlsReloads.Updater tlsUpdater;
 
-  /** @param tls when present, the port speaks TLS only, and its certificate is reloaded through it */
+  /** @param guards TLS, the connection limit and the idle timeout this port shares with the others */
   public ThrottrTcpVerticle(Instance instance, ShardDirectory shards, String host, int port, ConnectionLimits limits,
-                            Optional<TlsReloads> tls) {
+                            ListenerGuards guards) {
     this.instance = instance;
     this.shards = shards;
     this.host = host;
     this.port = port;
     this.limits = limits;
-    this.tls = tls;
+    this.guards = guards;
   }
 
   @Override
   public Future<?> start() {
     FrontLoop loop = FrontLoop.on(context, instance, shards, limits);
-    NetServerOptions options = new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true);
-    tls.ifPresent(reloads -> reloads.settings().configure(options));
-    HandshakeFailures handshakeFailures = new HandshakeFailures("Throttr", instance.clock());
-    server = vertx.createNetServer(options)
+    HandshakeFailures handshakeFailures = new HandshakeFailures("Throttr", guards.clock());
+    server = vertx.createNetServer(guards.configure(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true)))
         .exceptionHandler(handshakeFailures::failed)
-        .connectHandler(socket -> new TcpConnection(socket, loop).start());
+        .connectHandler(socket -> accept(socket, loop));
     tlsUpdater = server::updateSSLOptions;
-    tls.ifPresent(reloads -> reloads.register(tlsUpdater));
+    guards.join(tlsUpdater);
     return server.listen(port, host);
+  }
+
+  /** Past --max-connections the connection is closed at once, before anything is read from it. */
+  private void accept(NetSocket socket, FrontLoop loop) {
+    Channel channel = ((NetSocketInternal) socket).channelHandlerContext().channel();
+    if (guards.gate().admit(channel, "Throttr", socket.remoteAddress())) {
+      new TcpConnection(socket, loop).start();
+    } else {
+      socket.close();
+    }
   }
 
   /** The port actually bound (useful when configured as 0). */
@@ -60,7 +70,7 @@ public final class ThrottrTcpVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    tls.ifPresent(reloads -> reloads.unregister(tlsUpdater));
+    guards.leave(tlsUpdater);
     return server.close();
   }
 }

@@ -4,10 +4,10 @@ import io.sluice.verticles.engine.log.LogLimiter;
 import io.sluice.verticles.engine.time.Clock;
 
 /**
- * Connections that never became TLS: a plain-text client on a TLS port, a client whose certificate
- * the client CA did not sign, a handshake that timed out. Netty closes each; this logs it in one
- * WARNING line, at most one a second for the listener (a scanner can open thousands), counting
- * those left out.
+ * Connections that failed before the listener handed them over, most of them never becoming TLS:
+ * a plain-text client on a TLS port, a client whose certificate the client CA did not sign, a
+ * handshake that timed out. Netty closes each; this logs it in one WARNING line, at most one a
+ * second for the listener (a scanner can open thousands), counting those left out.
  */
 public final class HandshakeFailures {
 
@@ -23,10 +23,15 @@ public final class HandshakeFailures {
 
   /** For a server's {@code exceptionHandler}: errors before a connection is handed over. */
   public void failed(Throwable error) {
-    limiter.log(LOG, System.Logger.Level.WARNING, "closing " + listener + " connection before TLS was set up: "
-        + reason(error));
+    String reason = reason(error);
+    if (reason != null) {
+      limiter.log(LOG, System.Logger.Level.WARNING, "closing " + listener + " connection: " + reason);
+    } else {
+      LOG.log(System.Logger.Level.DEBUG, () -> "closed " + listener + " connection: " + error);
+    }
   }
 
+  /** What the log line says; null for a close Sluice made itself or the peer's routine going away. */
   static String reason(Throwable error) {
     Throwable root = error;
     while (root.getCause() != null && root.getCause() != root) {
@@ -38,9 +43,14 @@ public final class HandshakeFailures {
         return "not a TLS client (plain text on a TLS port)";
       case "SslHandshakeTimeoutException", "StacklessClosedChannelException", "ClosedChannelException":
         return "no TLS handshake within " + TlsSettings.HANDSHAKE_TIMEOUT_SECONDS + " s";
+      case "PrematureChannelClosureException":
+        // The request clock closed a slow client's connection and said so already.
+        return null;
       default:
-        break;
+        if (root instanceof java.io.IOException) {
+          return null;
+        }
+        return "TLS handshake failed: " + (root.getMessage() == null ? name : name + ": " + root.getMessage());
     }
-    return root.getMessage() == null ? name : name + ": " + root.getMessage();
   }
 }

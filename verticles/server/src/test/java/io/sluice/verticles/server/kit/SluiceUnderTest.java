@@ -109,6 +109,11 @@ public final class SluiceUnderTest implements AutoCloseable {
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
+  /** What /metrics serves. */
+  public PrometheusMeterRegistry metrics() {
+    return metrics;
+  }
+
   public SluiceServer server() {
     return server;
   }

@@ -144,7 +144,7 @@ class TlsTest {
       Poll.until("the plain client is logged", () -> !log.containing("not a TLS client").isEmpty());
       assertThat(log.lines()).containsExactly(
           "WARNING " + HandshakeFailures.class.getName()
-              + ": closing Throttr connection before TLS was set up: not a TLS client (plain text on a TLS port)");
+              + ": closing Throttr connection: not a TLS client (plain text on a TLS port)");
     }
     assertServed(connect(sut.tcpPort(), trusting(certificates.caFile())), "after-plain");
   }

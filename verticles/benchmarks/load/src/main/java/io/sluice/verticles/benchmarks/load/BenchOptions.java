@@ -22,7 +22,8 @@ record BenchOptions(
     Duration duration,
     Duration warmup,
     ValueSize valueSize,
-    int valueBytes) {
+    int valueBytes,
+    String tlsCa) {
 
   static final String HELP = String.join("\n",
       "Usage: java -jar sluice.jar bench [options]",
@@ -38,6 +39,7 @@ record BenchOptions(
       "  --warmup SECONDS     unmeasured time before it (2)",
       "  --value-size SIZE    uint8|uint16|uint32|uint64, as the server (uint16)",
       "  --value-bytes N      SET value length (16)",
+      "  --tls-ca FILE        connect over TLS, trusting the server's certificate if this CA (PEM) signed it",
       "Fan-out of one publisher to many WebSocket subscribers: java -jar sluice.jar bench fanout --help",
       "The UDP text protocol (over_limit): java -jar sluice.jar bench udp --help");
 
@@ -45,7 +47,7 @@ record BenchOptions(
 
   static BenchOptions parse(List<String> args) {
     Map<String, String> values = Arguments.parse(args, List.of("host", "port", "connections", "pipeline", "keys",
-        "mix", "duration", "warmup", "value-size", "value-bytes"));
+        "mix", "duration", "warmup", "value-size", "value-bytes", "tls-ca"));
     if (values == null) {
       return null;
     }
@@ -59,7 +61,8 @@ record BenchOptions(
         Duration.ofSeconds(Arguments.positive(values, "duration", 10)),
         Duration.ofSeconds(Arguments.nonNegative(values, "warmup", 2)),
         ValueSize.parse(values.getOrDefault("value-size", "uint16")),
-        Arguments.nonNegative(values, "value-bytes", 16));
+        Arguments.nonNegative(values, "value-bytes", 16),
+        values.get("tls-ca"));
   }
 
   private static Map<Operation, Integer> mix(String spec) {
