@@ -83,7 +83,8 @@ public final class Gateway {
     Defences defences = Defences.defaults()
         .withMaxConnections(config.maxConnections())
         .withIdleTimeout(config.idleTimeout())
-        .withHttpBounds(config.httpRequestTimeout(), config.httpMaxHeaderBytes(), config.httpMaxHeaders());
+        .withHttpBounds(config.httpRequestTimeout(), config.httpMaxHeaderBytes(), config.httpMaxHeaders())
+        .withProtectedMode(config.protectedMode());
     if (config.tlsCertificate().isPresent() && config.tlsKey().isPresent()) {
       defences = defences.withTls(new TlsSettings(config.tlsCertificate().get(), config.tlsKey().get(),
           config.tlsClientCa(), TlsEngine.valueOf(config.tlsEngine().toUpperCase(java.util.Locale.ROOT))));

@@ -148,6 +148,11 @@ public final class Options {
       .defaultValue(100)
       .describedAs("Most header lines in one HTTP request; more are answered 431 and the connection closed.");
 
+  public static final Option<String> PROTECTED_MODE = Option.valued("protected-mode", "yes|no", ValueType.choice("yes", "no"))
+      .yaml("protected-mode").environment()
+      .defaultValue("yes")
+      .describedAs("With neither --auth-token nor --tls-client-ca, take dashboard API and WebSocket bridge writes from loopback clients only (a WARNING at start names listeners bound beyond loopback); no takes them from anyone.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -163,7 +168,7 @@ public final class Options {
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
-      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, AUTH_TOKEN,
+      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, AUTH_TOKEN,
       CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

@@ -137,6 +137,11 @@ public final class SluiceConfig {
     return value(Options.HTTP_MAX_HEADERS);
   }
 
+  /** {@code --protected-mode yes}. */
+  public boolean protectedMode() {
+    return value(Options.PROTECTED_MODE).equals("yes");
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

@@ -64,4 +64,11 @@ class DefenceOptionsTest {
     assertThat(set.httpMaxHeaders()).isEqualTo(20);
     assertThat(failure("--http-request-timeout", "off").problems()).hasSize(1);
   }
+
+  @Test
+  void protectedModeIsOnUnlessSaidNo() throws Exception {
+    assertThat(run().protectedMode()).isTrue();
+    assertThat(run("--protected-mode", "no").protectedMode()).isFalse();
+    assertThat(failure("--protected-mode", "maybe").problems()).singleElement().asString().contains("yes|no");
+  }
 }

@@ -17,9 +17,12 @@ import java.util.Optional;
  *                       request's line, headers and body have to arrive
  * @param httpMaxHeaderBytes the request line's and headers' bytes together, at most
  * @param httpMaxHeaders header lines of one request, at most
+ * @param protectedMode  without a token or client CA, only loopback clients change state through
+ *                       the dashboard API and the WebSocket bridge
  */
 public record Defences(Optional<TlsSettings> tls, int maxConnections, Duration idleTimeout,
-                       Duration httpRequestTimeout, int httpMaxHeaderBytes, int httpMaxHeaders) {
+                       Duration httpRequestTimeout, int httpMaxHeaderBytes, int httpMaxHeaders,
+                       boolean protectedMode) {
 
   public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
   public static final Duration DEFAULT_HTTP_REQUEST_TIMEOUT = Duration.ofSeconds(10);
@@ -29,23 +32,30 @@ public record Defences(Optional<TlsSettings> tls, int maxConnections, Duration i
   /** Every default of the option table. */
   public static Defences defaults() {
     return new Defences(Optional.empty(), DEFAULT_MAX_CONNECTIONS, Duration.ZERO, DEFAULT_HTTP_REQUEST_TIMEOUT,
-        DEFAULT_HTTP_MAX_HEADER_BYTES, DEFAULT_HTTP_MAX_HEADERS);
+        DEFAULT_HTTP_MAX_HEADER_BYTES, DEFAULT_HTTP_MAX_HEADERS, true);
   }
 
   public Defences withTls(TlsSettings tls) {
     return new Defences(Optional.of(tls), maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes,
-        httpMaxHeaders);
+        httpMaxHeaders, protectedMode);
   }
 
   public Defences withMaxConnections(int maxConnections) {
-    return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders);
+    return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
+        protectedMode);
   }
 
   public Defences withIdleTimeout(Duration idleTimeout) {
-    return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders);
+    return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
+        protectedMode);
   }
 
   public Defences withHttpBounds(Duration requestTimeout, int maxHeaderBytes, int maxHeaders) {
-    return new Defences(tls, maxConnections, idleTimeout, requestTimeout, maxHeaderBytes, maxHeaders);
+    return new Defences(tls, maxConnections, idleTimeout, requestTimeout, maxHeaderBytes, maxHeaders, protectedMode);
+  }
+
+  public Defences withProtectedMode(boolean protectedMode) {
+    return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
+        protectedMode);
   }
 }

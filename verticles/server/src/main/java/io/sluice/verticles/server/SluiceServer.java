@@ -13,6 +13,8 @@ import io.sluice.verticles.server.shard.ShardVerticle;
 import io.sluice.verticles.server.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.HttpFrontVerticle;
+import io.sluice.verticles.server.http.ProtectedMode;
+import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.http.RequestGuard;
 import io.sluice.verticles.server.udp.UdpVerticle;
 import io.sluice.verticles.server.reload.FileWatch;
@@ -46,6 +48,7 @@ public final class SluiceServer {
   private static final long DASHBOARD_PERIOD_MILLIS = 1000;
 
   private static final MeterRegistry NO_METRICS = new CompositeMeterRegistry();
+  private static final System.Logger LOG = System.getLogger(SluiceServer.class.getName());
 
   private final Vertx vertx;
   private final Instance instance;
@@ -172,7 +175,10 @@ public final class SluiceServer {
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
     BearerToken token = new BearerToken(settings.http().authToken(), instance.clock());
-    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits());
+    boolean authenticated = token.required() || settings.defences().tls().flatMap(TlsSettings::clientCa).isPresent();
+    ProtectedMode protectedMode = ProtectedMode.of(settings.defences().protectedMode(), authenticated);
+    warnIfExposed(settings, authenticated, protectedMode);
+    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits(), protectedMode);
     List<HttpFeature> features = new ArrayList<>();
     // First the public read-only probes, which orchestrators and scrapers reach by any name; the
     // guard then checks Host and Origin for everything after it.
@@ -185,7 +191,7 @@ public final class SluiceServer {
     new CheckApi(settings.policies(), directory, token, meters()).mounts()
         .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     // Last: the dashboard serves its page at "/" and so would match every path.
-    features.add(new Dashboard(instance, directory, token));
+    features.add(new Dashboard(instance, directory, token, protectedMode));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int port = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> fronts = new ArrayList<>();
@@ -200,6 +206,31 @@ public final class SluiceServer {
       httpPort = fronts.get(0).actualPort();
       return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS)));
     }).mapEmpty();
+  }
+
+  /**
+   * Redis's warning: a listener reachable from the network, and no client has to prove who it is.
+   * The Throttr and UDP protocols have no authentication of their own, so only mutual TLS (for
+   * Throttr) or the network itself protects them.
+   */
+  private static void warnIfExposed(ServerSettings settings, boolean authenticated, ProtectedMode protectedMode) {
+    List<String> exposed = new ArrayList<>();
+    if (!ProtectedMode.bindsLoopbackOnly(settings.tcp().bind())) {
+      exposed.add("Throttr on " + settings.tcp().bind());
+    }
+    if (!ProtectedMode.bindsLoopbackOnly(settings.http().bind())) {
+      exposed.add("HTTP on " + settings.http().bind());
+    }
+    if (!ProtectedMode.bindsLoopbackOnly(settings.udp().bind())) {
+      exposed.add("UDP on " + settings.udp().bind());
+    }
+    if (!exposed.isEmpty() && !authenticated) {
+      LOG.log(System.Logger.Level.WARNING, String.join(", ", exposed) + " listen beyond loopback with neither "
+          + "--auth-token nor --tls-client-ca: anyone who reaches them may use them (Throttr and UDP have no "
+          + "authentication in their protocols). " + (protectedMode.active()
+          ? "Protected mode: the dashboard API and the WebSocket bridge take writes from loopback clients only."
+          : "Protected mode is off (--protected-mode no): the dashboard API and WebSocket bridge take writes from anyone."));
+    }
   }
 
   /** One UDP socket; its rate state lives in the shards. */

@@ -5,6 +5,8 @@ import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
+import io.sluice.verticles.server.http.ProtectedMode;
+import io.vertx.core.http.HttpMethod;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Vertx;
@@ -35,11 +37,18 @@ public final class Dashboard implements HttpFeature {
   private final ShardDirectory directory;
   private final BearerToken token;
   private final KeyScans keyScans = new KeyScans();
+  private final ProtectedMode protectedMode;
 
   public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
+    this(instance, directory, token, ProtectedMode.off());
+  }
+
+  /** @param protectedMode who may create, change and delete keys when no client authenticates */
+  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, ProtectedMode protectedMode) {
     this.dashboard = new DashboardContext(instance);
     this.directory = directory;
     this.token = token;
+    this.protectedMode = protectedMode;
   }
 
   @Override
@@ -62,6 +71,14 @@ public final class Dashboard implements HttpFeature {
     ChannelRoutes channels = new ChannelRoutes(dashboard);
     LiveUpdates live = new LiveUpdates(shards, dashboard.instance());
     Router api = Router.router(vertx);
+    api.route().handler(context -> {
+      boolean write = context.request().method() != HttpMethod.GET && context.request().method() != HttpMethod.HEAD;
+      if (write && protectedMode.refusesWritesFrom(context.request().remoteAddress())) {
+        Endpoint.send(context.response(), new ApiError(403, ProtectedMode.REASON, null));
+      } else {
+        context.next();
+      }
+    });
     api.get("/auth").handler(new Endpoint(List.of(), null, context ->
         DashboardContext.ok(context, new JsonObject().put("required", token.required()))));
     api.get("/overview").handler(guarded(context ->

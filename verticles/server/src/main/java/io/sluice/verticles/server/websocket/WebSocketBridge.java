@@ -5,6 +5,7 @@ import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.front.FrontLoop;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
+import io.sluice.verticles.server.http.ProtectedMode;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.netty.channel.Channel;
 import io.vertx.core.Handler;
@@ -23,13 +24,21 @@ public final class WebSocketBridge {
   private final ShardDirectory shards;
   private final BearerToken token;
   private final ConnectionLimits limits;
+  private final ProtectedMode protectedMode;
 
   /** @param limits frame size and per-connection bounds, the same as for TCP clients */
   public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits) {
+    this(instance, shards, token, limits, ProtectedMode.off());
+  }
+
+  /** @param protectedMode who may publish and send Throttr frames when no client authenticates */
+  public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits,
+                         ProtectedMode protectedMode) {
     this.instance = instance;
     this.shards = shards;
     this.token = token;
     this.limits = limits;
+    this.protectedMode = protectedMode;
   }
 
   /**
@@ -54,8 +63,9 @@ public final class WebSocketBridge {
       // The upgraded socket keeps the HTTP connection's Netty channel; vertx-web's wrapper of the
       // socket does not reveal it, the connection does.
       Channel channel = ((ConnectionBase) request.connection()).channel();
+      boolean writesRefused = protectedMode.refusesWritesFrom(request.remoteAddress());
       request.toWebSocket().onSuccess(socket ->
-          new WebSocketConnection(socket, channel, loop, token, authenticated).start());
+          new WebSocketConnection(socket, channel, loop, token, authenticated, writesRefused).start());
     };
   }
 }

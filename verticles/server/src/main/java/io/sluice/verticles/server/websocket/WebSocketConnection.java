@@ -7,6 +7,7 @@ import io.sluice.verticles.server.front.FrontKind;
 import io.sluice.verticles.server.front.FrontLoop;
 import io.sluice.verticles.server.front.Wire;
 import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.http.ProtectedMode;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -38,19 +39,24 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private final BearerToken token;
   private final MessageAssembler messages;
   private boolean authenticated;
+  private final boolean writesRefused;
   private boolean binaryClient;
   private boolean repauseScheduled;
   private int failedAuths;
   private short closeStatus = POLICY_VIOLATION;
 
-  /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
+  /**
+   * @param channel       the Netty channel under the socket (the upgraded HTTP connection's)
+   * @param writesRefused protected mode: this client may subscribe, not publish nor send Throttr frames
+   */
   WebSocketConnection(ServerWebSocket socket, Channel channel, FrontLoop loop, BearerToken token,
-                      boolean authenticated) {
+                      boolean authenticated, boolean writesRefused) {
     super(KIND, loop, new Wire(socket.remoteAddress(), socket, socket, channel));
     this.socket = socket;
     this.eventLoop = channel.eventLoop();
     this.token = token;
     this.authenticated = authenticated;
+    this.writesRefused = writesRefused;
     this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
   }
 
@@ -103,6 +109,11 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     if (!authenticated) {
       countRead(message.length());
       close("binary message before authentication");
+      return;
+    }
+    if (writesRefused) {
+      countRead(message.length());
+      close(ProtectedMode.REASON);
       return;
     }
     binaryClient = true;
@@ -181,6 +192,10 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   /** As in the binary protocol, this client's own pushes come before its acknowledgement. */
   private void handlePublish(JsonObject command, Object id) {
+    if (writesRefused) {
+      sendText(JsonFrames.error(ProtectedMode.REASON, id));
+      return;
+    }
     String channel = channel(command);
     byte[] name = channel.getBytes(StandardCharsets.UTF_8);
     byte[] payload = JsonFrames.data(command);

@@ -103,9 +103,10 @@ public final class SluiceUnderTest implements AutoCloseable {
                          Policies policies, PrometheusMeterRegistry metrics, Defences defences) {
     this.vertx = vertx;
     this.metrics = metrics;
-    ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
-        new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(LOOPBACK, 0, udpRules), policies, defences);
+    // Every listener binds where the HTTP settings say (loopback but in tests of exposed listeners).
+    ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(http.bind(), 0),
+        new HttpSettings(http.bind(), 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
+        new UdpSettings(http.bind(), 0, udpRules), policies, defences);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
