@@ -85,6 +85,9 @@ public final class Gateway {
         .withIdleTimeout(config.idleTimeout())
         .withHttpBounds(config.httpRequestTimeout(), config.httpMaxHeaderBytes(), config.httpMaxHeaders())
         .withProtectedMode(config.protectedMode());
+    if (config.authTokenFile().isPresent()) {
+      defences = defences.withAuthTokenFile(config.authTokenFile().get());
+    }
     if (config.tlsCertificate().isPresent() && config.tlsKey().isPresent()) {
       defences = defences.withTls(new TlsSettings(config.tlsCertificate().get(), config.tlsKey().get(),
           config.tlsClientCa(), TlsEngine.valueOf(config.tlsEngine().toUpperCase(java.util.Locale.ROOT))));

@@ -208,6 +208,9 @@ public final class ConfigLoader {
       problems.add(Options.TLS_CERT.flag() + " and " + Options.TLS_KEY.flag() + " go together: "
           + (certificate ? Options.TLS_KEY : Options.TLS_CERT).flag() + " is missing");
     }
+    if (settings.get(Options.AUTH_TOKEN).value() != null && settings.get(Options.AUTH_TOKEN_FILE).value() != null) {
+      problems.add(Options.AUTH_TOKEN.flag() + " and " + Options.AUTH_TOKEN_FILE.flag() + " both give the token: keep one");
+    }
     if (settings.get(Options.TLS_CLIENT_CA).value() != null && !certificate) {
       problems.add(Options.TLS_CLIENT_CA.flag() + " needs TLS: set " + Options.TLS_CERT.flag() + " and "
           + Options.TLS_KEY.flag() + " too");

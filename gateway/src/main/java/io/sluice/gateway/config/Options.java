@@ -153,6 +153,10 @@ public final class Options {
       .defaultValue("yes")
       .describedAs("With neither --auth-token nor --tls-client-ca, take dashboard API and WebSocket bridge writes from loopback clients only (a WARNING at start names listeners bound beyond loopback); no takes them from anyone.");
 
+  public static final Option<Path> AUTH_TOKEN_FILE = Option.valued("auth-token-file", "FILE", ValueType.path())
+      .yaml("auth-token-file").environment()
+      .describedAs("File holding the token (instead of --auth-token), read again whenever it changes: tokens rotate with no restart.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -168,7 +172,7 @@ public final class Options {
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
-      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, AUTH_TOKEN,
+      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, AUTH_TOKEN_FILE, AUTH_TOKEN,
       CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

@@ -142,6 +142,11 @@ public final class SluiceConfig {
     return value(Options.PROTECTED_MODE).equals("yes");
   }
 
+  /** The file the HTTP port's token is read from, when it is not given by value. */
+  public Optional<Path> authTokenFile() {
+    return Optional.ofNullable(value(Options.AUTH_TOKEN_FILE));
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

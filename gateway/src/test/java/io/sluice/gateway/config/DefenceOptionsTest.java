@@ -71,4 +71,11 @@ class DefenceOptionsTest {
     assertThat(run("--protected-mode", "no").protectedMode()).isFalse();
     assertThat(failure("--protected-mode", "maybe").problems()).singleElement().asString().contains("yes|no");
   }
+
+  @Test
+  void theTokenComesFromAValueOrAFileNotBoth() throws Exception {
+    assertThat(run("--auth-token-file", "token.txt").authTokenFile()).contains(Path.of("token.txt"));
+    assertThat(failure("--auth-token", "abc", "--auth-token-file", "token.txt").problems())
+        .containsExactly("--auth-token and --auth-token-file both give the token: keep one");
+  }
 }

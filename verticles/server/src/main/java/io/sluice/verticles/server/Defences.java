@@ -2,6 +2,7 @@ package io.sluice.verticles.server;
 
 import io.sluice.verticles.server.tls.TlsSettings;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -19,10 +20,12 @@ import java.util.Optional;
  * @param httpMaxHeaders header lines of one request, at most
  * @param protectedMode  without a token or client CA, only loopback clients change state through
  *                       the dashboard API and the WebSocket bridge
+ * @param authTokenFile  the HTTP port's token read from this file, and again when it changes (instead
+ *                       of {@link io.sluice.verticles.server.http.HttpSettings#authToken()})
  */
 public record Defences(Optional<TlsSettings> tls, int maxConnections, Duration idleTimeout,
                        Duration httpRequestTimeout, int httpMaxHeaderBytes, int httpMaxHeaders,
-                       boolean protectedMode) {
+                       boolean protectedMode, Optional<Path> authTokenFile) {
 
   public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
   public static final Duration DEFAULT_HTTP_REQUEST_TIMEOUT = Duration.ofSeconds(10);
@@ -32,30 +35,36 @@ public record Defences(Optional<TlsSettings> tls, int maxConnections, Duration i
   /** Every default of the option table. */
   public static Defences defaults() {
     return new Defences(Optional.empty(), DEFAULT_MAX_CONNECTIONS, Duration.ZERO, DEFAULT_HTTP_REQUEST_TIMEOUT,
-        DEFAULT_HTTP_MAX_HEADER_BYTES, DEFAULT_HTTP_MAX_HEADERS, true);
+        DEFAULT_HTTP_MAX_HEADER_BYTES, DEFAULT_HTTP_MAX_HEADERS, true, Optional.empty());
   }
 
   public Defences withTls(TlsSettings tls) {
     return new Defences(Optional.of(tls), maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes,
-        httpMaxHeaders, protectedMode);
+        httpMaxHeaders, protectedMode, authTokenFile);
   }
 
   public Defences withMaxConnections(int maxConnections) {
     return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
-        protectedMode);
+        protectedMode, authTokenFile);
   }
 
   public Defences withIdleTimeout(Duration idleTimeout) {
     return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
-        protectedMode);
+        protectedMode, authTokenFile);
   }
 
   public Defences withHttpBounds(Duration requestTimeout, int maxHeaderBytes, int maxHeaders) {
-    return new Defences(tls, maxConnections, idleTimeout, requestTimeout, maxHeaderBytes, maxHeaders, protectedMode);
+    return new Defences(tls, maxConnections, idleTimeout, requestTimeout, maxHeaderBytes, maxHeaders, protectedMode,
+        authTokenFile);
   }
 
   public Defences withProtectedMode(boolean protectedMode) {
     return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
-        protectedMode);
+        protectedMode, authTokenFile);
+  }
+
+  public Defences withAuthTokenFile(Path authTokenFile) {
+    return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
+        protectedMode, Optional.of(authTokenFile));
   }
 }

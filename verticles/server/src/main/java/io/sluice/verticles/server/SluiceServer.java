@@ -60,6 +60,7 @@ public final class SluiceServer {
   private int udpPort;
   private Optional<TlsReloads> tls = Optional.empty();
   private ListenerGuards guards;
+  private BearerToken bearerToken;
   private final List<FileWatch> watches = new ArrayList<>();
 
   private final PrometheusMeterRegistry metrics;
@@ -106,10 +107,14 @@ public final class SluiceServer {
   }
 
   /**
-   * Reads again what files give a running server: the TLS certificate, key and client CA. Also
-   * done by itself when one of those files changes; a signal handler may call it too.
+   * Reads again what files give a running server: the TLS certificate, key and client CA, and the
+   * auth token file. Also done by itself when one of those files changes; a signal handler may call
+   * it too. Files that do not load leave what was in use, and say so in the log.
    */
   public Future<Void> reload() {
+    if (bearerToken != null) {
+      bearerToken.reload();
+    }
     return tls.map(TlsReloads::reload).orElse(Future.succeededFuture());
   }
 
@@ -174,7 +179,16 @@ public final class SluiceServer {
    */
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
-    BearerToken token = new BearerToken(settings.http().authToken(), instance.clock());
+    BearerToken token;
+    try {
+      token = settings.defences().authTokenFile().isPresent()
+          ? BearerToken.fromFile(settings.defences().authTokenFile().get(), instance.clock())
+          : new BearerToken(settings.http().authToken(), instance.clock());
+    } catch (java.io.IOException e) {
+      return Future.failedFuture(new IllegalArgumentException("--auth-token-file: " + e.getMessage(), e));
+    }
+    this.bearerToken = token;
+    token.file().ifPresent(file -> watches.add(FileWatch.start(vertx, List.of(file), token::reload)));
     boolean authenticated = token.required() || settings.defences().tls().flatMap(TlsSettings::clientCa).isPresent();
     ProtectedMode protectedMode = ProtectedMode.of(settings.defences().protectedMode(), authenticated);
     warnIfExposed(settings, authenticated, protectedMode);
