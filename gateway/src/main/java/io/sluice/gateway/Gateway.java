@@ -53,17 +53,18 @@ public final class Gateway {
         config.sweepIntervalMillis(),
         new ConnectionLimits(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS,
             new PartialFrameBudget(config.maxPartialBytes())),
-        new TcpSettings(config.bind(), config.tcpPort()),
-        new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
+        new TcpSettings(config.tcpBind(), config.tcpPort()),
+        new HttpSettings(config.httpBind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
-        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
+        new UdpSettings(config.udpBind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
         defences(config));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, String.format(
           "Sluice %s serving Throttr on %s:%d, UDP on %s:%d, HTTP (/ws, /v1 check API, /metrics) on %s:%d (value size %s, %d shards, max frame %d bytes, %s transport)",
-          Version.current(), config.bind(), server.tcpPort(), config.bind(), server.udpPort(), config.bind(), server.httpPort(),
+          Version.current(), config.tcpBind(), server.tcpPort(), config.udpBind(), server.udpPort(), config.httpBind(),
+          server.httpPort(),
           config.valueSize().label(), config.shards(), config.maxFrame(), transport(vertx)));
       settings.defences().tls().ifPresent(tls -> LOG.log(System.Logger.Level.INFO, "TLS on the Throttr and HTTP ports ("
           + tls.engine().resolved().name().toLowerCase(java.util.Locale.ROOT) + " engine, TLS 1.2 and 1.3"
@@ -84,7 +85,8 @@ public final class Gateway {
         .withMaxConnections(config.maxConnections())
         .withIdleTimeout(config.idleTimeout())
         .withHttpBounds(config.httpRequestTimeout(), config.httpMaxHeaderBytes(), config.httpMaxHeaders())
-        .withProtectedMode(config.protectedMode());
+        .withProtectedMode(config.protectedMode())
+        .withMetricsAuth(config.metricsAuth());
     if (config.authTokenFile().isPresent()) {
       defences = defences.withAuthTokenFile(config.authTokenFile().get());
     }

@@ -157,6 +157,26 @@ public final class Options {
       .yaml("auth-token-file").environment()
       .describedAs("File holding the token (instead of --auth-token), read again whenever it changes: tokens rotate with no restart.");
 
+  public static final Option<String> METRICS_AUTH = Option.valued("metrics-auth", "yes|no", ValueType.choice("yes", "no"))
+      .yaml("http.metrics-auth").environment()
+      .defaultValue("no")
+      .describedAs("yes: /metrics needs the token too (Authorization: Bearer), when one is configured; no: scrapers need none.");
+
+  public static final Option<String> TCP_BIND = Option.valued("tcp-bind", "HOST", ValueType.host())
+      .yaml("tcp.bind").environment()
+      .defaultValue(() -> null, "the --bind address")
+      .describedAs("Address the Throttr listener binds to, instead of --bind.");
+
+  public static final Option<String> HTTP_BIND = Option.valued("http-bind", "HOST", ValueType.host())
+      .yaml("http.bind").environment()
+      .defaultValue(() -> null, "the --bind address")
+      .describedAs("Address the HTTP listener binds to, instead of --bind.");
+
+  public static final Option<String> UDP_BIND = Option.valued("udp-bind", "HOST", ValueType.host())
+      .yaml("udp.bind").environment()
+      .defaultValue(() -> null, "the --bind address")
+      .describedAs("Address the UDP listener binds to, instead of --bind.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -172,7 +192,8 @@ public final class Options {
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
-      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, AUTH_TOKEN_FILE, AUTH_TOKEN,
+      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, TCP_BIND, HTTP_BIND, UDP_BIND,
+      AUTH_TOKEN_FILE, AUTH_TOKEN,
       CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

@@ -147,6 +147,26 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.AUTH_TOKEN_FILE));
   }
 
+  /** {@code --metrics-auth yes}: /metrics needs the token too. */
+  public boolean metricsAuth() {
+    return value(Options.METRICS_AUTH).equals("yes");
+  }
+
+  /** Where the Throttr listener binds: {@code --tcp-bind}, else {@code --bind}. */
+  public String tcpBind() {
+    return Optional.<String>ofNullable(value(Options.TCP_BIND)).orElse(bind());
+  }
+
+  /** Where the HTTP listener binds: {@code --http-bind}, else {@code --bind}. */
+  public String httpBind() {
+    return Optional.<String>ofNullable(value(Options.HTTP_BIND)).orElse(bind());
+  }
+
+  /** Where the UDP listener binds: {@code --udp-bind}, else {@code --bind}. */
+  public String udpBind() {
+    return Optional.<String>ofNullable(value(Options.UDP_BIND)).orElse(bind());
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

@@ -78,4 +78,14 @@ class DefenceOptionsTest {
     assertThat(failure("--auth-token", "abc", "--auth-token-file", "token.txt").problems())
         .containsExactly("--auth-token and --auth-token-file both give the token: keep one");
   }
+
+  @Test
+  void eachListenerBindsWhereItsOwnOptionOrBindSays() throws Exception {
+    SluiceConfig config = run("--bind", "0.0.0.0", "--tcp-bind", "10.0.0.1", "--udp-bind", "::1");
+    assertThat(config.tcpBind()).isEqualTo("10.0.0.1");
+    assertThat(config.httpBind()).isEqualTo("0.0.0.0");
+    assertThat(config.udpBind()).isEqualTo("::1");
+    assertThat(run().httpBind()).isEqualTo("127.0.0.1");
+    assertThat(run("--metrics-auth", "yes").metricsAuth()).isTrue();
+  }
 }

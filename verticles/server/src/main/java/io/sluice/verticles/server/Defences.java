@@ -22,10 +22,11 @@ import java.util.Optional;
  *                       the dashboard API and the WebSocket bridge
  * @param authTokenFile  the HTTP port's token read from this file, and again when it changes (instead
  *                       of {@link io.sluice.verticles.server.http.HttpSettings#authToken()})
+ * @param metricsAuth    {@code /metrics} needs the token too (when one is configured)
  */
 public record Defences(Optional<TlsSettings> tls, int maxConnections, Duration idleTimeout,
                        Duration httpRequestTimeout, int httpMaxHeaderBytes, int httpMaxHeaders,
-                       boolean protectedMode, Optional<Path> authTokenFile) {
+                       boolean protectedMode, Optional<Path> authTokenFile, boolean metricsAuth) {
 
   public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
   public static final Duration DEFAULT_HTTP_REQUEST_TIMEOUT = Duration.ofSeconds(10);
@@ -35,36 +36,41 @@ public record Defences(Optional<TlsSettings> tls, int maxConnections, Duration i
   /** Every default of the option table. */
   public static Defences defaults() {
     return new Defences(Optional.empty(), DEFAULT_MAX_CONNECTIONS, Duration.ZERO, DEFAULT_HTTP_REQUEST_TIMEOUT,
-        DEFAULT_HTTP_MAX_HEADER_BYTES, DEFAULT_HTTP_MAX_HEADERS, true, Optional.empty());
+        DEFAULT_HTTP_MAX_HEADER_BYTES, DEFAULT_HTTP_MAX_HEADERS, true, Optional.empty(), false);
   }
 
   public Defences withTls(TlsSettings tls) {
     return new Defences(Optional.of(tls), maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes,
-        httpMaxHeaders, protectedMode, authTokenFile);
+        httpMaxHeaders, protectedMode, authTokenFile, metricsAuth);
   }
 
   public Defences withMaxConnections(int maxConnections) {
     return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
-        protectedMode, authTokenFile);
+        protectedMode, authTokenFile, metricsAuth);
   }
 
   public Defences withIdleTimeout(Duration idleTimeout) {
     return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
-        protectedMode, authTokenFile);
+        protectedMode, authTokenFile, metricsAuth);
   }
 
   public Defences withHttpBounds(Duration requestTimeout, int maxHeaderBytes, int maxHeaders) {
     return new Defences(tls, maxConnections, idleTimeout, requestTimeout, maxHeaderBytes, maxHeaders, protectedMode,
-        authTokenFile);
+        authTokenFile, metricsAuth);
   }
 
   public Defences withProtectedMode(boolean protectedMode) {
     return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
-        protectedMode, authTokenFile);
+        protectedMode, authTokenFile, metricsAuth);
   }
 
   public Defences withAuthTokenFile(Path authTokenFile) {
     return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
-        protectedMode, Optional.of(authTokenFile));
+        protectedMode, Optional.of(authTokenFile), metricsAuth);
+  }
+
+  public Defences withMetricsAuth(boolean metricsAuth) {
+    return new Defences(tls, maxConnections, idleTimeout, httpRequestTimeout, httpMaxHeaderBytes, httpMaxHeaders,
+        protectedMode, authTokenFile, metricsAuth);
   }
 }

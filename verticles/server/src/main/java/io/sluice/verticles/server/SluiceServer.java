@@ -12,7 +12,10 @@ import io.sluice.verticles.server.shard.ShardParcel;
 import io.sluice.verticles.server.shard.ShardVerticle;
 import io.sluice.verticles.server.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFrontVerticle;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
 import io.sluice.verticles.server.http.ProtectedMode;
 import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.http.RequestGuard;
@@ -179,15 +182,14 @@ public final class SluiceServer {
    */
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
-    BearerToken token;
     try {
-      token = settings.defences().authTokenFile().isPresent()
+      bearerToken = settings.defences().authTokenFile().isPresent()
           ? BearerToken.fromFile(settings.defences().authTokenFile().get(), instance.clock())
           : new BearerToken(settings.http().authToken(), instance.clock());
     } catch (java.io.IOException e) {
       return Future.failedFuture(new IllegalArgumentException("--auth-token-file: " + e.getMessage(), e));
     }
-    this.bearerToken = token;
+    BearerToken token = bearerToken;
     token.file().ifPresent(file -> watches.add(FileWatch.start(vertx, List.of(file), token::reload)));
     boolean authenticated = token.required() || settings.defences().tls().flatMap(TlsSettings::clientCa).isPresent();
     ProtectedMode protectedMode = ProtectedMode.of(settings.defences().protectedMode(), authenticated);
@@ -197,7 +199,7 @@ public final class SluiceServer {
     // First the public read-only probes, which orchestrators and scrapers reach by any name; the
     // guard then checks Host and Origin for everything after it.
     if (metrics != null) {
-      features.add(HttpFeature.at("/metrics", () -> PrometheusScrapingHandler.create(metrics)));
+      features.add(HttpFeature.at("/metrics", () -> metricsHandler(settings.defences().metricsAuth() ? token : null)));
     }
     features.add(new Health(directory));
     features.add(new RequestGuard(settings.http()));
@@ -220,6 +222,15 @@ public final class SluiceServer {
       httpPort = fronts.get(0).actualPort();
       return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS)));
     }).mapEmpty();
+  }
+
+  /** The Prometheus scrape, behind the token when {@code token} is not null. */
+  private Handler<RoutingContext> metricsHandler(BearerToken token) {
+    Handler<RoutingContext> scrape = PrometheusScrapingHandler.create(metrics);
+    return new Endpoint(List.of(), token, context -> {
+      scrape.handle(context);
+      return Future.succeededFuture();
+    });
   }
 
   /**

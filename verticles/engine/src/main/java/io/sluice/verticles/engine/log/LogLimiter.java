@@ -2,39 +2,52 @@ package io.sluice.verticles.engine.log;
 
 import io.sluice.verticles.engine.time.Clock;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
- * At most one log line per interval for one kind of event that clients can cause at will (a
- * refused connection, a plain-text client on a TLS port, a closed connection's reason): a flood of
- * them must not become a flood of log lines. The line that is let through says how many were
- * left out since the previous one. Safe to share between event loops.
+ * At most a few log lines per interval for one kind of event that clients can cause at will (a
+ * refused connection, a plain-text client on a TLS port, a connection closed for bad input): a
+ * flood of them must not become a flood of log lines. The first line let through after some were
+ * left out says how many. Safe to share between event loops.
  */
 public final class LogLimiter {
 
   private final Clock clock;
   private final long intervalNanos;
-  private final AtomicLong nextAllowedNanos = new AtomicLong(Long.MIN_VALUE);
-  private final AtomicLong suppressed = new AtomicLong();
+  private final int linesPerInterval;
+  private boolean started;
+  private long windowStart;
+  private int logged;
+  private long leftOut;
 
+  /** One line per interval. */
   public LogLimiter(Clock clock, long intervalNanos) {
+    this(clock, intervalNanos, 1);
+  }
+
+  public LogLimiter(Clock clock, long intervalNanos, int linesPerInterval) {
     this.clock = clock;
     this.intervalNanos = intervalNanos;
+    this.linesPerInterval = linesPerInterval;
   }
 
   /**
    * Whether the event's line may be logged now; if so, the suffix to append (empty, or
-   * {@code " (and N more like it in the last S s)"}), else null and the event is counted.
+   * {@code " (N more like it were not logged)"}), else null and the event is counted.
    */
-  public String admit() {
+  public synchronized String admit() {
     long now = clock.epochNanos();
-    long next = nextAllowedNanos.get();
-    if (now >= next && nextAllowedNanos.compareAndSet(next, now + intervalNanos)) {
-      long left = suppressed.getAndSet(0);
-      return left == 0 ? "" : " (and " + left + " more like it in the last " + intervalNanos / 1_000_000_000L + " s)";
+    if (!started || now - windowStart >= intervalNanos) {
+      started = true;
+      windowStart = now;
+      logged = 0;
     }
-    suppressed.incrementAndGet();
-    return null;
+    if (logged == linesPerInterval) {
+      leftOut++;
+      return null;
+    }
+    logged++;
+    long left = leftOut;
+    leftOut = 0;
+    return left == 0 ? "" : " (" + left + " more like it were not logged)";
   }
 
   /** Logs {@code line} at {@code level} when {@link #admit()} lets it through. */

@@ -54,9 +54,11 @@ public final class Dashboard implements HttpFeature {
   @Override
   public void mount(Router router) {
     Vertx vertx = Vertx.currentContext().owner();
+    SecurityHeaders headers = new SecurityHeaders();
+    router.route("/api/*").handler(headers);
     router.route("/api/*").subRouter(api(vertx));
     if (Dashboard.class.getClassLoader().getResource(ASSETS + "/index.html") != null) {
-      router.route("/*").handler(context -> {
+      router.route("/*").handler(headers).handler(context -> {
         // Revalidate on every load, so a new version's page never runs with an old script.
         context.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
         context.next();

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.engine.log.LogLimiter;
 import io.sluice.verticles.engine.log.LogText;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.session.ThrottrSession;
@@ -46,6 +47,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   private final Channel channel;
   private final Context context;
   private final PushFlushes pushFlushes;
+  private final LogLimiter closeLog;
   protected boolean closed;
   private boolean readingPaused;
 
@@ -55,6 +57,7 @@ public abstract class FrontConnection implements Transport, PushSink {
     this.context = Vertx.currentContext();
     this.pushFlushes = PushFlushes.install(wire.channel());
     this.instance = loop.instance();
+    this.closeLog = loop.closeLog();
     this.shards = loop.shards();
     this.input = wire.input();
     this.output = wire.output();
@@ -246,7 +249,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   @Override
   public void close(String reason) {
     if (!closed) {
-      LOG.log(System.Logger.Level.WARNING, "closing " + kind + " from " + peer() + ": " + reason);
+      closeLog.log(LOG, System.Logger.Level.WARNING, "closing " + kind + " from " + peer() + ": " + reason);
       closed = true;
       closeTransport(reason);
     }
