@@ -33,9 +33,12 @@ public final class Gateway {
   private final Vertx vertx;
   private final SluiceServer server;
 
-  private Gateway(Vertx vertx, SluiceServer server) {
+  private final java.time.Duration shutdownTimeout;
+
+  private Gateway(Vertx vertx, SluiceServer server, java.time.Duration shutdownTimeout) {
     this.vertx = vertx;
     this.server = server;
+    this.shutdownTimeout = shutdownTimeout;
   }
 
   public static Gateway start(SluiceConfig config) throws Exception {
@@ -52,7 +55,7 @@ public final class Gateway {
     ServerSettings settings = new ServerSettings(config.valueSize(), config.shards(), loops,
         config.sweepIntervalMillis(),
         new ConnectionLimits(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS,
-            new PartialFrameBudget(config.maxPartialBytes())),
+            new PartialFrameBudget(config.maxPartialBytes()), config.maxSubscriptions()),
         new TcpSettings(config.tcpBind(), config.tcpPort()),
         new HttpSettings(config.httpBind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
@@ -72,7 +75,7 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
-      return new Gateway(vertx, server);
+      return new Gateway(vertx, server, config.shutdownTimeout());
     } catch (Exception e) {
       vertx.close();
       throw new Exception(rootMessage(e), e);
@@ -124,9 +127,14 @@ public final class Gateway {
     stopped.await();
   }
 
+  /**
+   * Drains (stop accepting, answer what was read, close; at most --shutdown-timeout), then undeploys
+   * everything and closes Vert.x.
+   */
   public void stop() {
     try {
-      server.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      server.drain(shutdownTimeout).eventually(server::stop).eventually(vertx::close)
+          .toCompletionStage().toCompletableFuture().get(shutdownTimeout.toMillis() + 10_000, TimeUnit.MILLISECONDS);
       LOG.log(System.Logger.Level.INFO, "Sluice stopped");
     } catch (Exception e) {
       LOG.log(System.Logger.Level.WARNING, "unclean stop: " + rootMessage(e));

@@ -177,6 +177,16 @@ public final class Options {
       .defaultValue(() -> null, "the --bind address")
       .describedAs("Address the UDP listener binds to, instead of --bind.");
 
+  public static final Option<Integer> MAX_SUBSCRIPTIONS = Option.valued("max-subscriptions", "N", ValueType.integer(2, 10_000_000))
+      .yaml("max-subscriptions").environment()
+      .defaultValue(10_000)
+      .describedAs("Subscription records one Throttr or WebSocket connection may hold (* and its own ID among them); a SUBSCRIBE past it answers 00, a WebSocket gets an error.");
+
+  public static final Option<java.time.Duration> SHUTDOWN_TIMEOUT = Option.valued("shutdown-timeout", "DURATION", ValueType.duration(java.time.Duration.ofMinutes(10), false))
+      .yaml("shutdown-timeout").environment()
+      .defaultValue(java.time.Duration.ofSeconds(5))
+      .describedAs("On SIGTERM: stop accepting, answer what was read, then close; connections still open after this long are closed anyway.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -192,7 +202,7 @@ public final class Options {
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
-      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, TCP_BIND, HTTP_BIND, UDP_BIND,
+      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
       AUTH_TOKEN_FILE, AUTH_TOKEN,
       CONFIG, HELP, VERSION);
 

@@ -167,6 +167,14 @@ public final class SluiceConfig {
     return Optional.<String>ofNullable(value(Options.UDP_BIND)).orElse(bind());
   }
 
+  public int maxSubscriptions() {
+    return value(Options.MAX_SUBSCRIPTIONS);
+  }
+
+  public java.time.Duration shutdownTimeout() {
+    return value(Options.SHUTDOWN_TIMEOUT);
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

@@ -64,6 +64,8 @@ public final class SluiceServer {
   private Optional<TlsReloads> tls = Optional.empty();
   private ListenerGuards guards;
   private BearerToken bearerToken;
+  private final List<ThrottrTcpVerticle> tcpFronts = new ArrayList<>();
+  private final List<HttpFrontVerticle> httpFronts = new ArrayList<>();
   private final List<FileWatch> watches = new ArrayList<>();
 
   private final PrometheusMeterRegistry metrics;
@@ -164,6 +166,7 @@ public final class SluiceServer {
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
+    tcpFronts.addAll(fronts);
     return Future.all(deployed).compose(v -> {
       tcpPort = fronts.get(0).actualPort();
       for (ThrottrTcpVerticle front : fronts) {
@@ -218,6 +221,7 @@ public final class SluiceServer {
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
+    httpFronts.addAll(fronts);
     return Future.all(deployed).compose(v -> {
       httpPort = fronts.get(0).actualPort();
       return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS)));
@@ -275,6 +279,18 @@ public final class SluiceServer {
 
   private Future<String> track(Future<String> deployment) {
     return deployment.onSuccess(deployments::add);
+  }
+
+  /**
+   * The first half of a clean stop (SIGTERM): the Throttr and HTTP listeners stop accepting, every
+   * connection answers the requests it has read and closes, and whatever is still open after
+   * {@code timeout} is closed. Completes when all are closed; {@link #stop()} then undeploys.
+   */
+  public Future<Void> drain(java.time.Duration timeout) {
+    List<Future<Void>> closing = new ArrayList<>();
+    tcpFronts.forEach(front -> closing.add(front.shutdown(timeout)));
+    httpFronts.forEach(front -> closing.add(front.shutdown(timeout)));
+    return Future.join(closing).mapEmpty();
   }
 
   /** Undeploys the fronts first, so no request reaches a shard that is gone. */

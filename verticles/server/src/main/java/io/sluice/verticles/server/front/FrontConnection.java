@@ -64,7 +64,7 @@ public abstract class FrontConnection implements Transport, PushSink {
     this.stats = new ConnectionStats(ConnectionStats.randomId(), kind.protocol(), wire.peer().hostAddress(),
         wire.peer().port(), instance.clock().epochNanos());
     this.channels = new EventBusChannels(loop.hub(), instance.channels(), stats, this, instance.clock(),
-        instance.valueSize());
+        instance.valueSize(), loop.limits().maxSubscriptions());
     ConnectionLimits limits = loop.limits();
     this.session = new ThrottrSession(instance, stats, channels, guardedRouter(shards), this,
         limits.maxPendingRequests(), limits.maxPendingBytes(), kind.writePerRead());

@@ -123,6 +123,14 @@ public final class HttpFrontVerticle extends VerticleBase {
         .onComplete(done -> request.connection().close());
   }
 
+  /**
+   * Stops accepting; requests in progress are answered, then their connections closed, and
+   * WebSockets are closed (1001); whatever is still open after {@code timeout} is closed.
+   */
+  public Future<Void> shutdown(java.time.Duration timeout) {
+    return server.shutdown(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
   public int actualPort() {
     return server.actualPort();
   }

@@ -63,6 +63,14 @@ public final class ThrottrTcpVerticle extends VerticleBase {
     }
   }
 
+  /**
+   * Stops accepting, lets each connection answer what it has read and close, and closes what is
+   * still open after {@code timeout}.
+   */
+  public Future<Void> shutdown(java.time.Duration timeout) {
+    return server.shutdown(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
   /** The port actually bound (useful when configured as 0). */
   public int actualPort() {
     return server.actualPort();

@@ -40,6 +40,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private final MessageAssembler messages;
   private boolean authenticated;
   private final boolean writesRefused;
+  private final int maxSubscriptions;
   private boolean binaryClient;
   private boolean repauseScheduled;
   private int failedAuths;
@@ -57,6 +58,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     this.token = token;
     this.authenticated = authenticated;
     this.writesRefused = writesRefused;
+    this.maxSubscriptions = loop.limits().maxSubscriptions();
     this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
   }
 
@@ -181,8 +183,12 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   private void handleSubscribe(JsonObject command, Object id) {
     String channel = channel(command);
-    channels.subscribe(channel.getBytes(StandardCharsets.UTF_8));
-    sendText(JsonFrames.ack("subscribe", channel, true, id));
+    if (channels.subscribe(channel.getBytes(StandardCharsets.UTF_8))) {
+      sendText(JsonFrames.ack("subscribe", channel, true, id));
+    } else {
+      sendText(JsonFrames.error("this connection holds " + maxSubscriptions
+          + " subscriptions, the most it may (--max-subscriptions)", id));
+    }
   }
 
   private void handleUnsubscribe(JsonObject command, Object id) {

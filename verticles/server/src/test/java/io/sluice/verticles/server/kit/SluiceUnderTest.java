@@ -93,6 +93,12 @@ public final class SluiceUnderTest implements AutoCloseable {
     this(vertx, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), defences);
   }
 
+  /** These per-connection limits and defences. */
+  public SluiceUnderTest(Vertx vertx, ConnectionLimits limits, Defences defences) {
+    this(vertx, ValueSize.UINT16, limits, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(),
+        Policies.none(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), defences);
+  }
+
   /** The given HTTP front settings (a token, say) and defences. */
   public SluiceUnderTest(Vertx vertx, HttpSettings http, Defences defences) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), Policies.none(),
