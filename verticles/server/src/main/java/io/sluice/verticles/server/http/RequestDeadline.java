@@ -45,9 +45,10 @@ final class RequestDeadline {
   /** A request's head has arrived: the clock runs on until its body has, then waits for the answer. */
   void began(HttpServerRequest request) {
     unanswered++;
-    // A paused request may report its end after its answer: the clock then already waits for the next one.
+    // A paused request may report its end after its answer: the clock then already waits for the next
+    // one. (A WebSocket upgrade's response counts as ended without ever being answered here.)
     request.end().onComplete(received -> {
-      if (!request.response().ended()) {
+      if (unanswered > 0) {
         disarm();
       }
     });

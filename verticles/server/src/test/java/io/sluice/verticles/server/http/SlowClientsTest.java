@@ -1,10 +1,13 @@
 package io.sluice.verticles.server.http;
 
 import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.RawHttp;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -137,5 +140,15 @@ class SlowClientsTest {
           text -> assertThat(text).isEmpty());
     }
     assertOthersServed();
+  }
+
+  @Test
+  void aWebSocketOutlivesTheRequestClock() {
+    JsonWebSocket socket = await(JsonWebSocket.open(vertx, sut.httpPort()));
+    // Three request timeouts of silence, timed by the server's own timers.
+    await(Future.<Void>future(waited -> vertx.setTimer(3 * REQUEST_TIMEOUT.toMillis(), id -> waited.complete())));
+    await(socket.send(new JsonObject().put("op", "subscribe").put("channel", "still-here")));
+    assertThat(await(socket.next()).getInteger("status")).isEqualTo(1);
+    socket.close();
   }
 }
