@@ -3,7 +3,10 @@ package io.sluice.gateway;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.ServerSettings;
+import io.sluice.verticles.server.tls.TlsEngine;
+import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
@@ -41,9 +44,12 @@ public final class Gateway {
   private final Vertx vertx;
   private final SluiceServer server;
 
-  private Gateway(Vertx vertx, SluiceServer server) {
+  private final java.time.Duration shutdownTimeout;
+
+  private Gateway(Vertx vertx, SluiceServer server, java.time.Duration shutdownTimeout) {
     this.vertx = vertx;
     this.server = server;
+    this.shutdownTimeout = shutdownTimeout;
   }
 
   /** Starts with a configuration that SIGHUP reads again unchanged (tests, embedding). */
@@ -70,14 +76,15 @@ public final class Gateway {
     ServerSettings settings = new ServerSettings(config.valueSize(), config.shards(), loops,
         config.sweepIntervalMillis(),
         new ConnectionLimits(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS,
-            new PartialFrameBudget(config.maxPartialBytes())),
-        new TcpSettings(config.bind(), config.tcpPort()),
-        new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
+            new PartialFrameBudget(config.maxPartialBytes()), config.maxSubscriptions()),
+        new TcpSettings(config.tcpBind(), config.tcpPort()),
+        new HttpSettings(config.httpBind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
-        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
+        new UdpSettings(config.udpBind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
         new OperatorSettings(config.internalMetrics(), config.effective()), cluster,
         new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()),
-        new RlsSettings(config.bind(), config.grpcPort(), rlsConfig(config), config.rlsResponseHeaders()));
+        new RlsSettings(config.bind(), config.grpcPort(), rlsConfig(config), config.rlsResponseHeaders()),
+        defences(config));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -89,6 +96,9 @@ public final class Gateway {
           config.bind(), server.grpcPort(), config.rlsConfig().map(path -> "domains "
               + server.rateLimitService().settings().config().get().domains().keySet().stream().sorted().toList()
               + " from " + path + " (watched)").orElse("no --rls-config: every descriptor is OK without a limit")));
+      settings.defences().tls().ifPresent(tls -> LOG.log(System.Logger.Level.INFO, "TLS on the Throttr and HTTP ports ("
+          + tls.engine().resolved().name().toLowerCase(java.util.Locale.ROOT) + " engine, TLS 1.2 and 1.3"
+          + (tls.clientCa().isPresent() ? ", client certificates required" : "") + ")"));
       ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
       Reloader reloader = new Reloader(config, reread, metrics)
           .add("policies", next -> {
@@ -99,11 +109,12 @@ public final class Gateway {
             RuleSet rules = UdpRules.load(next.rulesFile());
             return () -> server.replaceUdpRules(rules);
           });
+      reloader.add("tls certificates and token file", next -> server::reload);
       HangupSignal.onHangup(reloader::reload);
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
-      return new Gateway(vertx, server);
+      return new Gateway(vertx, server, config.shutdownTimeout());
     } catch (Exception e) {
       vertx.close();
       throw new Exception(rootMessage(e), e);
@@ -143,6 +154,24 @@ public final class Gateway {
     }
   }
 
+  /** The listeners' defences, from their options. */
+  private static Defences defences(SluiceConfig config) {
+    Defences defences = Defences.defaults()
+        .withMaxConnections(config.maxConnections())
+        .withIdleTimeout(config.idleTimeout())
+        .withHttpBounds(config.httpRequestTimeout(), config.httpMaxHeaderBytes(), config.httpMaxHeaders())
+        .withProtectedMode(config.protectedMode())
+        .withMetricsAuth(config.metricsAuth());
+    if (config.authTokenFile().isPresent()) {
+      defences = defences.withAuthTokenFile(config.authTokenFile().get());
+    }
+    if (config.tlsCertificate().isPresent() && config.tlsKey().isPresent()) {
+      defences = defences.withTls(new TlsSettings(config.tlsCertificate().get(), config.tlsKey().get(),
+          config.tlsClientCa(), TlsEngine.valueOf(config.tlsEngine().toUpperCase(java.util.Locale.ROOT))));
+    }
+    return defences;
+  }
+
   public SluiceServer server() {
     return server;
   }
@@ -170,9 +199,14 @@ public final class Gateway {
     stopped.await();
   }
 
+  /**
+   * Drains (stop accepting, answer what was read, close; at most --shutdown-timeout), then undeploys
+   * everything and closes Vert.x.
+   */
   public void stop() {
     try {
-      server.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      server.drain(shutdownTimeout).eventually(server::stop).eventually(vertx::close)
+          .toCompletionStage().toCompletableFuture().get(shutdownTimeout.toMillis() + 10_000, TimeUnit.MILLISECONDS);
       LOG.log(System.Logger.Level.INFO, "Sluice stopped");
     } catch (Exception e) {
       LOG.log(System.Logger.Level.WARNING, "unclean stop: " + rootMessage(e));

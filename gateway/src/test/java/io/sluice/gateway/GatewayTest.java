@@ -65,6 +65,22 @@ class GatewayTest {
     netClient.close();
   }
 
+  /** The page as the jar serves it (the webui on the classpath): never framed, no foreign scripts, no sniffing. */
+  @Test
+  void theDashboardPageComesWithSecurityHeaders() throws Exception {
+    gateway = Gateway.start(((Invocation.Run) ConfigLoader.load(
+        List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of())).config());
+    var http = java.net.http.HttpClient.newHttpClient();
+    var page = http.send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create("http://127.0.0.1:" + gateway.server().httpPort() + "/")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("Content-Security-Policy")).get().asString()
+        .contains("script-src 'self'").contains("frame-ancestors 'none'");
+    assertThat(page.headers().firstValue("X-Frame-Options")).contains("DENY");
+    assertThat(page.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
+  }
+
   /**
    * The UDP endpoint as the jar runs it, on epoll: requests arriving in a burst are read several per
    * system call (recvmmsg) and their replies leave together (sendmmsg); every one is answered, in

@@ -207,6 +207,19 @@ public final class ConfigLoader {
 
   /** Rules that involve more than one option, checked once each option is valid on its own. */
   private void checkCombinations(Map<Option<?>, SluiceConfig.Setting> settings) {
+    boolean certificate = settings.get(Options.TLS_CERT).value() != null;
+    boolean key = settings.get(Options.TLS_KEY).value() != null;
+    if (certificate != key) {
+      problems.add(Options.TLS_CERT.flag() + " and " + Options.TLS_KEY.flag() + " go together: "
+          + (certificate ? Options.TLS_KEY : Options.TLS_CERT).flag() + " is missing");
+    }
+    if (settings.get(Options.AUTH_TOKEN).value() != null && settings.get(Options.AUTH_TOKEN_FILE).value() != null) {
+      problems.add(Options.AUTH_TOKEN.flag() + " and " + Options.AUTH_TOKEN_FILE.flag() + " both give the token: keep one");
+    }
+    if (settings.get(Options.TLS_CLIENT_CA).value() != null && !certificate) {
+      problems.add(Options.TLS_CLIENT_CA.flag() + " needs TLS: set " + Options.TLS_CERT.flag() + " and "
+          + Options.TLS_KEY.flag() + " too");
+    }
     // TCP and HTTP listeners share the TCP port space on the same bind address; UDP does not.
     SluiceConfig.Setting tcp = settings.get(Options.TCP_PORT);
     SluiceConfig.Setting http = settings.get(Options.HTTP_PORT);

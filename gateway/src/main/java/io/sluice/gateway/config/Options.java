@@ -180,6 +180,87 @@ public final class Options {
       .yaml("cluster.config").environment()
       .describedAs("Hazelcast YAML for other discovery (Kubernetes DNS, say); replaces --cluster-host, --cluster-port and --cluster-members, while --cluster-name still applies.");
 
+  public static final Option<Path> TLS_CERT = Option.valued("tls-cert", "FILE", ValueType.path())
+      .yaml("tls.cert").environment()
+      .describedAs("Certificate chain (PEM, leaf first): with --tls-key, the Throttr and HTTP/WebSocket listeners speak TLS 1.2/1.3 only. Reloaded when the file changes.");
+
+  public static final Option<Path> TLS_KEY = Option.valued("tls-key", "FILE", ValueType.path())
+      .yaml("tls.key").environment()
+      .describedAs("Private key of --tls-cert (PEM, PKCS#8 or PKCS#1). Reloaded when the file changes.");
+
+  public static final Option<Path> TLS_CLIENT_CA = Option.valued("tls-client-ca", "FILE", ValueType.path())
+      .yaml("tls.client-ca").environment()
+      .describedAs("CA certificates (PEM) that sign client certificates: with it, every TLS client must present one (mutual TLS). The way to admit only known clients on the Throttr port, whose protocol has no authentication.");
+
+  public static final Option<String> TLS_ENGINE = Option.valued("tls-engine", "ENGINE", ValueType.oneOf("auto", "openssl", "jdk"))
+      .yaml("tls.engine").environment()
+      .defaultValue("auto")
+      .describedAs("TLS implementation: openssl (BoringSSL, bundled for Linux x86-64), jdk, or auto: openssl where it loads, else jdk.");
+
+  public static final Option<Integer> MAX_CONNECTIONS = Option.valued("max-connections", "N", ValueType.integer(1, 1_000_000))
+      .yaml("max-connections").environment()
+      .defaultValue(10_000)
+      .describedAs("Throttr and HTTP connections (each WebSocket is one) open at once; past it a new one is refused at once (Throttr: closed; HTTP and WebSocket upgrades: 503), counted in sluice_connections_rejected_total.");
+
+  public static final Option<java.time.Duration> IDLE_TIMEOUT = Option.valued("idle-timeout", "DURATION", ValueType.duration(java.time.Duration.ofDays(1), true))
+      .yaml("idle-timeout").environment()
+      .defaultValue(java.time.Duration.ZERO)
+      .describedAs("Close a Throttr, WebSocket or HTTP connection that sends and receives nothing for this long (10s, 5m); off keeps it.");
+
+  public static final Option<java.time.Duration> HTTP_REQUEST_TIMEOUT = Option.valued("http-request-timeout", "DURATION", ValueType.duration(java.time.Duration.ofHours(1), false))
+      .yaml("http.request-timeout").environment()
+      .defaultValue(java.time.Duration.ofSeconds(10))
+      .describedAs("Time an HTTP client has, from connecting or its last answer, to send a whole request (line, headers, body); then the connection is closed (slowloris).");
+
+  public static final Option<Integer> HTTP_MAX_HEADER_BYTES = Option.valued("http-max-header-bytes", "BYTES", ValueType.integer(1024, 1024 * 1024))
+      .yaml("http.max-header-bytes").environment()
+      .defaultValue(8192)
+      .describedAs("Largest HTTP request head (headers together); a larger one is answered 431 and the connection closed.");
+
+  public static final Option<Integer> HTTP_MAX_HEADERS = Option.valued("http-max-headers", "N", ValueType.integer(8, 10_000))
+      .yaml("http.max-headers").environment()
+      .defaultValue(100)
+      .describedAs("Most header lines in one HTTP request; more are answered 431 and the connection closed.");
+
+  public static final Option<String> PROTECTED_MODE = Option.valued("protected-mode", "yes|no", ValueType.oneOf("yes", "no"))
+      .yaml("protected-mode").environment()
+      .defaultValue("yes")
+      .describedAs("With neither --auth-token nor --tls-client-ca, take dashboard API and WebSocket bridge writes from loopback clients only (a WARNING at start names listeners bound beyond loopback); no takes them from anyone.");
+
+  public static final Option<Path> AUTH_TOKEN_FILE = Option.valued("auth-token-file", "FILE", ValueType.path())
+      .yaml("auth-token-file").environment()
+      .describedAs("File holding the token (instead of --auth-token), read again whenever it changes: tokens rotate with no restart.");
+
+  public static final Option<String> METRICS_AUTH = Option.valued("metrics-auth", "yes|no", ValueType.oneOf("yes", "no"))
+      .yaml("http.metrics-auth").environment()
+      .defaultValue("no")
+      .describedAs("yes: /metrics needs the token too (Authorization: Bearer), when one is configured; no: scrapers need none.");
+
+  public static final Option<String> TCP_BIND = Option.valued("tcp-bind", "HOST", ValueType.host())
+      .yaml("tcp.bind").environment()
+      .defaultValue(() -> null, "the --bind address")
+      .describedAs("Address the Throttr listener binds to, instead of --bind.");
+
+  public static final Option<String> HTTP_BIND = Option.valued("http-bind", "HOST", ValueType.host())
+      .yaml("http.bind").environment()
+      .defaultValue(() -> null, "the --bind address")
+      .describedAs("Address the HTTP listener binds to, instead of --bind.");
+
+  public static final Option<String> UDP_BIND = Option.valued("udp-bind", "HOST", ValueType.host())
+      .yaml("udp.bind").environment()
+      .defaultValue(() -> null, "the --bind address")
+      .describedAs("Address the UDP listener binds to, instead of --bind.");
+
+  public static final Option<Integer> MAX_SUBSCRIPTIONS = Option.valued("max-subscriptions", "N", ValueType.integer(2, 10_000_000))
+      .yaml("max-subscriptions").environment()
+      .defaultValue(10_000)
+      .describedAs("Subscription records one Throttr or WebSocket connection may hold (* and its own ID among them); a SUBSCRIBE past it answers 00, a WebSocket gets an error.");
+
+  public static final Option<java.time.Duration> SHUTDOWN_TIMEOUT = Option.valued("shutdown-timeout", "DURATION", ValueType.duration(java.time.Duration.ofMinutes(10), false))
+      .yaml("shutdown-timeout").environment()
+      .defaultValue(java.time.Duration.ofSeconds(5))
+      .describedAs("On SIGTERM: stop accepting, answer what was read, then close; connections still open after this long are closed anyway.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -203,7 +284,9 @@ public final class Options {
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,
       GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS,
-      AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
+      TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
+      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
+      AUTH_TOKEN_FILE, AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(CHECK_CONFIG, HELP, VERSION);

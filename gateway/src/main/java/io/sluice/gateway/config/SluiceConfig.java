@@ -168,6 +168,83 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.CLUSTER_CONFIG));
   }
 
+  /** TLS for the TCP listeners, when --tls-cert and --tls-key are set. */
+  public Optional<Path> tlsCertificate() {
+    return Optional.ofNullable(value(Options.TLS_CERT));
+  }
+
+  public Optional<Path> tlsKey() {
+    return Optional.ofNullable(value(Options.TLS_KEY));
+  }
+
+  public Optional<Path> tlsClientCa() {
+    return Optional.ofNullable(value(Options.TLS_CLIENT_CA));
+  }
+
+  /** {@code auto}, {@code openssl} or {@code jdk}. */
+  public String tlsEngine() {
+    return value(Options.TLS_ENGINE);
+  }
+
+  public int maxConnections() {
+    return value(Options.MAX_CONNECTIONS);
+  }
+
+  /** Zero when connections may idle for ever. */
+  public java.time.Duration idleTimeout() {
+    return value(Options.IDLE_TIMEOUT);
+  }
+
+  public java.time.Duration httpRequestTimeout() {
+    return value(Options.HTTP_REQUEST_TIMEOUT);
+  }
+
+  public int httpMaxHeaderBytes() {
+    return value(Options.HTTP_MAX_HEADER_BYTES);
+  }
+
+  public int httpMaxHeaders() {
+    return value(Options.HTTP_MAX_HEADERS);
+  }
+
+  /** {@code --protected-mode yes}. */
+  public boolean protectedMode() {
+    return value(Options.PROTECTED_MODE).equals("yes");
+  }
+
+  /** The file the HTTP port's token is read from, when it is not given by value. */
+  public Optional<Path> authTokenFile() {
+    return Optional.ofNullable(value(Options.AUTH_TOKEN_FILE));
+  }
+
+  /** {@code --metrics-auth yes}: /metrics needs the token too. */
+  public boolean metricsAuth() {
+    return value(Options.METRICS_AUTH).equals("yes");
+  }
+
+  /** Where the Throttr listener binds: {@code --tcp-bind}, else {@code --bind}. */
+  public String tcpBind() {
+    return Optional.<String>ofNullable(value(Options.TCP_BIND)).orElse(bind());
+  }
+
+  /** Where the HTTP listener binds: {@code --http-bind}, else {@code --bind}. */
+  public String httpBind() {
+    return Optional.<String>ofNullable(value(Options.HTTP_BIND)).orElse(bind());
+  }
+
+  /** Where the UDP listener binds: {@code --udp-bind}, else {@code --bind}. */
+  public String udpBind() {
+    return Optional.<String>ofNullable(value(Options.UDP_BIND)).orElse(bind());
+  }
+
+  public int maxSubscriptions() {
+    return value(Options.MAX_SUBSCRIPTIONS);
+  }
+
+  public java.time.Duration shutdownTimeout() {
+    return value(Options.SHUTDOWN_TIMEOUT);
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

@@ -30,6 +30,7 @@ public final class ValueType<T> {
   /** Characters an IPv6 literal may hold, including a {@code %scope} suffix. */
   private static final Pattern IPV6_CHARACTERS = Pattern.compile("[0-9A-Za-z:.%]+");
   private static final Pattern DECIMAL = Pattern.compile("[+-]?[0-9]+");
+  private static final Pattern DURATION = Pattern.compile("([0-9]+)(ms|s|m|h)");
 
   private final String constraint;
   private final Function<String, T> parser;
@@ -192,6 +193,55 @@ public final class ValueType<T> {
       }
       return text;
     }, Function.identity());
+  }
+
+  /**
+   * A duration: a whole number and a unit, {@code ms}, {@code s}, {@code m} or {@code h}
+   * ({@code 500ms}, {@code 10s}, {@code 5m}); with {@code offAllowed}, {@code off} or {@code 0}
+   * mean none and are {@link java.time.Duration#ZERO}.
+   */
+  public static ValueType<java.time.Duration> duration(java.time.Duration max, boolean offAllowed) {
+    String constraint = "a number and ms|s|m|h, up to " + formatDuration(max) + (offAllowed ? ", or off" : "");
+    return new ValueType<>(constraint, text -> parseDuration(text, max, offAllowed, constraint),
+        ValueType::formatDuration);
+  }
+
+  private static java.time.Duration parseDuration(String text, java.time.Duration max, boolean offAllowed,
+                                                  String constraint) {
+    String trimmed = text.trim().toLowerCase(Locale.ROOT);
+    if (offAllowed && (trimmed.equals("off") || trimmed.equals("0"))) {
+      return java.time.Duration.ZERO;
+    }
+    java.util.regex.Matcher parts = DURATION.matcher(trimmed);
+    if (!parts.matches() || parts.group(1).length() > 9) {
+      throw new IllegalArgumentException("expected " + constraint);
+    }
+    long amount = Long.parseLong(parts.group(1));
+    java.time.Duration duration = switch (parts.group(2)) {
+      case "ms" -> java.time.Duration.ofMillis(amount);
+      case "s" -> java.time.Duration.ofSeconds(amount);
+      case "m" -> java.time.Duration.ofMinutes(amount);
+      default -> java.time.Duration.ofHours(amount);
+    };
+    if (duration.isZero() || duration.compareTo(max) > 0) {
+      throw new IllegalArgumentException("expected " + constraint);
+    }
+    return duration;
+  }
+
+  /** The largest whole unit: 10s, 1500ms, 5m; off for zero. */
+  static String formatDuration(java.time.Duration duration) {
+    long millis = duration.toMillis();
+    if (millis == 0) {
+      return "off";
+    } else if (millis % 3_600_000 == 0) {
+      return millis / 3_600_000 + "h";
+    } else if (millis % 60_000 == 0) {
+      return millis / 60_000 + "m";
+    } else if (millis % 1000 == 0) {
+      return millis / 1000 + "s";
+    }
+    return millis + "ms";
   }
 
   /** {@code true} or {@code false}, any case. */

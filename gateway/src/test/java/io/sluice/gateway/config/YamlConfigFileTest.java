@@ -152,7 +152,7 @@ class YamlConfigFileTest {
   @Test
   void aValueWhereASectionBelongsIsReported() {
     assertThat(failureFor("tcp: 9000\n").getMessage())
-        .isEqualTo("config file " + file() + ":1: 'tcp' is a section holding tcp.port, not a value");
+        .isEqualTo("config file " + file() + ":1: 'tcp' is a section holding tcp.port, tcp.bind, not a value");
   }
 
   @Test

@@ -21,6 +21,7 @@ import io.sluice.verticles.server.udp.UdpSettings;
  * @param cluster             how this node joins a cluster, {@link ClusterSettings#NONE} for a single node
  * @param recordLimits        the records all shards together may hold, and what a full shard does
  * @param rls                 Envoy's rate limit service: its gRPC listener and config
+ * @param defences            TLS and the listeners' other defences against the network
  */
 public record ServerSettings(
     ValueSize valueSize,
@@ -35,13 +36,14 @@ public record ServerSettings(
     OperatorSettings operator,
     ClusterSettings cluster,
     StoreLimits recordLimits,
-    RlsSettings rls) {
+    RlsSettings rls,
+    Defences defences) {
 
   /** Settings of a single node with the defaults: no internal metrics, no configuration to show, no record limit. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled());
+        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults());
   }
 
   /** Settings of a single node with no record limit. */
@@ -49,7 +51,7 @@ public record ServerSettings(
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
                         OperatorSettings operator) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies, operator,
-        ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled());
+        ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults());
   }
 
   /** Settings of a cluster node with the operator defaults and no record limit. */
@@ -57,7 +59,7 @@ public record ServerSettings(
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
                         ClusterSettings cluster) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), cluster, StoreLimits.unlimited(), RlsSettings.disabled());
+        OperatorSettings.defaults(), cluster, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults());
   }
 
   /** Settings of a single node with the operator defaults and a record limit. */
@@ -65,7 +67,7 @@ public record ServerSettings(
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
                         StoreLimits recordLimits) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE, recordLimits, RlsSettings.disabled());
+        OperatorSettings.defaults(), ClusterSettings.NONE, recordLimits, RlsSettings.disabled(), Defences.defaults());
   }
 
   /** Settings of a single node with Envoy's rate limit service, and the other defaults. */
@@ -73,7 +75,15 @@ public record ServerSettings(
                         ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
                         RlsSettings rls) {
     this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), rls);
+        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), rls, Defences.defaults());
+  }
+
+  /** Settings of a single node with these defences, and the other defaults. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
+                        Defences defences) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled(), defences);
   }
 
   /** Settings without check-API policies. */

@@ -20,9 +20,18 @@ import io.sluice.verticles.server.shard.ShardParcel;
 import io.sluice.verticles.server.shard.ShardVerticle;
 import io.sluice.verticles.server.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFrontVerticle;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import io.sluice.verticles.server.http.ProtectedMode;
+import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.http.RequestGuard;
 import io.sluice.verticles.server.udp.UdpVerticle;
+import io.sluice.verticles.server.reload.FileWatch;
+import io.sluice.verticles.server.front.ConnectionGate;
+import io.sluice.verticles.server.front.ListenerGuards;
+import io.sluice.verticles.server.tls.TlsReloads;
 import io.sluice.verticles.server.websocket.WebSocketBridge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -42,6 +51,7 @@ import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Deploys one Sluice instance on a Vert.x: the storage shard verticles first (each on its own event
@@ -53,6 +63,7 @@ public final class SluiceServer {
   private static final long DASHBOARD_PERIOD_MILLIS = 1000;
 
   private static final MeterRegistry NO_METRICS = new CompositeMeterRegistry();
+  private static final System.Logger LOG = System.getLogger(SluiceServer.class.getName());
 
   private final Vertx vertx;
   private final Instance instance;
@@ -72,6 +83,12 @@ public final class SluiceServer {
   private UdpVerticle udpFront;
   private int grpcPort = -1;
   private EnvoyRateLimit rls;
+  private Optional<TlsReloads> tls = Optional.empty();
+  private ListenerGuards guards;
+  private BearerToken bearerToken;
+  private final List<ThrottrTcpVerticle> tcpFronts = new ArrayList<>();
+  private final List<HttpFrontVerticle> httpFronts = new ArrayList<>();
+  private final List<FileWatch> watches = new ArrayList<>();
 
   private final PrometheusMeterRegistry metrics;
 
@@ -126,7 +143,23 @@ public final class SluiceServer {
     return tcpPort;
   }
 
+  /**
+   * Reads again what files give a running server: the TLS certificate, key and client CA, and the
+   * auth token file. Also done by itself when one of those files changes; a signal handler may call
+   * it too. Files that do not load leave what was in use, and say so in the log.
+   */
+  public Future<Void> reload() {
+    if (bearerToken != null) {
+      bearerToken.reload();
+    }
+    return tls.map(TlsReloads::reload).orElse(Future.succeededFuture());
+  }
+
   private Future<Void> deploy(ServerSettings settings) {
+    tls = settings.defences().tls().map(TlsReloads::new);
+    tls.ifPresent(reloads -> watches.add(FileWatch.start(vertx, reloads.settings().files(), reloads::reload)));
+    guards = new ListenerGuards(settings.defences(), tls,
+        new ConnectionGate(settings.defences().maxConnections(), meters(), instance.clock()), instance.clock());
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new ChannelMessageCodec());
     List<Future<String>> shards = new ArrayList<>();
@@ -191,10 +224,11 @@ public final class SluiceServer {
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       ThrottrTcpVerticle front = new ThrottrTcpVerticle(instance, directory, settings.tcp().bind(), port,
-          settings.limits(), durations(), closers);
+          settings.limits(), guards, durations(), closers);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
+    tcpFronts.addAll(fronts);
     return Future.all(deployed).compose(v -> {
       tcpPort = fronts.get(0).actualPort();
       for (ThrottrTcpVerticle front : fronts) {
@@ -213,13 +247,25 @@ public final class SluiceServer {
    */
   private Future<Void> deployHttp(ServerSettings settings, ShardDirectory directory) {
     // One for the whole port, so wrong tokens count per address whichever feature they are tried on.
-    BearerToken token = new BearerToken(settings.http().authToken(), instance.clock());
-    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits(), durations(), closers);
+    try {
+      bearerToken = settings.defences().authTokenFile().isPresent()
+          ? BearerToken.fromFile(settings.defences().authTokenFile().get(), instance.clock())
+          : new BearerToken(settings.http().authToken(), instance.clock());
+    } catch (java.io.IOException e) {
+      return Future.failedFuture(new IllegalArgumentException("--auth-token-file: " + e.getMessage(), e));
+    }
+    BearerToken token = bearerToken;
+    token.file().ifPresent(file -> watches.add(FileWatch.start(vertx, List.of(file), token::reload)));
+    boolean authenticated = token.required() || settings.defences().tls().flatMap(TlsSettings::clientCa).isPresent();
+    ProtectedMode protectedMode = ProtectedMode.of(settings.defences().protectedMode(), authenticated);
+    warnIfExposed(settings, authenticated, protectedMode);
+    WebSocketBridge bridge = new WebSocketBridge(instance, directory, token, settings.limits(), durations(), closers,
+        protectedMode);
     List<HttpFeature> features = new ArrayList<>();
     // First the public read-only probes, which orchestrators and scrapers reach by any name; the
     // guard then checks Host and Origin for everything after it.
     if (metrics != null) {
-      features.add(HttpFeature.at("/metrics", () -> PrometheusScrapingHandler.create(metrics)));
+      features.add(HttpFeature.at("/metrics", () -> metricsHandler(settings.defences().metricsAuth() ? token : null)));
     }
     features.add(new Health(directory, () -> cluster == null ? java.util.Optional.empty() : cluster.node().notReady()));
     features.add(new RequestGuard(settings.http()));
@@ -233,22 +279,57 @@ public final class SluiceServer {
     features.add(rls.dashboardApi(token));
     // Last: the dashboard serves its page at "/" and so would match every path.
     DashboardData dashboardData = new DashboardData(settings.policies(), limitActivity, settings.operator(), closers);
-    features.add(new Dashboard(instance, directory, token, dashboardData));
+    features.add(new Dashboard(instance, directory, token, dashboardData, protectedMode));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int port = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       HttpFrontVerticle front = new HttpFrontVerticle(settings.http().bind(), port, settings.limits().maxFrame(),
-          features);
+          features, guards);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }
+    httpFronts.addAll(fronts);
     return Future.all(deployed).compose(v -> {
       httpPort = fronts.get(0).actualPort();
       return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS,
           dashboardData)));
     }).mapEmpty();
+  }
+
+  /** The Prometheus scrape, behind the token when {@code token} is not null. */
+  private Handler<RoutingContext> metricsHandler(BearerToken token) {
+    Handler<RoutingContext> scrape = PrometheusScrapingHandler.create(metrics);
+    return new Endpoint(List.of(), token, context -> {
+      scrape.handle(context);
+      return Future.succeededFuture();
+    });
+  }
+
+  /**
+   * Redis's warning: a listener reachable from the network, and no client has to prove who it is.
+   * The Throttr and UDP protocols have no authentication of their own, so only mutual TLS (for
+   * Throttr) or the network itself protects them.
+   */
+  private static void warnIfExposed(ServerSettings settings, boolean authenticated, ProtectedMode protectedMode) {
+    List<String> exposed = new ArrayList<>();
+    if (!ProtectedMode.bindsLoopbackOnly(settings.tcp().bind())) {
+      exposed.add("Throttr on " + settings.tcp().bind());
+    }
+    if (!ProtectedMode.bindsLoopbackOnly(settings.http().bind())) {
+      exposed.add("HTTP on " + settings.http().bind());
+    }
+    if (!ProtectedMode.bindsLoopbackOnly(settings.udp().bind())) {
+      exposed.add("UDP on " + settings.udp().bind());
+    }
+    if (!exposed.isEmpty() && !authenticated) {
+      LOG.log(System.Logger.Level.WARNING, String.join(", ", exposed) + " listen beyond loopback with neither "
+          + "--auth-token nor --tls-client-ca: anyone who reaches them may use them (Throttr and UDP have no "
+          + "authentication in their protocols). " + (protectedMode.active()
+          ? "Protected mode: the dashboard API and the WebSocket bridge take writes from loopback clients only."
+          : "Protected mode is off (--protected-mode no): the dashboard API and WebSocket bridge take writes from anyone."));
+    }
   }
 
   /** One UDP socket; its rate state lives in the shards. */
@@ -326,6 +407,18 @@ public final class SluiceServer {
   }
 
   /**
+   * The first half of a clean stop (SIGTERM): the Throttr and HTTP listeners stop accepting, every
+   * connection answers the requests it has read and closes, and whatever is still open after
+   * {@code timeout} is closed. Completes when all are closed; {@link #stop()} then undeploys.
+   */
+  public Future<Void> drain(java.time.Duration timeout) {
+    List<Future<Void>> closing = new ArrayList<>();
+    tcpFronts.forEach(front -> closing.add(front.shutdown(timeout)));
+    httpFronts.forEach(front -> closing.add(front.shutdown(timeout)));
+    return Future.join(closing).mapEmpty();
+  }
+
+  /**
    * Undeploys the fronts first, so no request reaches a shard that is gone; a cluster node first
    * hands its partitions over (a graceful leave).
    */
@@ -339,6 +432,7 @@ public final class SluiceServer {
     if (rls != null) {
       rls.stopWatching();
     }
+    watches.forEach(FileWatch::stop);
     List<String> reversed = new ArrayList<>(deployments);
     java.util.Collections.reverse(reversed);
     Future<Void> chain = Future.succeededFuture();

@@ -2,6 +2,8 @@ package io.sluice.protocol.binary.client;
 
 import io.sluice.protocol.binary.codec.ValueSize;
 
+import io.vertx.core.net.ClientSSLOptions;
+
 import java.util.Objects;
 
 /** Where a {@link ThrottrClient} connects and how much it keeps in flight. */
@@ -16,6 +18,7 @@ public class ThrottrClientOptions {
   private int port = DEFAULT_PORT;
   private ValueSize valueSize = DEFAULT_VALUE_SIZE;
   private int maxPending = DEFAULT_MAX_PENDING;
+  private ClientSSLOptions tls;
 
   public ThrottrClientOptions() {
   }
@@ -25,6 +28,7 @@ public class ThrottrClientOptions {
     this.port = other.port;
     this.valueSize = other.valueSize;
     this.maxPending = other.maxPending;
+    this.tls = other.tls == null ? null : new ClientSSLOptions(other.tls);
   }
 
   public String getHost() {
@@ -72,6 +76,22 @@ public class ThrottrClientOptions {
       throw new IllegalArgumentException("maxPending must be at least 1, not " + maxPending);
     }
     this.maxPending = maxPending;
+    return this;
+  }
+
+  /** TLS settings (trusted CAs, a client certificate for mTLS); null for plain TCP. */
+  public ClientSSLOptions getTls() {
+    return tls;
+  }
+
+  /**
+   * Connects over TLS with these settings: {@code setTrustOptions} for the server's CA, and
+   * {@code setKeyCertOptions} for a client certificate when the server asks for one; null for
+   * plain TCP (the default). {@code setHostnameVerificationAlgorithm("HTTPS")} checks that the
+   * certificate names the host connected to.
+   */
+  public ThrottrClientOptions setTls(ClientSSLOptions tls) {
+    this.tls = tls;
     return this;
   }
 }

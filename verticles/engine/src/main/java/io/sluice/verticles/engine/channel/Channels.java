@@ -8,8 +8,11 @@ import java.util.List;
 /** The channel operations one connection can perform; a front implements them over its messaging. */
 public interface Channels {
 
-  /** Adds one subscription record (subscribing twice gives two, and two pushes per message). */
-  void subscribe(byte[] channel);
+  /**
+   * Adds one subscription record (subscribing twice gives two, and two pushes per message); false,
+   * and nothing added, when the connection already holds as many as it may.
+   */
+  boolean subscribe(byte[] channel);
 
   /** Removes all of this connection's records for the channel; false when it had none. */
   boolean unsubscribe(byte[] channel);

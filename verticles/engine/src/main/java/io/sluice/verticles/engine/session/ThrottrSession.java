@@ -344,8 +344,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
         break;
       }
       case SUBSCRIBE:
-        channels.subscribe(((Request.Subscribe) request).channel());
-        Responses.status(out, true);
+        Responses.status(out, channels.subscribe(((Request.Subscribe) request).channel()));
         break;
       case UNSUBSCRIBE:
         Responses.status(out, channels.unsubscribe(((Request.Unsubscribe) request).channel()));

@@ -22,8 +22,9 @@ final class DirectoryChannels implements Channels {
   }
 
   @Override
-  public void subscribe(byte[] channel) {
+  public boolean subscribe(byte[] channel) {
     instance.channels().subscribe(new ChannelName(channel), connection.id(), instance.clock().epochNanos());
+    return true;
   }
 
   @Override

@@ -34,9 +34,13 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
   private final ValueSize valueSize;
   private final ChannelHub hub;
   private final Map<ChannelName, List<Subscription>> records = new HashMap<>();
+  private final int maxSubscriptions;
+  private int held;
 
+  /** @param maxSubscriptions subscription records this connection may hold ({@code --max-subscriptions}) */
   public EventBusChannels(ChannelHub hub, ChannelDirectory directory, ConnectionStats connection,
-                          PushSink sink, Clock clock, ValueSize valueSize) {
+                          PushSink sink, Clock clock, ValueSize valueSize, int maxSubscriptions) {
+    this.maxSubscriptions = maxSubscriptions;
     this.eventBus = hub.eventBus();
     this.hub = hub;
     this.directory = directory;
@@ -53,20 +57,28 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     subscribe(connection.idHex().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
   }
 
+  /** {@inheritDoc} At most {@code maxSubscriptions} records, {@code *} and the connection's own ID included. */
   @Override
-  public void subscribe(byte[] channel) {
+  public boolean subscribe(byte[] channel) {
+    if (held == maxSubscriptions) {
+      return false;
+    }
+    held++;
     ChannelName name = new ChannelName(channel);
     Subscription subscription = directory.subscribe(name, connectionId, clock.epochNanos());
     hub.add(name, this, subscription);
     records.computeIfAbsent(name, n -> new ArrayList<>()).add(subscription);
+    return true;
   }
 
   @Override
   public boolean unsubscribe(byte[] channel) {
     ChannelName name = new ChannelName(channel);
-    if (records.remove(name) == null) {
+    List<Subscription> removed = records.remove(name);
+    if (removed == null) {
       return false;
     }
+    held -= removed.size();
     hub.removeAll(name, this);
     directory.unsubscribe(name, connectionId);
     return true;

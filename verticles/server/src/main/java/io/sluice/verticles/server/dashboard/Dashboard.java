@@ -5,6 +5,8 @@ import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
+import io.sluice.verticles.server.http.ProtectedMode;
+import io.vertx.core.http.HttpMethod;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Vertx;
@@ -36,25 +38,33 @@ public final class Dashboard implements HttpFeature {
   private final BearerToken token;
   private final KeyScans keyScans = new KeyScans();
   private final DashboardData data;
+  private final ProtectedMode protectedMode;
 
   public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
-    this(instance, directory, token, DashboardData.empty());
+    this(instance, directory, token, DashboardData.empty(), ProtectedMode.off());
   }
 
-  /** @param data the policies and what they decided, the history, the operator settings */
-  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, DashboardData data) {
+  /**
+   * @param data          the policies and what they decided, the history, the operator settings
+   * @param protectedMode who may create, change and delete keys when no client authenticates
+   */
+  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, DashboardData data,
+                   ProtectedMode protectedMode) {
     this.dashboard = new DashboardContext(instance);
     this.directory = directory;
     this.token = token;
     this.data = data;
+    this.protectedMode = protectedMode;
   }
 
   @Override
   public void mount(Router router) {
     Vertx vertx = Vertx.currentContext().owner();
+    SecurityHeaders headers = new SecurityHeaders();
+    router.route("/api/*").handler(headers);
     router.route("/api/*").subRouter(api(vertx));
     if (Dashboard.class.getClassLoader().getResource(ASSETS + "/index.html") != null) {
-      router.route("/*").handler(context -> {
+      router.route("/*").handler(headers).handler(context -> {
         // Revalidate on every load, so a new version's page never runs with an old script.
         context.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
         context.next();
@@ -71,6 +81,14 @@ public final class Dashboard implements HttpFeature {
     AdminRoutes admin = new AdminRoutes(data);
     LiveUpdates live = new LiveUpdates(shards, dashboard.instance(), data);
     Router api = Router.router(vertx);
+    api.route().handler(context -> {
+      boolean write = context.request().method() != HttpMethod.GET && context.request().method() != HttpMethod.HEAD;
+      if (write && protectedMode.refusesWritesFrom(context.request().remoteAddress())) {
+        Endpoint.send(context.response(), new ApiError(403, ProtectedMode.REASON, null));
+      } else {
+        context.next();
+      }
+    });
     api.get("/auth").handler(new Endpoint(List.of(), null, context ->
         DashboardContext.ok(context, new JsonObject().put("required", token.required()))));
     api.get("/overview").handler(guarded(context ->

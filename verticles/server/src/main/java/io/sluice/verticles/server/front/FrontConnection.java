@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.engine.log.LogLimiter;
 import io.sluice.verticles.engine.log.LogText;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.session.ThrottrSession;
@@ -48,6 +49,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   private final Channel channel;
   private final Context context;
   private final PushFlushes pushFlushes;
+  private final LogLimiter closeLog;
   protected boolean closed;
   private boolean readingPaused;
   private final Timer duration;
@@ -62,13 +64,14 @@ public abstract class FrontConnection implements Transport, PushSink {
     this.context = Vertx.currentContext();
     this.pushFlushes = PushFlushes.install(wire.channel());
     this.instance = loop.instance();
+    this.closeLog = loop.closeLog();
     this.shards = loop.shards();
     this.input = wire.input();
     this.output = wire.output();
     this.stats = new ConnectionStats(ConnectionStats.randomId(), kind.protocol(), wire.peer().hostAddress(),
         wire.peer().port(), instance.clock().epochNanos());
     this.channels = new EventBusChannels(loop.hub(), instance.channels(), stats, this, instance.clock(),
-        instance.valueSize());
+        instance.valueSize(), loop.limits().maxSubscriptions());
     ConnectionLimits limits = loop.limits();
     this.session = new ThrottrSession(instance, stats, channels, guardedRouter(shards), this,
         limits.maxPendingRequests(), limits.maxPendingBytes(), kind.writePerRead());
@@ -274,7 +277,7 @@ public abstract class FrontConnection implements Transport, PushSink {
   @Override
   public void close(String reason) {
     if (!closed) {
-      LOG.log(System.Logger.Level.WARNING, "closing " + kind + " from " + peer() + ": " + reason);
+      closeLog.log(LOG, System.Logger.Level.WARNING, "closing " + kind + " from " + peer() + ": " + reason);
       closed = true;
       closeTransport(reason);
     }

@@ -2,6 +2,7 @@ package io.sluice.verticles.server.front;
 
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.engine.log.LogLimiter;
 import io.sluice.verticles.server.channel.ChannelHub;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.engine.routing.ShardRouter;
@@ -9,11 +10,16 @@ import io.vertx.core.Context;
 
 /**
  * What every connection a front accepts on one event loop shares: the instance, the way to the
- * shards and the channel hub (both made on that loop and used only from it), and the
- * per-connection limits.
+ * shards and the channel hub (both made on that loop and used only from it), the per-connection
+ * limits, and the limit on the lines that say why a connection was closed.
+ *
+ * @param closeLog at most {@value #CLOSE_LINES_PER_SECOND} "closing …" lines a second on this loop:
+ *                 a client that opens bad connections in a loop does not flood the log
  */
 public record FrontLoop(Instance instance, ShardRouter shards, ChannelHub hub, ConnectionLimits limits,
-                        RequestDurations durations, ConnectionClosers closers) {
+                        RequestDurations durations, ConnectionClosers closers, LogLimiter closeLog) {
+
+  public static final int CLOSE_LINES_PER_SECOND = 20;
 
   /** Call on the front's event loop: the router and the hub answer on the loop they were made on. */
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits) {
@@ -27,6 +33,7 @@ public record FrontLoop(Instance instance, ShardRouter shards, ChannelHub hub, C
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits,
                              RequestDurations durations, ConnectionClosers closers) {
     return new FrontLoop(instance, shards.routerFor(loop),
-        new ChannelHub(loop.owner().eventBus(), loop.owner().isClustered()), limits, durations, closers);
+        new ChannelHub(loop.owner().eventBus(), loop.owner().isClustered()), limits, durations, closers,
+        new LogLimiter(instance.clock(), 1_000_000_000L, CLOSE_LINES_PER_SECOND));
   }
 }

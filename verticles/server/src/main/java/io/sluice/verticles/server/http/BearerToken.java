@@ -5,7 +5,11 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Optional;
 
 /**
@@ -30,13 +34,70 @@ public final class BearerToken {
   private static final System.Logger LOG = System.getLogger(BearerToken.class.getName());
   private static final String SCHEME = "Bearer ";
 
-  private final byte[] token;
+  /** SHA-256 of the token, compared with the presented token's: the time taken depends on neither. */
+  private volatile byte[] token;
   private final AuthFailures failures;
+  private final Path file;
 
   /** @param token empty when clients need not authenticate */
   public BearerToken(Optional<String> token, Clock clock) {
-    this.token = token.map(t -> t.getBytes(StandardCharsets.UTF_8)).orElse(null);
+    this.token = token.map(BearerToken::digest).orElse(null);
     this.failures = new AuthFailures(clock);
+    this.file = null;
+  }
+
+  private BearerToken(Path file, Clock clock) throws IOException {
+    this.file = file;
+    this.failures = new AuthFailures(clock);
+    this.token = digest(read(file));
+  }
+
+  /**
+   * The token in {@code file} ({@code --auth-token-file}): its content without the line end, visible
+   * ASCII without spaces. {@link #reload()} reads it again, so tokens can be rotated with no restart.
+   *
+   * @throws IOException when the file cannot be read or holds no valid token
+   */
+  public static BearerToken fromFile(Path file, Clock clock) throws IOException {
+    return new BearerToken(file, clock);
+  }
+
+  /** The file the token comes from, if it comes from one. */
+  public Optional<Path> file() {
+    return Optional.ofNullable(file);
+  }
+
+  /**
+   * Reads the token file again: the new token is required from then on (connections already
+   * authenticated stay so). A file that holds no valid token leaves the previous one in force.
+   */
+  public void reload() {
+    if (file == null) {
+      return;
+    }
+    try {
+      token = digest(read(file));
+      LOG.log(System.Logger.Level.INFO, "auth token reloaded from " + file);
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "auth token not reloaded from " + file + ", the previous one stays in force: "
+          + e.getMessage());
+    }
+  }
+
+  private static String read(Path file) throws IOException {
+    String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+    if (text.isEmpty() || !text.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      throw new IOException(file + " must hold one token: visible ASCII characters, no spaces");
+    }
+    return text;
+  }
+
+  private static byte[] digest(String token) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
   }
 
   public boolean required() {
@@ -54,8 +115,9 @@ public final class BearerToken {
   }
 
   /**
-   * A token presented by a client at {@code address}; null when it presented none. Compared in
-   * constant time, so response timing does not reveal how much of a guess was right.
+   * A token presented by a client at {@code address}; null when it presented none. The SHA-256
+   * digests of both are compared in constant time, so response timing reveals neither how much of
+   * a guess was right nor the token's length.
    */
   public Verdict verify(String presented, String address) {
     if (token == null) {
@@ -67,7 +129,7 @@ public final class BearerToken {
     if (presented == null) {
       return Verdict.MISSING;
     }
-    if (MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8))) {
+    if (MessageDigest.isEqual(token, digest(presented))) {
       return Verdict.ADMITTED;
     }
     if (failures.failed(address)) {

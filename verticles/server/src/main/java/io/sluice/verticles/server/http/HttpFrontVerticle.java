@@ -1,12 +1,25 @@
 package io.sluice.verticles.server.http;
 
+import io.sluice.verticles.engine.log.LogLimiter;
+import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.front.ListenerGuards;
+import io.sluice.verticles.server.tls.HandshakeFailures;
+import io.sluice.verticles.server.tls.TlsReloads;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.Router;
 
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The one HTTP port. It owns the server and the router only; each {@link HttpFeature} mounts the
@@ -20,14 +33,26 @@ public final class HttpFrontVerticle extends VerticleBase {
   private final int port;
   private final int maxMessageBytes;
   private final List<HttpFeature> features;
+  private final ListenerGuards guards;
+  /** Connections past --max-connections, on this instance's event loop: each request gets 503. */
+  private final Set<HttpConnection> refused = new HashSet<>();
+  /** The request clock of every admitted connection of this instance. */
+  private final Map<HttpConnection, RequestDeadline> deadlines = new HashMap<>();
+  private LogLimiter slowClients;
   private HttpServer server;
+  private TlsReloads.Updater tlsUpdater;
 
-  /** @param features mounted in this order, which is the order routes match in */
-  public HttpFrontVerticle(String host, int port, int maxMessageBytes, List<HttpFeature> features) {
+  /**
+   * @param features mounted in this order, which is the order routes match in
+   * @param guards   TLS, the connection limit and the idle timeout this port shares with the others
+   */
+  public HttpFrontVerticle(String host, int port, int maxMessageBytes, List<HttpFeature> features,
+                           ListenerGuards guards) {
     this.host = host;
     this.port = port;
     this.maxMessageBytes = maxMessageBytes;
     this.features = List.copyOf(features);
+    this.guards = guards;
   }
 
   @Override
@@ -38,12 +63,76 @@ public final class HttpFrontVerticle extends VerticleBase {
     router.route().handler(context -> Endpoint.send(context.response(), new ApiError(404,
         "no such path: " + context.request().path() + " (see README.md: /api, /v1, /ws, /metrics, /health, /ready)",
         null)));
-    server = vertx.createHttpServer(new HttpServerOptions()
-            .setTcpNoDelay(true)
-            .setMaxWebSocketFrameSize(maxMessageBytes)
-            .setMaxWebSocketMessageSize(maxMessageBytes))
-        .requestHandler(router);
+    Defences defences = guards.defences();
+    slowClients = new LogLimiter(guards.clock(), 1_000_000_000L);
+    HttpServerOptions options = guards.configure(new HttpServerOptions()
+        .setTcpNoDelay(true)
+        // HTTP/1.1 only without TLS: to tell h2c from HTTP/1 Vert.x waits for the first bytes before
+        // it makes the connection, and the request clock must start at the accept.
+        .setHttp2ClearTextEnabled(false)
+        .setMaxHeaderSize(defences.httpMaxHeaderBytes())
+        .setMaxWebSocketFrameSize(maxMessageBytes)
+        .setMaxWebSocketMessageSize(maxMessageBytes));
+    HandshakeFailures handshakeFailures = new HandshakeFailures("HTTP", guards.clock());
+    server = vertx.createHttpServer(options)
+        .exceptionHandler(handshakeFailures::failed)
+        .connectionHandler(this::accept)
+        .requestHandler(request -> {
+          if (refused.contains(request.connection())) {
+            refuse(request);
+            return;
+          }
+          RequestDeadline deadline = deadlines.get(request.connection());
+          if (deadline != null) {
+            deadline.began(request);
+          }
+          if (request.headers().size() > defences.httpMaxHeaders()) {
+            refuseHeaders(request, defences.httpMaxHeaders());
+          } else {
+            router.handle(request);
+          }
+        });
+    tlsUpdater = server::updateSSLOptions;
+    guards.join(tlsUpdater);
     return server.listen(port, host);
+  }
+
+  private void accept(HttpConnection connection) {
+    if (!guards.gate().admit(((ConnectionBase) connection).channel(), "HTTP", connection.remoteAddress())) {
+      refused.add(connection);
+      connection.closeHandler(v -> refused.remove(connection));
+      return;
+    }
+    deadlines.put(connection, RequestDeadline.start(vertx, connection,
+        guards.defences().httpRequestTimeout().toMillis(), slowClients));
+    connection.closeHandler(v -> deadlines.remove(connection).closed());
+  }
+
+  /** More header lines than --http-max-headers: 431, then the close. */
+  private static void refuseHeaders(HttpServerRequest request, int max) {
+    request.response().setStatusCode(431)
+        .putHeader(HttpHeaders.CONNECTION, "close")
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+        .end("{\"error\":\"more than " + max + " header lines (--http-max-headers)\"}")
+        .onComplete(done -> request.connection().close());
+  }
+
+  /** A connection one too many: every request on it, WebSocket upgrades included, gets 503, then the close. */
+  private static void refuse(HttpServerRequest request) {
+    request.response().setStatusCode(503)
+        .putHeader(HttpHeaders.CONNECTION, "close")
+        .putHeader(HttpHeaders.RETRY_AFTER, "1")
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+        .end("{\"error\":\"too many connections are open (--max-connections)\"}")
+        .onComplete(done -> request.connection().close());
+  }
+
+  /**
+   * Stops accepting; requests in progress are answered, then their connections closed, and
+   * WebSockets are closed (1001); whatever is still open after {@code timeout} is closed.
+   */
+  public Future<Void> shutdown(java.time.Duration timeout) {
+    return server.shutdown(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
   public int actualPort() {
@@ -52,6 +141,7 @@ public final class HttpFrontVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    guards.leave(tlsUpdater);
     return server.close();
   }
 }

@@ -2,14 +2,20 @@ package io.sluice.verticles.server.tcp;
 
 import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.metrics.RequestDurations;
+import io.netty.channel.Channel;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.front.FrontLoop;
+import io.sluice.verticles.server.front.ListenerGuards;
 import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.tls.HandshakeFailures;
+import io.sluice.verticles.server.tls.TlsReloads;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
 
 /**
  * The Throttr binary protocol over TCP. One instance per event loop; instances share the port and
@@ -24,18 +30,22 @@ public final class ThrottrTcpVerticle extends VerticleBase {
   private final ConnectionLimits limits;
   private final RequestDurations durations;
   private final ConnectionClosers closers;
+  private final ListenerGuards guards;
   private NetServer server;
+  private TlsReloads.Updater tlsUpdater;
 
-  public ThrottrTcpVerticle(Instance instance, ShardDirectory shards, String host, int port, ConnectionLimits limits) {
-    this(instance, shards, host, port, limits, RequestDurations.none(), new ConnectionClosers());
+  public ThrottrTcpVerticle(Instance instance, ShardDirectory shards, String host, int port, ConnectionLimits limits,
+                            ListenerGuards guards) {
+    this(instance, shards, host, port, limits, guards, RequestDurations.none(), new ConnectionClosers());
   }
 
   /**
+   * @param guards    TLS, the connection limit and the idle timeout this port shares with the others
    * @param durations where the request durations of its connections are recorded
    * @param closers   where its connections register so that an operator can close them
    */
   public ThrottrTcpVerticle(Instance instance, ShardDirectory shards, String host, int port, ConnectionLimits limits,
-                            RequestDurations durations, ConnectionClosers closers) {
+                            ListenerGuards guards, RequestDurations durations, ConnectionClosers closers) {
     this.closers = closers;
     this.durations = durations;
     this.instance = instance;
@@ -43,14 +53,37 @@ public final class ThrottrTcpVerticle extends VerticleBase {
     this.host = host;
     this.port = port;
     this.limits = limits;
+    this.guards = guards;
   }
 
   @Override
   public Future<?> start() {
     FrontLoop loop = FrontLoop.on(context, instance, shards, limits, durations, closers);
-    server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true))
-        .connectHandler(socket -> new TcpConnection(socket, loop).start());
+    HandshakeFailures handshakeFailures = new HandshakeFailures("Throttr", guards.clock());
+    server = vertx.createNetServer(guards.configure(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true)))
+        .exceptionHandler(handshakeFailures::failed)
+        .connectHandler(socket -> accept(socket, loop));
+    tlsUpdater = server::updateSSLOptions;
+    guards.join(tlsUpdater);
     return server.listen(port, host);
+  }
+
+  /** Past --max-connections the connection is closed at once, before anything is read from it. */
+  private void accept(NetSocket socket, FrontLoop loop) {
+    Channel channel = ((NetSocketInternal) socket).channelHandlerContext().channel();
+    if (guards.gate().admit(channel, "Throttr", socket.remoteAddress())) {
+      new TcpConnection(socket, loop).start();
+    } else {
+      socket.close();
+    }
+  }
+
+  /**
+   * Stops accepting, lets each connection answer what it has read and close, and closes what is
+   * still open after {@code timeout}.
+   */
+  public Future<Void> shutdown(java.time.Duration timeout) {
+    return server.shutdown(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
   /** The port actually bound (useful when configured as 0). */
@@ -60,6 +93,7 @@ public final class ThrottrTcpVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    guards.leave(tlsUpdater);
     return server.close();
   }
 }

@@ -7,6 +7,7 @@ import io.sluice.verticles.server.front.FrontLoop;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
+import io.sluice.verticles.server.http.ProtectedMode;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.netty.channel.Channel;
 import io.vertx.core.Handler;
@@ -27,24 +28,27 @@ public final class WebSocketBridge {
   private final ConnectionLimits limits;
   private final RequestDurations durations;
   private final ConnectionClosers closers;
+  private final ProtectedMode protectedMode;
 
   /** @param limits frame size and per-connection bounds, the same as for TCP clients */
   public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits) {
-    this(instance, shards, token, limits, RequestDurations.none(), new ConnectionClosers());
+    this(instance, shards, token, limits, RequestDurations.none(), new ConnectionClosers(), ProtectedMode.off());
   }
 
   /**
-   * @param durations where the request durations of WebSocket connections are recorded
-   * @param closers   where its connections register so that an operator can close them
+   * @param durations     where the request durations of WebSocket connections are recorded
+   * @param closers       where its connections register so that an operator can close them
+   * @param protectedMode who may publish and send Throttr frames when no client authenticates
    */
   public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits,
-                         RequestDurations durations, ConnectionClosers closers) {
+                         RequestDurations durations, ConnectionClosers closers, ProtectedMode protectedMode) {
     this.closers = closers;
     this.instance = instance;
     this.shards = shards;
     this.token = token;
     this.limits = limits;
     this.durations = durations;
+    this.protectedMode = protectedMode;
   }
 
   /**
@@ -69,8 +73,9 @@ public final class WebSocketBridge {
       // The upgraded socket keeps the HTTP connection's Netty channel; vertx-web's wrapper of the
       // socket does not reveal it, the connection does.
       Channel channel = ((ConnectionBase) request.connection()).channel();
+      boolean writesRefused = protectedMode.refusesWritesFrom(request.remoteAddress());
       request.toWebSocket().onSuccess(socket ->
-          new WebSocketConnection(socket, channel, loop, token, authenticated).start());
+          new WebSocketConnection(socket, channel, loop, token, authenticated, writesRefused).start());
     };
   }
 }

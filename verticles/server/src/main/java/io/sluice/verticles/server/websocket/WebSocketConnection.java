@@ -8,6 +8,7 @@ import io.sluice.verticles.server.front.FrontKind;
 import io.sluice.verticles.server.front.FrontLoop;
 import io.sluice.verticles.server.front.Wire;
 import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.http.ProtectedMode;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -39,19 +40,26 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private final BearerToken token;
   private final MessageAssembler messages;
   private boolean authenticated;
+  private final boolean writesRefused;
+  private final int maxSubscriptions;
   private boolean binaryClient;
   private boolean repauseScheduled;
   private int failedAuths;
   private short closeStatus = POLICY_VIOLATION;
 
-  /** @param channel the Netty channel under the socket (the upgraded HTTP connection's) */
+  /**
+   * @param channel       the Netty channel under the socket (the upgraded HTTP connection's)
+   * @param writesRefused protected mode: this client may subscribe, not publish nor send Throttr frames
+   */
   WebSocketConnection(ServerWebSocket socket, Channel channel, FrontLoop loop, BearerToken token,
-                      boolean authenticated) {
+                      boolean authenticated, boolean writesRefused) {
     super(KIND, loop, new Wire(socket.remoteAddress(), socket, socket, channel));
     this.socket = socket;
     this.eventLoop = channel.eventLoop();
     this.token = token;
     this.authenticated = authenticated;
+    this.writesRefused = writesRefused;
+    this.maxSubscriptions = loop.limits().maxSubscriptions();
     this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
   }
 
@@ -104,6 +112,11 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     if (!authenticated) {
       countRead(message.length());
       close("binary message before authentication");
+      return;
+    }
+    if (writesRefused) {
+      countRead(message.length());
+      close(ProtectedMode.REASON);
       return;
     }
     binaryClient = true;
@@ -172,8 +185,12 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private void handleSubscribe(JsonObject command, Object id) {
     String channel = channel(command);
     countRequest(RequestType.SUBSCRIBE);
-    channels.subscribe(channel.getBytes(StandardCharsets.UTF_8));
-    sendText(JsonFrames.ack("subscribe", channel, true, id));
+    if (channels.subscribe(channel.getBytes(StandardCharsets.UTF_8))) {
+      sendText(JsonFrames.ack("subscribe", channel, true, id));
+    } else {
+      sendText(JsonFrames.error("this connection holds " + maxSubscriptions
+          + " subscriptions, the most it may (--max-subscriptions)", id));
+    }
   }
 
   private void handleUnsubscribe(JsonObject command, Object id) {
@@ -184,6 +201,10 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   /** As in the binary protocol, this client's own pushes come before its acknowledgement. */
   private void handlePublish(JsonObject command, Object id) {
+    if (writesRefused) {
+      sendText(JsonFrames.error(ProtectedMode.REASON, id));
+      return;
+    }
     String channel = channel(command);
     countRequest(RequestType.PUBLISH);
     byte[] name = channel.getBytes(StandardCharsets.UTF_8);

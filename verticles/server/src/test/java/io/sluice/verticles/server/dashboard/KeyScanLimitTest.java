@@ -11,6 +11,7 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.front.ListenerGuards;
 import io.sluice.verticles.server.http.HttpFrontVerticle;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.HttpCalls.Answer;
@@ -84,7 +85,7 @@ class KeyScanLimitTest {
     }
     Dashboard dashboard = new Dashboard(Instance.start("test", ValueSize.UINT16, SHARDS, clock),
         new ShardDirectory(SHARDS), new BearerToken(Optional.empty(), clock));
-    HttpFrontVerticle front = new HttpFrontVerticle("127.0.0.1", 0, 8096, List.of(dashboard));
+    HttpFrontVerticle front = new HttpFrontVerticle("127.0.0.1", 0, 8096, List.of(dashboard), ListenerGuards.none(clock));
     await(vertx.deployVerticle(front));
     http = new HttpCalls(vertx, front.actualPort());
   }

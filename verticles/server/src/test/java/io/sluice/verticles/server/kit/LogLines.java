@@ -19,7 +19,7 @@ public final class LogLines implements AutoCloseable {
   private final Handler handler = new Handler() {
     @Override
     public void publish(LogRecord record) {
-      if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+      if (record.getLevel().intValue() >= lowest.intValue()) {
         synchronized (records) {
           records.add(record);
         }
@@ -35,7 +35,15 @@ public final class LogLines implements AutoCloseable {
     }
   };
 
+  private final Level lowest;
+
   public LogLines() {
+    this(Level.WARNING);
+  }
+
+  /** Lines at {@code lowest} and above (INFO to see what Sluice reports of its own doing). */
+  public LogLines(Level lowest) {
+    this.lowest = lowest;
     root.addHandler(handler);
   }
 

@@ -30,7 +30,13 @@ public final class RawHttp {
    */
   public static Answer exchange(int port, String method, String path, String body, String... headers)
       throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
+    return exchange("127.0.0.1", port, method, path, body, headers);
+  }
+
+  /** The same, to (and so from) another address of this machine. */
+  public static Answer exchange(String host, int port, String method, String path, String body, String... headers)
+      throws IOException {
+    try (Socket socket = new Socket(host, port)) {
       socket.setSoTimeout(30_000);
       StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
       for (String header : headers) {

@@ -6,6 +6,7 @@ import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.OperatorSettings;
+import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.cluster.ClusterSettings;
@@ -90,45 +91,66 @@ public final class SluiceUnderTest implements AutoCloseable {
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
     this(vertx, valueSize, limits, http, udpRules, policies, metrics, OperatorSettings.defaults(), StoreLimits.unlimited(),
-        RlsSettings.disabled());
+        RlsSettings.disabled(), Defences.defaults());
+  }
+
+  /** Default everything but the listeners' defences (TLS, connection and time bounds). */
+  public SluiceUnderTest(Vertx vertx, Defences defences) {
+    this(vertx, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), defences);
+  }
+
+  /** These per-connection limits and defences. */
+  public SluiceUnderTest(Vertx vertx, ConnectionLimits limits, Defences defences) {
+    this(vertx, ValueSize.UINT16, limits, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(),
+        Policies.none(), SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(),
+        RlsSettings.disabled(), defences);
+  }
+
+  /** The given HTTP front settings (a token, say) and defences. */
+  public SluiceUnderTest(Vertx vertx, HttpSettings http, Defences defences) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), Policies.none(),
+        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), RlsSettings.disabled(), defences);
   }
 
   /** Policies and operator settings (internal metrics, the configuration the admin API shows). */
   public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http, OperatorSettings operator) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies,
-        SluiceMetrics.newRegistry(), operator, StoreLimits.unlimited(), RlsSettings.disabled());
+        SluiceMetrics.newRegistry(), operator, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults());
   }
 
   /** Records held under {@code recordLimits} (instance-wide: each of the 2 shards holds half). */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, RuleSet udpRules, Policies policies, StoreLimits recordLimits) {
     this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
-        udpRules, policies, SluiceMetrics.newRegistry(), OperatorSettings.defaults(), recordLimits, RlsSettings.disabled());
+        udpRules, policies, SluiceMetrics.newRegistry(), OperatorSettings.defaults(), recordLimits, RlsSettings.disabled(),
+        Defences.defaults());
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
                          StoreLimits recordLimits) {
-    this(vertx, valueSize, limits, http, udpRules, policies, metrics, operator, recordLimits, RlsSettings.disabled());
+    this(vertx, valueSize, limits, http, udpRules, policies, metrics, operator, recordLimits, RlsSettings.disabled(),
+        Defences.defaults());
   }
 
   /** Envoy's rate limit service with these settings (its port is made ephemeral); the rest as by default. */
   public SluiceUnderTest(Vertx vertx, RlsSettings rls) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
         new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(), Policies.none(),
-        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls);
+        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, Defences.defaults());
   }
 
   private SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                           Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
-                          StoreLimits recordLimits, RlsSettings rls) {
+                          StoreLimits recordLimits, RlsSettings rls, Defences defences) {
     this.vertx = vertx;
     this.metrics = metrics;
     this.clock = new ManualClock();
     this.afterClose = () -> { };
-    ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
-        new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(LOOPBACK, 0, udpRules), policies, operator, ClusterSettings.NONE, recordLimits,
-        new RlsSettings(LOOPBACK, rls.port() < 0 ? -1 : 0, rls.config(), rls.responseHeaders()));
+    // Every listener binds where the HTTP settings say (loopback but in tests of exposed listeners).
+    ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(http.bind(), 0),
+        new HttpSettings(http.bind(), 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
+        new UdpSettings(http.bind(), 0, udpRules), policies, operator, ClusterSettings.NONE, recordLimits,
+        new RlsSettings(LOOPBACK, rls.port() < 0 ? -1 : 0, rls.config(), rls.responseHeaders()), defences);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
@@ -142,6 +164,11 @@ public final class SluiceUnderTest implements AutoCloseable {
     this.clock = clock;
     this.afterClose = afterClose;
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
+  }
+
+  /** What /metrics serves. */
+  public PrometheusMeterRegistry metrics() {
+    return metrics;
   }
 
   public SluiceServer server() {
@@ -158,10 +185,6 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   public int grpcPort() {
     return server.grpcPort();
-  }
-
-  public PrometheusMeterRegistry metrics() {
-    return metrics;
   }
 
   public int tcpPort() {

@@ -18,6 +18,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.buffer.BufferInternal;
+import io.vertx.core.net.ConnectOptions;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
@@ -66,7 +67,11 @@ public final class ThrottrClientImpl implements ThrottrClient {
   public static Future<ThrottrClient> connect(Vertx vertx, ThrottrClientOptions options) {
     ThrottrClientOptions settled = new ThrottrClientOptions(options);
     NetClient netClient = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
-    return netClient.connect(settled.getPort(), settled.getHost())
+    ConnectOptions target = new ConnectOptions().setPort(settled.getPort()).setHost(settled.getHost());
+    if (settled.getTls() != null) {
+      target.setSsl(true).setSslOptions(settled.getTls());
+    }
+    return netClient.connect(target)
         // This callback runs on the context the socket's handlers will run on: capture that one.
         .<ThrottrClient>map(socket ->
             new ThrottrClientImpl((ContextInternal) vertx.getOrCreateContext(), netClient, socket, settled))

@@ -3,7 +3,13 @@ package io.sluice.verticles.benchmarks.load;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.netty.handler.ssl.OpenSsl;
+import io.vertx.core.net.ClientSSLOptions;
+import io.vertx.core.net.JdkSSLEngineOptions;
+import io.vertx.core.net.OpenSSLEngineOptions;
+import io.vertx.core.net.ConnectOptions;
 import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.PemTrustOptions;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -73,13 +79,24 @@ public final class Bench {
     }
   }
 
+  /** Where to connect, over TLS when {@code --tls-ca} is given (OpenSSL where it loads, as the server). */
+  private static ConnectOptions target(BenchOptions options) {
+    ConnectOptions target = new ConnectOptions().setHost(options.host()).setPort(options.port());
+    if (options.tlsCa() != null) {
+      target.setSsl(true).setSslOptions(new ClientSSLOptions().setHostnameVerificationAlgorithm("")
+          .setTrustOptions(new PemTrustOptions().addCertPath(options.tlsCa())));
+    }
+    return target;
+  }
+
   private static int measure(Vertx vertx, BenchOptions options) throws Exception {
-    var client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
+    var client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)
+        .setSslEngineOptions(OpenSsl.isAvailable() ? new OpenSSLEngineOptions() : new JdkSSLEngineOptions()));
     List<BenchConnection> connections = new ArrayList<>();
     byte[][] keys = Workload.sharedKeys(options.keys());
     for (int i = 0; i < options.connections(); i++) {
       int index = i;
-      connections.add(await(client.connect(options.port(), options.host())
+      connections.add(await(client.connect(target(options))
           .map(socket -> new BenchConnection(socket, new Workload(options, index, keys), options))));
     }
     long prefillStart = System.nanoTime();

@@ -23,7 +23,8 @@ record BenchOptions(
     Duration warmup,
     ValueSize valueSize,
     int valueBytes,
-    long ttlSeconds) {
+    long ttlSeconds,
+    String tlsCa) {
 
   static final String HELP = String.join("\n",
       "Usage: java -jar sluice.jar bench [options]",
@@ -40,6 +41,7 @@ record BenchOptions(
       "  --value-size SIZE    uint8|uint16|uint32|uint64, as the server (uint16)",
       "  --value-bytes N      SET value length (16)",
       "  --ttl SECONDS        TTL of every key written, in seconds (3600); short TTLs measure memory after expiry",
+      "  --tls-ca FILE        connect over TLS, trusting the server's certificate if this CA (PEM) signed it",
       "Fan-out of one publisher to many WebSocket subscribers: java -jar sluice.jar bench fanout --help",
       "The UDP text protocol (over_limit): java -jar sluice.jar bench udp --help");
 
@@ -47,7 +49,7 @@ record BenchOptions(
 
   static BenchOptions parse(List<String> args) {
     Map<String, String> values = Arguments.parse(args, List.of("host", "port", "connections", "pipeline", "keys",
-        "mix", "duration", "warmup", "value-size", "value-bytes", "ttl"));
+        "mix", "duration", "warmup", "value-size", "value-bytes", "ttl", "tls-ca"));
     if (values == null) {
       return null;
     }
@@ -62,7 +64,8 @@ record BenchOptions(
         Duration.ofSeconds(Arguments.nonNegative(values, "warmup", 2)),
         ValueSize.parse(values.getOrDefault("value-size", "uint16")),
         Arguments.nonNegative(values, "value-bytes", 16),
-        Arguments.positive(values, "ttl", 3600));
+        Arguments.positive(values, "ttl", 3600),
+        values.get("tls-ca"));
   }
 
   private static Map<Operation, Integer> mix(String spec) {

@@ -1,0 +1,70 @@
+package io.sluice.verticles.server.tls;
+
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
+import io.vertx.core.net.ServerSSLOptions;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * TLS for a listener, from PEM files: the one place that turns {@code --tls-cert}, {@code --tls-key}
+ * and {@code --tls-client-ca} into Vert.x options. Every TCP listener (the Throttr port, the HTTP
+ * port, and any {@link io.vertx.core.http.HttpServer} such as a gRPC one, since
+ * {@link io.vertx.core.http.HttpServerOptions} is a {@link NetServerOptions}) is configured by
+ * {@link #configure}, and its certificates replaced by {@link TlsReloads}.
+ *
+ * @param certificate the server's certificate chain (PEM), leaf first
+ * @param key         its private key (PEM, PKCS#8 or PKCS#1)
+ * @param clientCa    when present, clients must present a certificate signed by one of these CAs (mTLS)
+ */
+public record TlsSettings(Path certificate, Path key, Optional<Path> clientCa, TlsEngine engine) {
+
+  /** Older versions have known weaknesses; every maintained client speaks one of these. */
+  public static final Set<String> PROTOCOLS = Set.of("TLSv1.2", "TLSv1.3");
+
+  /** A client that has not finished its handshake by then is closed. */
+  static final long HANDSHAKE_TIMEOUT_SECONDS = 10;
+
+  public TlsSettings(Path certificate, Path key, Optional<Path> clientCa) {
+    this(certificate, key, clientCa, TlsEngine.AUTO);
+  }
+
+  /** The files to watch for a reload. */
+  public List<Path> files() {
+    return clientCa.map(ca -> List.of(certificate, key, ca)).orElse(List.of(certificate, key));
+  }
+
+  /** Turns TLS on in {@code options}, with the certificate files as they are now. */
+  public <T extends NetServerOptions> T configure(T options) {
+    ServerSSLOptions ssl = sslOptions();
+    options.setSsl(true)
+        .setSslEngineOptions(engine.options())
+        .setKeyCertOptions(ssl.getKeyCertOptions())
+        .setEnabledSecureTransportProtocols(ssl.getEnabledSecureTransportProtocols())
+        .setClientAuth(ssl.getClientAuth())
+        .setSslHandshakeTimeout(ssl.getSslHandshakeTimeout())
+        .setSslHandshakeTimeoutUnit(ssl.getSslHandshakeTimeoutUnit());
+    if (ssl.getTrustOptions() != null) {
+      options.setTrustOptions(ssl.getTrustOptions());
+    }
+    return options;
+  }
+
+  /** What a running server is given to read the files again. */
+  public ServerSSLOptions sslOptions() {
+    ServerSSLOptions ssl = new ServerSSLOptions()
+        .setKeyCertOptions(new PemKeyCertOptions().setCertPath(certificate.toString()).setKeyPath(key.toString()))
+        .setEnabledSecureTransportProtocols(PROTOCOLS)
+        .setSslHandshakeTimeout(HANDSHAKE_TIMEOUT_SECONDS)
+        .setSslHandshakeTimeoutUnit(TimeUnit.SECONDS)
+        .setClientAuth(clientCa.isPresent() ? ClientAuth.REQUIRED : ClientAuth.NONE);
+    clientCa.ifPresent(ca -> ssl.setTrustOptions(new PemTrustOptions().addCertPath(ca.toString())));
+    return ssl;
+  }
+}
