@@ -6,6 +6,7 @@ import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
@@ -53,7 +54,8 @@ public final class Gateway {
         new TcpSettings(config.bind(), config.tcpPort()),
         new HttpSettings(config.bind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
-        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies());
+        new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
+        new PersistenceSettings(config.dataDir(), config.fsync(), config.snapshotInterval(), config.dataRecover()));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -1,6 +1,7 @@
 package io.sluice.gateway.config;
 
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.persist.FsyncPolicy;
 
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -106,6 +107,24 @@ public final class Options {
       .defaultValue(java.util.List::<String>of, "IP addresses, localhost and the bind address")
       .describedAs("Host header names the HTTP port answers besides IP addresses, localhost and the bind address (others get 421, against DNS rebinding); * answers any.");
 
+  public static final Option<Path> DATA_DIR = Option.valued("data-dir", "DIR", ValueType.path())
+      .yaml("persistence.data-dir").environment()
+      .describedAs("Directory of the shards' snapshots (*.snapshot) and append-only logs (*.log); unset: keys live in memory only and a restart forgets them (docs/persistence.md).");
+
+  public static final Option<FsyncPolicy> FSYNC = Option.valued("fsync", "WHEN", ValueType.fsyncPolicy())
+      .yaml("persistence.fsync").environment()
+      .defaultValue(FsyncPolicy.EVERYSEC)
+      .describedAs("When the log is forced to disk: always (a reply leaves only once its change is on disk), everysec (writes older than a second survive power loss) or no (the OS decides; kill -9 loses nothing).");
+
+  public static final Option<java.time.Duration> SNAPSHOT_INTERVAL = Option.valued("snapshot-interval", "DURATION", ValueType.duration())
+      .yaml("persistence.snapshot-interval").environment()
+      .defaultValue(java.time.Duration.ofMinutes(5))
+      .describedAs("How often each shard rewrites its state as a snapshot and drops the log before it (also when the log outgrows twice the last snapshot).");
+
+  public static final Option<Boolean> DATA_RECOVER = Option.switchNamed("data-recover")
+      .yaml("persistence.data-recover").environment()
+      .describedAs("Start even when a data file is damaged in the middle, dropping what cannot be read (each loss is logged); without it such a start is refused.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -120,7 +139,8 @@ public final class Options {
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
-      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, CONFIG, HELP, VERSION);
+      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, CONFIG, HELP,
+      VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(HELP, VERSION);

@@ -3,6 +3,7 @@ package io.sluice.verticles.server;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
@@ -14,6 +15,7 @@ import io.sluice.verticles.server.udp.UdpSettings;
  * @param sweepIntervalMillis how often each shard reclaims a slice of expired records
  * @param limits              what one client connection may hold, on TCP and on the WebSocket bridge
  * @param policies            the rate-limit policies of the HTTP check API
+ * @param persistence         where and how the shards persist; {@link PersistenceSettings#OFF} for memory only
  */
 public record ServerSettings(
     ValueSize valueSize,
@@ -24,7 +26,15 @@ public record ServerSettings(
     TcpSettings tcp,
     HttpSettings http,
     UdpSettings udp,
-    Policies policies) {
+    Policies policies,
+    PersistenceSettings persistence) {
+
+  /** Settings without persistence. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        PersistenceSettings.OFF);
+  }
 
   /** Settings without check-API policies. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,

@@ -20,6 +20,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
+import io.sluice.verticles.engine.persist.ShardPersistence;
+import io.sluice.verticles.server.persistence.PersistenceMetrics;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.vertx.core.Future;
 import io.sluice.verticles.server.dashboard.Dashboard;
 import io.sluice.verticles.server.dashboard.DashboardVerticle;
@@ -46,6 +49,7 @@ public final class SluiceServer {
   private final Instance instance;
   private final List<String> deployments = new ArrayList<>();
   private ShardDirectory directory;
+  private PersistentShards persistence = PersistentShards.none();
   private long metricsTimer = -1;
   private int tcpPort;
   private int httpPort;
@@ -101,22 +105,47 @@ public final class SluiceServer {
     if (metrics != null) {
       directory.observeParcelSizes(SluiceMetrics.parcelSizes(metrics)::record);
     }
-    List<Future<String>> shards = new ArrayList<>();
     List<Store> stores = new ArrayList<>();
     for (int i = 0; i < settings.shards(); i++) {
-      Store store = new Store(instance.clock(), instance.startedAtNanos());
-      stores.add(store);
-      ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
-      shards.add(track(vertx.deployVerticle(new ShardVerticle(i, shard, directory, settings.sweepIntervalMillis()))));
+      stores.add(new Store(instance.clock(), instance.startedAtNanos()));
     }
     if (metrics != null) {
       SluiceMetrics.bind(metrics, instance, stores);
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
-    return Future.all(shards)
+    return PersistentShards.load(vertx, settings.persistence(), stores, settings.valueSize(), instance.clock())
+        .compose(loaded -> {
+          persistence = loaded;
+          if (metrics != null && loaded.enabled()) {
+            PersistenceMetrics.bind(metrics, loaded);
+          }
+          return deployShards(settings, stores);
+        })
         .compose(v -> deployTcp(settings, directory))
         .compose(v -> deployHttp(settings, directory))
         .compose(v -> deployUdp(settings, directory));
+  }
+
+  /** One verticle per shard, each listening to its store's changes when persisting. */
+  private Future<?> deployShards(ServerSettings settings, List<Store> stores) {
+    List<Future<String>> shards = new ArrayList<>();
+    for (int i = 0; i < stores.size(); i++) {
+      Store store = stores.get(i);
+      ShardPersistence log = null;
+      if (persistence.enabled()) {
+        log = persistence.shard(i);
+        store.listen(log);
+      }
+      ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
+      shards.add(track(vertx.deployVerticle(new ShardVerticle(i, shard, directory, settings.sweepIntervalMillis(),
+          log))));
+    }
+    return Future.all(shards);
+  }
+
+  /** The persistence of the shards (nothing when not persisting): for probes, metrics, the dashboard. */
+  public PersistentShards persistence() {
+    return persistence;
   }
 
   /**
@@ -159,7 +188,7 @@ public final class SluiceServer {
     if (metrics != null) {
       features.add(HttpFeature.at("/metrics", () -> PrometheusScrapingHandler.create(metrics)));
     }
-    features.add(new Health(directory));
+    features.add(new Health(directory, () -> persistence.failure()));
     features.add(new RequestGuard(settings.http()));
     features.add(HttpFeature.at("/ws", bridge::handler));
     new CheckApi(settings.policies(), directory, token, meters()).mounts()

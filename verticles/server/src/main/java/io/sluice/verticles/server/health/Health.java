@@ -13,21 +13,30 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Probes for orchestrators, public like {@code /metrics}: {@code /health} answers while the process
  * serves HTTP (liveness); {@code /ready} answers 200 only when every storage shard answers within
  * {@link #READY_TIMEOUT_MILLIS} (readiness: a shard that is gone or stuck makes the instance
- * unready).
+ * unready) and no write to the data directory has failed since the last repairing snapshot (the
+ * requests are still answered then, but what they change may not survive a restart).
  */
 public final class Health implements HttpFeature {
 
   static final long READY_TIMEOUT_MILLIS = 2000;
 
   private final ShardDirectory directory;
+  private final Supplier<String> persistenceFailure;
 
   public Health(ShardDirectory directory) {
+    this(directory, () -> null);
+  }
+
+  /** @param persistenceFailure why the data files are not whole, or null when they are */
+  public Health(ShardDirectory directory, Supplier<String> persistenceFailure) {
     this.directory = directory;
+    this.persistenceFailure = persistenceFailure;
   }
 
   @Override
@@ -38,7 +47,11 @@ public final class Health implements HttpFeature {
     router.get("/ready").handler(new Endpoint(List.of(), null, context -> ready(context, shards)));
   }
 
-  private static Future<Void> ready(RoutingContext context, ShardQueries shards) {
+  private Future<Void> ready(RoutingContext context, ShardQueries shards) {
+    String notPersisting = persistenceFailure.get();
+    if (notPersisting != null) {
+      return answer(context, 503, new JsonObject().put("status", "NOT_READY").put("reason", notPersisting));
+    }
     Promise<Void> answered = Promise.promise();
     long timeout = context.vertx().setTimer(READY_TIMEOUT_MILLIS, t -> answered.tryFail("no answer within "
         + READY_TIMEOUT_MILLIS + " ms"));

@@ -4,6 +4,7 @@ import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ThrottrShard;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
@@ -19,7 +20,8 @@ public final class ShardDirectory {
   private final AtomicReferenceArray<LocalShard> local;
   private volatile IntConsumer parcelSizes = size -> { };
 
-  private record LocalShard(Thread thread, ThrottrShard shard) {
+  /** {@code durable} runs a reply once what the batch changed is as safe as persistence promises. */
+  private record LocalShard(Thread thread, ThrottrShard shard, Consumer<Runnable> durable) {
   }
 
   public ShardDirectory(int shards) {
@@ -40,19 +42,24 @@ public final class ShardDirectory {
   }
 
   /** Called by a shard verticle from its own event loop once it serves. */
-  void register(int index, ThrottrShard shard) {
-    local.set(index, new LocalShard(Thread.currentThread(), shard));
+  void register(int index, ThrottrShard shard, Consumer<Runnable> durable) {
+    local.set(index, new LocalShard(Thread.currentThread(), shard, durable));
   }
 
   void unregister(int index) {
     local.set(index, null);
   }
 
-  /** Runs the batch at once when its shard lives on the calling thread; false otherwise. */
-  boolean executeIfLocal(ShardBatch batch) {
+  /**
+   * Runs the batch at once when its shard lives on the calling thread, then {@code answered} (at
+   * once too, unless {@code --fsync always} holds it until the disk has the batch's changes);
+   * false otherwise.
+   */
+  boolean executeIfLocal(ShardBatch batch, Runnable answered) {
     LocalShard target = local.get(batch.shard());
     if (target != null && target.thread == Thread.currentThread()) {
       target.shard.execute(batch);
+      target.durable.accept(answered);
       return true;
     }
     return false;
