@@ -139,7 +139,7 @@ public final class Options {
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
-      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, AUTH_TOKEN, DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, CONFIG, HELP,
+      MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS, DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, AUTH_TOKEN, CONFIG, HELP,
       VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
