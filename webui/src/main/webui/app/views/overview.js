@@ -27,6 +27,8 @@ export function mount(root, { signal }) {
     heap: el('span', { id: 'overview-heap' }),
     heapDetail: el('span'),
     heapBar: el('span', { className: 'meter-fill' }),
+    persistence: el('span', { id: 'overview-persistence' }),
+    persistenceDetail: el('span', { id: 'overview-persistence-detail' }),
   };
 
   const charts = [
@@ -74,7 +76,8 @@ export function mount(root, { signal }) {
       card('Bytes in', cards.bytesIn, cards.bytesInDetail),
       card('Bytes out', cards.bytesOut, cards.bytesOutDetail),
       card('Heap', cards.heap, cards.heapDetail, el('span', { className: 'meter' }, cards.heapBar)),
-      card('Channels', cards.channels, cards.channelsDetail)),
+      card('Channels', cards.channels, cards.channelsDetail),
+      card('Persistence', cards.persistence, cards.persistenceDetail)),
     el('section', { className: 'charts' }, charts.map((chart) => chart.element)),
     el('section', { className: 'split' },
       panel('Requests by command', commands.element),
@@ -113,10 +116,31 @@ export function mount(root, { signal }) {
     cards.channelsDetail.textContent = `${formatNumber(channels.subscriptions)} subscriptions`
       + (overview.pushesDropped > 0 ? ` · ${formatNumber(overview.pushesDropped)} pushes dropped` : '');
 
+    showPersistence(overview.persistence ?? {});
+
     const byCommand = requests.byCommand ?? [];
     busiestCommand = Math.max(1, ...byCommand.map((row) => row.total));
     commands.setItems(byCommand);
     shards.setItems(overview.shards ?? []);
+  }
+
+  function showPersistence(persistence) {
+    if (!persistence.enabled) {
+      cards.persistence.textContent = 'off';
+      cards.persistenceDetail.textContent = 'in memory only (--data-dir)';
+      return;
+    }
+    cards.persistence.textContent = persistence.failing ? 'write failed' : `on · fsync ${persistence.fsync}`;
+    cards.persistence.classList.toggle('error', persistence.failing);
+    const snapshot = persistence.lastSnapshotAtMillis > 0
+      ? `snapshot ${formatTime(persistence.lastSnapshotAtMillis)} (${formatDuration(persistence.lastSnapshotMillis)})`
+      : 'no snapshot yet';
+    cards.persistenceDetail.textContent = `${snapshot} · log ${formatBytes(persistence.logBytes)}`
+      + ` · fsync lag ${formatDuration(persistence.fsyncLagMillis)}`
+      + (persistence.errors > 0 ? ` · ${formatNumber(persistence.errors)} errors` : '');
+    if (persistence.failing) {
+      status.replaceChildren(notice(`Persistence: ${persistence.error} — requests are still answered, /ready is 503`, 'error'));
+    }
   }
 
   function drawCharts() {

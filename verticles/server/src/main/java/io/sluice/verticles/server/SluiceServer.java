@@ -194,7 +194,7 @@ public final class SluiceServer {
     new CheckApi(settings.policies(), directory, token, meters()).mounts()
         .forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     // Last: the dashboard serves its page at "/" and so would match every path.
-    features.add(new Dashboard(instance, directory, token));
+    features.add(new Dashboard(instance, directory, token, persistence));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int port = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> fronts = new ArrayList<>();
@@ -207,7 +207,7 @@ public final class SluiceServer {
     }
     return Future.all(deployed).compose(v -> {
       httpPort = fronts.get(0).actualPort();
-      return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS)));
+      return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS, persistence)));
     }).mapEmpty();
   }
 

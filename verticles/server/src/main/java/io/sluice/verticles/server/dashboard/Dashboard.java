@@ -5,6 +5,7 @@ import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Vertx;
@@ -37,7 +38,11 @@ public final class Dashboard implements HttpFeature {
   private final KeyScans keyScans = new KeyScans();
 
   public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
-    this.dashboard = new DashboardContext(instance);
+    this(instance, directory, token, PersistentShards.none());
+  }
+
+  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, PersistentShards persistence) {
+    this.dashboard = new DashboardContext(instance, persistence);
     this.directory = directory;
     this.token = token;
   }
@@ -60,12 +65,12 @@ public final class Dashboard implements HttpFeature {
     KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard);
     ConnectionRoutes connections = new ConnectionRoutes(dashboard);
     ChannelRoutes channels = new ChannelRoutes(dashboard);
-    LiveUpdates live = new LiveUpdates(shards, dashboard.instance());
+    LiveUpdates live = new LiveUpdates(shards, dashboard);
     Router api = Router.router(vertx);
     api.get("/auth").handler(new Endpoint(List.of(), null, context ->
         DashboardContext.ok(context, new JsonObject().put("required", token.required()))));
     api.get("/overview").handler(guarded(context ->
-        Overview.collect(shards, dashboard.instance()).compose(overview -> DashboardContext.ok(context, overview))));
+        Overview.collect(shards, dashboard.instance(), dashboard.persistence()).compose(overview -> DashboardContext.ok(context, overview))));
     api.get("/events").handler(guarded(live::stream));
     api.get("/keys").handler(guarded(keys::list));
     api.post("/keys").handler(guarded(keys::create));

@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.dashboard;
 
 import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Future;
@@ -19,9 +20,16 @@ public final class DashboardVerticle extends VerticleBase {
   private final Instance instance;
   private final ShardDirectory directory;
   private final long periodMillis;
+  private final PersistentShards persistence;
   private long timer = -1;
 
   public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis) {
+    this(instance, directory, periodMillis, PersistentShards.none());
+  }
+
+  public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis,
+                           PersistentShards persistence) {
+    this.persistence = persistence;
     this.instance = instance;
     this.directory = directory;
     this.periodMillis = periodMillis;
@@ -31,7 +39,7 @@ public final class DashboardVerticle extends VerticleBase {
   public Future<?> start() {
     ShardQueries shards = new ShardQueries(context, directory);
     timer = vertx.setPeriodic(periodMillis, tick ->
-        Overview.collect(shards, instance).onSuccess(overview ->
+        Overview.collect(shards, instance, persistence).onSuccess(overview ->
             vertx.eventBus().publish(OVERVIEW_ADDRESS, overview.encode())));
     return Future.succeededFuture();
   }

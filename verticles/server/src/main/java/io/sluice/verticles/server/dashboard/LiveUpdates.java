@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.dashboard;
 
-import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -17,11 +16,11 @@ import io.vertx.ext.web.RoutingContext;
 final class LiveUpdates {
 
   private final ShardQueries shards;
-  private final Instance instance;
+  private final DashboardContext dashboard;
 
-  LiveUpdates(ShardQueries shards, Instance instance) {
+  LiveUpdates(ShardQueries shards, DashboardContext dashboard) {
     this.shards = shards;
-    this.instance = instance;
+    this.dashboard = dashboard;
   }
 
   Future<Void> stream(RoutingContext context) {
@@ -34,7 +33,7 @@ final class LiveUpdates {
     MessageConsumer<String> updates = context.vertx().eventBus().localConsumer(DashboardVerticle.OVERVIEW_ADDRESS,
         message -> send(response, message.body()));
     response.closeHandler(closed -> updates.unregister());
-    return Overview.collect(shards, instance).compose(first -> send(response, first.encode()));
+    return Overview.collect(shards, dashboard.instance(), dashboard.persistence()).compose(first -> send(response, first.encode()));
   }
 
   private static Future<Void> send(HttpServerResponse response, String overview) {

@@ -4,6 +4,7 @@ import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.instance.RequestCounters;
 import io.sluice.verticles.engine.shard.ShardSummary;
 import io.sluice.protocol.binary.codec.RequestType;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -14,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The overview of the instance (GET /api/overview, and every live update): INFO's figures, read the
- * way a Throttr INFO reads them (one summary per shard), plus the JVM's memory.
+ * way a Throttr INFO reads them (one summary per shard), plus the JVM's memory and the state of
+ * persistence.
  */
 final class Overview {
 
@@ -25,8 +27,8 @@ final class Overview {
   }
 
   /** Asks every shard for its summary, then builds the overview. */
-  static Future<JsonObject> collect(ShardQueries shards, Instance instance) {
-    return shards.summaries().map(summaries -> build(instance, summaries));
+  static Future<JsonObject> collect(ShardQueries shards, Instance instance, PersistentShards persistence) {
+    return shards.summaries().map(summaries -> build(instance, summaries).put("persistence", persistence.overview()));
   }
 
   static JsonObject build(Instance instance, List<ShardSummary> shards) {

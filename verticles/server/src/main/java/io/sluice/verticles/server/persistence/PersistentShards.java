@@ -9,6 +9,8 @@ import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.time.Clock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -93,6 +95,40 @@ public final class PersistentShards {
 
   public List<PersistenceStats> stats() {
     return shards.stream().map(ShardPersistence::stats).toList();
+  }
+
+  /**
+   * What the dashboard's overview shows: on or off, the policy, the worst of the shards (oldest
+   * snapshot, longest fsync lag), the sums, and each shard's figures.
+   */
+  public JsonObject overview() {
+    JsonObject view = new JsonObject().put("enabled", enabled());
+    if (!enabled()) {
+      return view;
+    }
+    JsonArray perShard = new JsonArray();
+    long logBytes = 0;
+    long errors = 0;
+    long oldestSnapshot = Long.MAX_VALUE;
+    long longestSnapshot = 0;
+    long worstLag = 0;
+    List<PersistenceStats> all = stats();
+    for (int i = 0; i < all.size(); i++) {
+      PersistenceStats s = all.get(i);
+      logBytes += s.logBytes();
+      errors += s.errors();
+      oldestSnapshot = Math.min(oldestSnapshot, s.lastSnapshotEpochMillis());
+      longestSnapshot = Math.max(longestSnapshot, s.lastSnapshotMillis());
+      worstLag = Math.max(worstLag, s.fsyncLagMillis());
+      perShard.add(new JsonObject().put("shard", i).put("logBytes", s.logBytes())
+          .put("lastSnapshotAtMillis", s.lastSnapshotEpochMillis()).put("lastSnapshotMillis", s.lastSnapshotMillis())
+          .put("lastSnapshotBytes", s.lastSnapshotBytes()).put("fsyncLagMillis", s.fsyncLagMillis())
+          .put("errors", s.errors()).put("failing", s.failing()));
+    }
+    return view.put("fsync", shards.get(0).policy().label()).put("failing", failure() != null)
+        .put("error", failure()).put("logBytes", logBytes).put("errors", errors)
+        .put("lastSnapshotAtMillis", oldestSnapshot).put("lastSnapshotMillis", longestSnapshot)
+        .put("fsyncLagMillis", worstLag).put("shards", perShard);
   }
 
   /** Why the files are not whole, or null when every write so far succeeded (or was repaired). */

@@ -8,6 +8,7 @@ import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.tcp.TcpSettings;
@@ -89,6 +90,16 @@ public final class SluiceUnderTest implements AutoCloseable {
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(LOOPBACK, 0),
         new HttpSettings(LOOPBACK, 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
         new UdpSettings(LOOPBACK, 0, udpRules), policies);
+    this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
+  }
+
+  /** Persisting as {@code persistence} says (a data directory, an fsync policy), all else default. */
+  public SluiceUnderTest(Vertx vertx, PersistenceSettings persistence) {
+    this.vertx = vertx;
+    this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ServerSettings settings = new ServerSettings(ValueSize.UINT16, 2, 2, 100, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new TcpSettings(LOOPBACK, 0), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
+        new UdpSettings(LOOPBACK, 0, RuleSet.allowAll()), Policies.none(), persistence);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
