@@ -35,8 +35,10 @@ public final class ShardLoader {
    * @param snapshotBytes       the size of the snapshot read, 0 for none
    * @param snapshotEpochMillis when it was written, 0 for none
    * @param logBytes            the size of the logs read
+   * @param lossy               {@code --data-recover} dropped something: a snapshot should replace the damaged files
    */
-  public record Loaded(long nextGeneration, long snapshotBytes, long snapshotEpochMillis, long logBytes) {
+  public record Loaded(long nextGeneration, long snapshotBytes, long snapshotEpochMillis, long logBytes,
+                       boolean lossy) {
   }
 
   private ShardLoader() {
@@ -79,25 +81,28 @@ public final class ShardLoader {
     long snapshotMillis = 0;
     long logBytes = 0;
     long lastGeneration = 0;
+    boolean lossy = false;
     for (DataFile file : files) {
       lastGeneration = Math.max(lastGeneration, file.generation());
       Path path = file.in(dir);
       if (file.generation() < snapshotGeneration) {
         Files.delete(path); // replaced by the snapshot; a crash came before their deletion
       } else if (file.kind() == DataFile.SNAPSHOT) {
-        read(path, identity.withKind(DataFile.SNAPSHOT), store, recover);
+        lossy |= read(path, identity.withKind(DataFile.SNAPSHOT), store, recover);
         snapshotBytes = Files.size(path);
         snapshotMillis = Files.getLastModifiedTime(path).toMillis();
       } else {
-        read(path, identity.withKind(DataFile.LOG), store, recover);
+        lossy |= read(path, identity.withKind(DataFile.LOG), store, recover);
         logBytes += Files.size(path);
       }
     }
-    return new Loaded(lastGeneration + 1, snapshotBytes, snapshotMillis, logBytes);
+    return new Loaded(lastGeneration + 1, snapshotBytes, snapshotMillis, logBytes, lossy);
   }
 
-  private static void read(Path path, DataFile expected, Store store, boolean recover) throws IOException {
+  /** Reads one file into the store; true when recovery dropped part of it. */
+  private static boolean read(Path path, DataFile expected, Store store, boolean recover) throws IOException {
     String name = path.toString();
+    boolean[] dropped = {false};
     BlockReader reader = new BlockReader(name, recover, (images, offset) -> {
       try {
         while (images.isReadable()) {
@@ -108,8 +113,9 @@ public final class ShardLoader {
           throw new DamagedFileException(name, offset, "a record image that cannot be read (" + e.getMessage()
               + ") in a block whose checksum matches", true);
         }
-        LOG.log(System.Logger.Level.WARNING, name + " at offset " + offset + ": dropped the rest of a block: "
-            + e.getMessage());
+        LOG.log(System.Logger.Level.WARNING, "--data-recover: " + name + " at offset " + offset
+            + ": dropped the rest of a block: " + e.getMessage());
+        dropped[0] = true;
       }
     });
     boolean checked = false;
@@ -127,8 +133,9 @@ public final class ShardLoader {
     }
     BlockReader.End end = reader.end();
     end.dropped().forEach(loss -> LOG.log(System.Logger.Level.WARNING, "--data-recover: " + loss));
+    boolean lossy = dropped[0] || !end.dropped().isEmpty();
     if (!end.torn()) {
-      return;
+      return lossy;
     }
     if (expected.kind() == DataFile.SNAPSHOT) {
       // Renamed into place only when whole: a snapshot that ends early was damaged afterwards.
@@ -137,7 +144,7 @@ public final class ShardLoader {
       }
       LOG.log(System.Logger.Level.WARNING, "--data-recover: " + name + " at offset " + end.tornAt()
           + ": the snapshot ends early (" + end.tornReason() + "); loaded what came before");
-      return;
+      return true;
     }
     LOG.log(System.Logger.Level.WARNING, "torn tail of " + name + " at offset " + end.tornAt() + " ("
         + end.tornReason() + ", a write cut by a crash): the log is cut there and loaded up to it");
@@ -145,6 +152,7 @@ public final class ShardLoader {
       channel.truncate(end.validEnd());
       channel.force(true);
     }
+    return lossy;
   }
 
   private static void check(DataFile header, DataFile expected, String name) {

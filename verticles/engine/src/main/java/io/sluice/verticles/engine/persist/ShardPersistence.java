@@ -126,6 +126,8 @@ public final class ShardPersistence implements ChangeListener {
     this.snapshotIntervalNanos = snapshotIntervalNanos;
     this.generation = firstGeneration;
     this.lastSnapshotStartNanos = clock.epochNanos();
+    // Files that recovery read only in part are replaced by a snapshot at once.
+    this.needsRepair = loaded.lossy();
     this.stats = new PersistenceStats(loaded.logBytes(), loaded.snapshotEpochMillis(), 0, loaded.snapshotBytes(), 0,
         0, 0, false, null);
     ops.add(new Rotate(firstGeneration));

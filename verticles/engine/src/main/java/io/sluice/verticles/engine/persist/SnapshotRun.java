@@ -42,15 +42,7 @@ public final class SnapshotRun {
   public void slice(Runnable again, Consumer<Throwable> finished) {
     long start = System.nanoTime();
     List<ByteBuf> images = new ArrayList<>();
-    images.add(Unpooled.buffer(256 * 1024));
-    cursor = store.scanLive(cursor, WORK_PER_SLICE, record -> {
-      ByteBuf last = images.get(images.size() - 1);
-      if (last.readableBytes() >= Block.TARGET_LENGTH) {
-        last = Unpooled.buffer(256 * 1024);
-        images.add(last);
-      }
-      RecordImage.writeState(last, record);
-    });
+    cursor = image(store, cursor, images);
     slices++;
     worstSliceNanos = Math.max(worstSliceNanos, System.nanoTime() - start);
     if (cursor == 0) {
@@ -59,6 +51,23 @@ public final class SnapshotRun {
     } else {
       persistence.snapshotPart(images, again);
     }
+  }
+
+  /**
+   * Appends the images of the live records of one slice from {@code cursor} on to {@code images}, in
+   * blocks of about {@link Block#TARGET_LENGTH}; answers the next cursor, 0 when the walk is done.
+   * The whole of a slice's work on the shard's thread (JMH {@code SnapshotBenchmark} times it).
+   */
+  public static int image(Store store, int cursor, List<ByteBuf> images) {
+    images.add(Unpooled.buffer(256 * 1024));
+    return store.scanLive(cursor, WORK_PER_SLICE, record -> {
+      ByteBuf last = images.get(images.size() - 1);
+      if (last.readableBytes() >= Block.TARGET_LENGTH) {
+        last = Unpooled.buffer(256 * 1024);
+        images.add(last);
+      }
+      RecordImage.writeState(last, record);
+    });
   }
 
   public int slices() {
