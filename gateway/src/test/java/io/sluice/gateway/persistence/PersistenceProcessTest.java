@@ -133,22 +133,14 @@ class PersistenceProcessTest {
     List<String> arguments = List.of("--data-dir", temp.resolve("data").toString(), "--shards", "2");
     SluiceProcess everysec = start(arguments);
     ThrottrClient client = connect(everysec);
-    List<Future<Boolean>> inserts = new ArrayList<>();
-    for (int i = 0; i < 100; i++) {
-      inserts.add(client.insert("e" + i, 10, TtlUnit.SECONDS, 600));
-    }
-    assertAllTrue(inserts);
+    insertAll(client, "e", 100);
     awaitWallClock(System.currentTimeMillis() + 1_100);
     everysec.kill();
 
     SluiceProcess always = start(arguments, "--fsync", "always");
     client = connect(always);
     assertAllPresent(client, "e", 100);
-    inserts.clear();
-    for (int i = 0; i < 100; i++) {
-      inserts.add(client.insert("a" + i, 10, TtlUnit.SECONDS, 600));
-    }
-    assertAllTrue(inserts);
+    insertAll(client, "a", 100);
     always.kill(); // at once: every insert was acknowledged, none may be lost
 
     SluiceProcess after = start(arguments);
@@ -164,18 +156,10 @@ class PersistenceProcessTest {
     List<String> arguments = List.of("--data-dir", dir.toString(), "--shards", "1");
     SluiceProcess first = start(arguments);
     ThrottrClient client = connect(first);
-    List<Future<Boolean>> inserts = new ArrayList<>();
-    for (int i = 0; i < 50; i++) {
-      inserts.add(client.insert("early" + i, 10, TtlUnit.SECONDS, 600));
-    }
-    assertAllTrue(inserts);
+    insertAll(client, "early", 50);
     Path log = newestLog(dir);
     awaitLogGrowth(log);
-    inserts.clear();
-    for (int i = 0; i < 50; i++) {
-      inserts.add(client.insert("late" + i, 10, TtlUnit.SECONDS, 600));
-    }
-    assertAllTrue(inserts);
+    insertAll(client, "late", 50);
     first.stop();
 
     int offset = 32; // the first block, right after the file header
@@ -202,6 +186,15 @@ class PersistenceProcessTest {
     for (Future<Boolean> reply : replies) {
       assertThat(await(reply)).isTrue();
     }
+  }
+
+  /** Inserts counters {@code prefix0} to {@code prefix(count-1)} in one pipeline; all must be created. */
+  private static void insertAll(ThrottrClient client, String prefix, int count) throws Exception {
+    List<Future<Boolean>> inserts = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      inserts.add(client.insert(prefix + i, 10, TtlUnit.SECONDS, 600));
+    }
+    assertAllTrue(inserts);
   }
 
   /** Keys {@code prefix0} to {@code prefix(count-1)} all exist, asked in one pipeline. */

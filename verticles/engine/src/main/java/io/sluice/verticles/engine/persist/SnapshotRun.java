@@ -18,8 +18,11 @@ import java.util.function.Consumer;
  */
 public final class SnapshotRun {
 
-  /** About 1.5 ms of the shard's time with a million keys (docs/benchmarks.md). */
-  public static final int WORK_PER_SLICE = 16_384;
+  /**
+   * The dashboard's key pages' slice size: about 1 ms of the shard's CPU with a million keys
+   * (SnapshotCpuTimes, docs/benchmarks.md); 16,384 took 4.6 ms on average and 10 ms at worst.
+   */
+  public static final int WORK_PER_SLICE = 4_096;
 
   private final ShardPersistence persistence;
   private final Store store;
@@ -59,11 +62,11 @@ public final class SnapshotRun {
    * The whole of a slice's work on the shard's thread (JMH {@code SnapshotBenchmark} times it).
    */
   public static int image(Store store, int cursor, List<ByteBuf> images) {
-    images.add(Unpooled.buffer(256 * 1024));
+    images.add(Unpooled.buffer(128 * 1024));
     return store.scanLive(cursor, WORK_PER_SLICE, record -> {
       ByteBuf last = images.get(images.size() - 1);
       if (last.readableBytes() >= Block.TARGET_LENGTH) {
-        last = Unpooled.buffer(256 * 1024);
+        last = Unpooled.buffer(128 * 1024);
         images.add(last);
       }
       RecordImage.writeState(last, record);

@@ -89,6 +89,11 @@ public class SnapshotBenchmark {
     return images;
   }
 
+  /** True when the last slice ended a walk (the next starts a new one). */
+  boolean walkComplete() {
+    return cursor == 0;
+  }
+
   /** Loading the shard's 1,000,000 records from its log at start. */
   @Benchmark
   @BenchmarkMode(Mode.SingleShotTime)
