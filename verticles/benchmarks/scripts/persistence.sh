@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Measures what --data-dir costs and gives (docs/benchmarks.md, "Persistence"):
 #   1. UPDATE 4 x 64 on 10,000 keys without --data-dir, with it (everysec) and with --fsync always,
-#      interleaved over ROUNDS rounds so that the machine's drift hits every mode alike;
+#      interleaved over ROUNDS rounds so that the machine's drift hits every mode alike, with the
+#      server's CPU time per request (what decides throughput once the server has the cores);
 #   2. with KEYS keys (default 1,000,000): the time of one snapshot and the worst shard pause (one
 #      slice), the bytes per key on disk, and the time from start to /ready on restart.
-# Usage: verticles/benchmarks/scripts/persistence.sh [ROUNDS=3] [KEYS=1000000]
+# Usage: verticles/benchmarks/scripts/persistence.sh [ROUNDS=3] [KEYS=1000000, 0 skips part 2]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 rounds=${1:-3}
@@ -23,6 +24,7 @@ serve() { # flags...: starts Sluice, waits until it serves
   echo "no start: $(cat "$work/server.log")"; exit 1
 }
 stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; } # utime + stime of the server, in clock ticks
 metric() { curl -s "http://127.0.0.1:$http/metrics" | awk -v m="$1" '$1 ~ "^"m"[{]" {print $2}'; }
 
 echo "== UPDATE 4 x 64, 10,000 keys, $rounds interleaved rounds"
@@ -34,13 +36,19 @@ for round in $(seq 1 "$rounds"); do
       everysec) serve --data-dir "$work/data" ;;
       always) serve --data-dir "$work/data" --fsync always ;;
     esac
-    ops=$(java -jar "$jar" bench --port "$port" --mix update --connections 4 --pipeline 64 --duration 8 --warmup 3 \
+    before=$(cpu_ticks)
+    ops=$(java -jar "$jar" bench --port "$port" --mix update --connections 4 --pipeline 64 --duration 8 --warmup 0 \
       | grep -o '[0-9,]* ops/s' | head -1)
-    echo "round $round $mode: $ops"
+    ticks=$(( $(cpu_ticks) - before ))
+    # On a machine shared with other busy processes wall-clock ops/s swings with their load; the
+    # server's own CPU time per request (prefill of 10,000 keys included) does not.
+    echo "round $round $mode: $ops, server CPU $(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v o="${ops//[^0-9]/}" \
+      'BEGIN {printf "%.2f", t / hz * 1e6 / (o * 8 + 10000)}') µs per request"
     stop
   done
 done
 
+[ "$keys" -eq 0 ] && exit 0
 echo "== $keys keys"
 rm -rf "$work/data"
 serve --data-dir "$work/data" --snapshot-interval 1h
