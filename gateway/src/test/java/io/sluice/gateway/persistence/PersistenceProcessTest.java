@@ -174,12 +174,16 @@ class PersistenceProcessTest {
     client = connect(recovered);
     assertThat(await(client.query("early0"))).as("in the dropped block").isNull();
     assertAllPresent(client, "late", 50);
+    // What recovery read only in part is replaced by a snapshot at once.
+    awaitFile(dir, "shard-0000\\.\\d+\\.snapshot");
     recovered.stop();
+    assertThat(log).doesNotExist();
 
-    setVersion(log, 2);
+    Path newest = newestLog(dir);
+    setVersion(newest, 2);
     refused = SluiceProcess.refusal(arguments.toArray(String[]::new));
     assertThat(refused.exitCode()).isEqualTo(1);
-    assertThat(refused.output()).contains(log + " at offset 8: format version 2, this Sluice reads version 1 only");
+    assertThat(refused.output()).contains(newest + " at offset 8: format version 2, this Sluice reads version 1 only");
   }
 
   private static void assertAllTrue(List<Future<Boolean>> replies) throws Exception {
@@ -241,9 +245,27 @@ class PersistenceProcessTest {
 
   /** Waits until the writer has put a first block in the log (it writes every 100 ms). */
   private static void awaitLogGrowth(Path log) throws Exception {
+    awaitCondition("the log grows", () -> Files.size(log) > 32);
+  }
+
+  /** Waits until a file whose name matches {@code regex} is in {@code dir}. */
+  private static void awaitFile(Path dir, String regex) throws Exception {
+    awaitCondition("a file /" + regex + "/", () -> {
+      try (Stream<Path> files = Files.list(dir)) {
+        return files.anyMatch(p -> p.getFileName().toString().matches(regex));
+      }
+    });
+  }
+
+  private interface Condition {
+    boolean holds() throws Exception;
+  }
+
+  /** Polls {@code condition} every 20 ms until it holds, for at most 30 s. */
+  private static void awaitCondition(String what, Condition condition) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (Files.size(log) <= 32) {
-      assertThat(System.nanoTime()).as("the log grows within 30 s").isLessThan(deadline);
+    while (!condition.holds()) {
+      assertThat(System.nanoTime()).as("%s within 30 s", what).isLessThan(deadline);
       Thread.sleep(20);
     }
   }
