@@ -8,6 +8,7 @@ import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
@@ -61,6 +62,10 @@ public final class Gateway {
         .setMetricsOptions(SluiceMetrics.vertxOptions());
     VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(metrics));
     ClusterSettings cluster = clusterSettings(config);
+    if (cluster.enabled() && config.dataDir().isPresent()) {
+      // Refused before joining, so that no other node sees this one come and go.
+      throw new IllegalArgumentException(SluiceServer.CLUSTER_PERSISTENCE_REFUSED);
+    }
     Vertx vertx = cluster.enabled()
         ? joinCluster(builder, options, cluster, config)
         : builder.with(options).build();
@@ -73,7 +78,8 @@ public final class Gateway {
             config.allowedHosts()),
         new UdpSettings(config.bind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
         new OperatorSettings(config.internalMetrics(), config.effective()), cluster,
-        new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()));
+        new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()),
+        new PersistenceSettings(config.dataDir(), config.fsync(), config.snapshotInterval(), config.dataRecover()));
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -1,6 +1,7 @@
 package io.sluice.gateway.config;
 
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.persist.FsyncPolicy;
 
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -166,6 +167,24 @@ public final class Options {
       .yaml("cluster.config").environment()
       .describedAs("Hazelcast YAML for other discovery (Kubernetes DNS, say); replaces --cluster-host, --cluster-port and --cluster-members, while --cluster-name still applies.");
 
+  public static final Option<Path> DATA_DIR = Option.valued("data-dir", "DIR", ValueType.path())
+      .yaml("persistence.data-dir").environment()
+      .describedAs("Directory of the shards' snapshots (*.snapshot) and append-only logs (*.log); unset: keys live in memory only and a restart forgets them (docs/persistence.md).");
+
+  public static final Option<FsyncPolicy> FSYNC = Option.valued("fsync", "WHEN", ValueType.fsyncPolicy())
+      .yaml("persistence.fsync").environment()
+      .defaultValue(FsyncPolicy.EVERYSEC)
+      .describedAs("When the log is forced to disk: always (a reply leaves only once its change is on disk), everysec (writes older than a second survive power loss) or no (the OS decides; kill -9 loses nothing).");
+
+  public static final Option<java.time.Duration> SNAPSHOT_INTERVAL = Option.valued("snapshot-interval", "DURATION", ValueType.duration())
+      .yaml("persistence.snapshot-interval").environment()
+      .defaultValue(java.time.Duration.ofMinutes(5))
+      .describedAs("How often each shard rewrites its state as a snapshot and drops the log before it (also when the log outgrows twice the last snapshot).");
+
+  public static final Option<Boolean> DATA_RECOVER = Option.switchNamed("data-recover")
+      .yaml("persistence.data-recover").environment()
+      .describedAs("Start even when a data file is damaged in the middle, dropping what cannot be read (each loss is logged); without it such a start is refused.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -188,6 +207,7 @@ public final class Options {
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,
+      DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER,
       AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */

@@ -5,6 +5,7 @@ import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
@@ -19,6 +20,7 @@ import io.sluice.verticles.server.udp.UdpSettings;
  * @param operator            internal metrics and the effective configuration the admin API shows
  * @param cluster             how this node joins a cluster, {@link ClusterSettings#NONE} for a single node
  * @param recordLimits        the records all shards together may hold, and what a full shard does
+ * @param persistence         where and how the shards persist; {@link PersistenceSettings#OFF} for memory only
  */
 public record ServerSettings(
     ValueSize valueSize,
@@ -32,7 +34,24 @@ public record ServerSettings(
     Policies policies,
     OperatorSettings operator,
     ClusterSettings cluster,
-    StoreLimits recordLimits) {
+    StoreLimits recordLimits,
+    PersistenceSettings persistence) {
+
+  /** Settings without persistence. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
+                        OperatorSettings operator, ClusterSettings cluster, StoreLimits recordLimits) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies, operator, cluster,
+        recordLimits, PersistenceSettings.OFF);
+  }
+
+  /** Settings of a single node with the operator defaults, no record limit, and persistence. */
+  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
+                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
+                        PersistenceSettings persistence) {
+    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), persistence);
+  }
 
   /** Settings of a single node with the defaults: no internal metrics, no configuration to show, no record limit. */
   public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,

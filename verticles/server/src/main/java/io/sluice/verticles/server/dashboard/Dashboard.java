@@ -5,6 +5,7 @@ import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Vertx;
@@ -38,12 +39,25 @@ public final class Dashboard implements HttpFeature {
   private final DashboardData data;
 
   public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
-    this(instance, directory, token, DashboardData.empty());
+    this(instance, directory, token, DashboardData.empty(), PersistentShards.none());
   }
 
   /** @param data the policies and what they decided, the history, the operator settings */
   public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, DashboardData data) {
-    this.dashboard = new DashboardContext(instance);
+    this(instance, directory, token, data, PersistentShards.none());
+  }
+
+  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, PersistentShards persistence) {
+    this(instance, directory, token, DashboardData.empty(), persistence);
+  }
+
+  /**
+   * @param data        the policies and what they decided, the history, the operator settings
+   * @param persistence the shards' persistence, {@link PersistentShards#none()} without --data-dir
+   */
+  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, DashboardData data,
+                   PersistentShards persistence) {
+    this.dashboard = new DashboardContext(instance, persistence);
     this.directory = directory;
     this.token = token;
     this.data = data;
@@ -69,12 +83,13 @@ public final class Dashboard implements HttpFeature {
     ChannelRoutes channels = new ChannelRoutes(dashboard);
     LimitRoutes limits = new LimitRoutes(dashboard, data);
     AdminRoutes admin = new AdminRoutes(data);
-    LiveUpdates live = new LiveUpdates(shards, dashboard.instance(), data);
+    LiveUpdates live = new LiveUpdates(shards, dashboard, data);
     Router api = Router.router(vertx);
     api.get("/auth").handler(new Endpoint(List.of(), null, context ->
         DashboardContext.ok(context, new JsonObject().put("required", token.required()))));
     api.get("/overview").handler(guarded(context ->
-        Overview.collect(shards, dashboard.instance(), data).compose(overview -> DashboardContext.ok(context, overview))));
+        Overview.collect(shards, dashboard.instance(), data, dashboard.persistence())
+            .compose(overview -> DashboardContext.ok(context, overview))));
     api.get("/events").handler(guarded(live::stream));
     api.get("/keys").handler(guarded(keys::list));
     api.post("/keys").handler(guarded(keys::create));

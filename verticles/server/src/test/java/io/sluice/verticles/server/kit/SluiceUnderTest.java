@@ -11,6 +11,7 @@ import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.tcp.TcpSettings;
@@ -127,6 +128,14 @@ public final class SluiceUnderTest implements AutoCloseable {
     this.afterClose = afterClose;
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
+
+  /** Persisting as {@code persistence} says (a data directory, an fsync policy), all else default. */
+  public SluiceUnderTest(Vertx vertx, PersistenceSettings persistence) {
+    this(vertx, new ServerSettings(ValueSize.UINT16, 2, 2, 100, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new TcpSettings(LOOPBACK, 0), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
+        new UdpSettings(LOOPBACK, 0, RuleSet.allowAll()), Policies.none(), persistence), new ManualClock(), () -> { });
+  }
+
 
   public SluiceServer server() {
     return server;
