@@ -32,6 +32,8 @@ export function mount(root, { signal }) {
     boundDetail: el('span', { id: 'overview-bound-detail' }),
     boundEvictions: el('span', { id: 'overview-bound-evictions' }),
     boundBar: el('span', { className: 'meter-fill' }),
+    persistence: el('span', { id: 'overview-persistence' }),
+    persistenceDetail: el('span', { id: 'overview-persistence-detail' }),
   };
 
   const charts = [
@@ -83,7 +85,8 @@ export function mount(root, { signal }) {
       card('Heap', cards.heap, cards.heapDetail, el('span', { className: 'meter' }, cards.heapBar)),
       card('Record memory', cards.bound, cards.boundDetail, el('span', { className: 'meter' }, cards.boundBar),
         cards.boundEvictions),
-      card('Channels', cards.channels, cards.channelsDetail)),
+      card('Channels', cards.channels, cards.channelsDetail),
+      card('Persistence', cards.persistence, cards.persistenceDetail)),
     el('section', { className: 'charts' }, charts.map((chart) => chart.element)),
     el('section', { className: 'split' },
       panel('Requests by command', commands.element),
@@ -125,6 +128,8 @@ export function mount(root, { signal }) {
     cards.channelsDetail.textContent = `${formatNumber(channels.subscriptions)} subscriptions`
       + (overview.pushesDropped > 0 ? ` · ${formatNumber(overview.pushesDropped)} pushes dropped` : '');
 
+    showPersistence(overview.persistence ?? {});
+
     const byCommand = requests.byCommand ?? [];
     busiestCommand = Math.max(1, ...byCommand.map((row) => row.total));
     commands.setItems(byCommand);
@@ -146,6 +151,25 @@ export function mount(root, { signal }) {
       bound.maxKeys > 0 ? keys / bound.maxKeys : 0,
     ];
     cards.boundBar.style.width = `${Math.min(100, 100 * Math.max(...fractions)).toFixed(1)}%`;
+  }
+
+  function showPersistence(persistence) {
+    if (!persistence.enabled) {
+      cards.persistence.textContent = 'off';
+      cards.persistenceDetail.textContent = 'in memory only (--data-dir)';
+      return;
+    }
+    cards.persistence.textContent = persistence.failing ? 'write failed' : `on · fsync ${persistence.fsync}`;
+    cards.persistence.classList.toggle('error', persistence.failing);
+    const snapshot = persistence.lastSnapshotAtMillis > 0
+      ? `snapshot ${formatTime(persistence.lastSnapshotAtMillis)} (${formatDuration(persistence.lastSnapshotMillis)})`
+      : 'no snapshot yet';
+    cards.persistenceDetail.textContent = `${snapshot} · log ${formatBytes(persistence.logBytes)}`
+      + ` · fsync lag ${formatDuration(persistence.fsyncLagMillis)}`
+      + (persistence.errors > 0 ? ` · ${formatNumber(persistence.errors)} errors` : '');
+    if (persistence.failing) {
+      status.replaceChildren(notice(`Persistence: ${persistence.error} — requests are still answered, /ready is 503`, 'error'));
+    }
   }
 
   function drawCharts() {

@@ -11,6 +11,7 @@ import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
@@ -70,6 +71,10 @@ public final class Gateway {
         .setMetricsOptions(SluiceMetrics.vertxOptions());
     VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(metrics));
     ClusterSettings cluster = clusterSettings(config);
+    if (cluster.enabled() && config.dataDir().isPresent()) {
+      // Refused before joining, so that no other node sees this one come and go.
+      throw new IllegalArgumentException(SluiceServer.CLUSTER_PERSISTENCE_REFUSED);
+    }
     Vertx vertx = cluster.enabled()
         ? joinCluster(builder, options, cluster, config)
         : builder.with(options).build();
@@ -84,7 +89,9 @@ public final class Gateway {
         new OperatorSettings(config.internalMetrics(), config.effective()), cluster,
         new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()),
         new RlsSettings(config.bind(), config.grpcPort(), rlsConfig(config), config.rlsResponseHeaders()),
-        defences(config));
+        defences(config),
+        new PersistenceSettings(config.dataDir(), config.fsync(), config.snapshotInterval(), config.dataRecover()));
+
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -1,6 +1,7 @@
 package io.sluice.gateway.config;
 
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.persist.FsyncPolicy;
 
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -261,6 +262,24 @@ public final class Options {
       .defaultValue(java.time.Duration.ofSeconds(5))
       .describedAs("On SIGTERM: stop accepting, answer what was read, then close; connections still open after this long are closed anyway.");
 
+  public static final Option<Path> DATA_DIR = Option.valued("data-dir", "DIR", ValueType.path())
+      .yaml("persistence.data-dir").environment()
+      .describedAs("Directory of the shards' snapshots (*.snapshot) and append-only logs (*.log); unset: keys live in memory only and a restart forgets them (docs/persistence.md).");
+
+  public static final Option<FsyncPolicy> FSYNC = Option.valued("fsync", "WHEN", ValueType.fsyncPolicy())
+      .yaml("persistence.fsync").environment()
+      .defaultValue(FsyncPolicy.EVERYSEC)
+      .describedAs("When the log is forced to disk: always (a reply leaves only once its change is on disk), everysec (writes older than a second survive power loss) or no (the OS decides; kill -9 loses nothing).");
+
+  public static final Option<java.time.Duration> SNAPSHOT_INTERVAL = Option.valued("snapshot-interval", "DURATION", ValueType.duration())
+      .yaml("persistence.snapshot-interval").environment()
+      .defaultValue(java.time.Duration.ofMinutes(5))
+      .describedAs("How often each shard rewrites its state as a snapshot and drops the log before it (also when the log outgrows twice the last snapshot).");
+
+  public static final Option<Boolean> DATA_RECOVER = Option.switchNamed("data-recover")
+      .yaml("persistence.data-recover").environment()
+      .describedAs("Start even when a data file is damaged in the middle, dropping what cannot be read (each loss is logged); without it such a start is refused.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -284,6 +303,7 @@ public final class Options {
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,
       GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS,
+      DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
       IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
       AUTH_TOKEN_FILE, AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);

@@ -1,6 +1,7 @@
 package io.sluice.gateway.config;
 
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.persist.FsyncPolicy;
 import io.sluice.verticles.strategies.policy.Policies;
 
 import java.nio.file.Path;
@@ -243,6 +244,23 @@ public final class SluiceConfig {
 
   public java.time.Duration shutdownTimeout() {
     return value(Options.SHUTDOWN_TIMEOUT);
+  }
+
+  /** Where the shards persist; empty: in memory only. */
+  public Optional<Path> dataDir() {
+    return Optional.ofNullable(value(Options.DATA_DIR));
+  }
+
+  public FsyncPolicy fsync() {
+    return value(Options.FSYNC);
+  }
+
+  public java.time.Duration snapshotInterval() {
+    return value(Options.SNAPSHOT_INTERVAL);
+  }
+
+  public boolean dataRecover() {
+    return value(Options.DATA_RECOVER);
   }
 
   /** The YAML file that was read, if any. */

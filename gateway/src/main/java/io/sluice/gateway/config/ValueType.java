@@ -1,6 +1,8 @@
 package io.sluice.gateway.config;
 
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.config.DurationText;
+import io.sluice.verticles.engine.persist.FsyncPolicy;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -242,6 +244,22 @@ public final class ValueType<T> {
       return millis / 1000 + "s";
     }
     return millis + "ms";
+  }
+
+  /** When the append-only log is forced to disk. */
+  public static ValueType<FsyncPolicy> fsyncPolicy() {
+    return new ValueType<>("always|everysec|no", FsyncPolicy::parse, FsyncPolicy::label);
+  }
+
+  /** A positive duration with a unit: 500ms, 10s, 5m, 1h, 1d. */
+  public static ValueType<java.time.Duration> duration() {
+    return new ValueType<>("duration: 500ms, 10s, 5m, 1h, 1d", text -> {
+      try {
+        return DurationText.parse(text);
+      } catch (IllegalArgumentException bad) {
+        throw new IllegalArgumentException("expected a duration that " + bad.getMessage().replaceFirst("^must be ", "is "));
+      }
+    }, DurationText::format);
   }
 
   /** {@code true} or {@code false}, any case. */

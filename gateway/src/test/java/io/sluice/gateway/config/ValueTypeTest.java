@@ -1,9 +1,11 @@
 package io.sluice.gateway.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.persist.FsyncPolicy;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -60,6 +62,26 @@ class ValueTypeTest {
   void integersRejectEverythingElse(String text) {
     assertThatIllegalArgumentException().isThrownBy(() -> ValueType.integer(0, Integer.MAX_VALUE).parse(text))
         .withMessage("expected an integer in 0..2147483647");
+  }
+
+  @Test
+  void durationsTakeAUnitAndFormatInTheLargestWholeOne() {
+    assertThat(ValueType.duration().parse(" 5m ")).isEqualTo(java.time.Duration.ofMinutes(5));
+    assertThat(ValueType.duration().parse("1500ms")).isEqualTo(java.time.Duration.ofMillis(1500));
+    assertThat(ValueType.duration().format(java.time.Duration.ofHours(2))).isEqualTo("2h");
+    assertThat(ValueType.duration().format(java.time.Duration.ofMillis(1500))).isEqualTo("1500ms");
+    assertThatThrownBy(() -> ValueType.duration().parse("5")).hasMessage(
+        "expected a duration that is a positive duration with a unit (500ms, 10s, 5m, 1h, 1d)");
+    assertThatThrownBy(() -> ValueType.duration().parse("0s")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ValueType.duration().parse("999999999999999999d")).hasMessage(
+        "expected a duration that is too long (at most about 292 years)");
+  }
+
+  @Test
+  void fsyncIsOneOfThreePolicies() {
+    assertThat(ValueType.fsyncPolicy().parse("Always")).isEqualTo(FsyncPolicy.ALWAYS);
+    assertThat(ValueType.fsyncPolicy().format(FsyncPolicy.EVERYSEC)).isEqualTo("everysec");
+    assertThatThrownBy(() -> ValueType.fsyncPolicy().parse("sometimes")).hasMessage("expected always, everysec or no");
   }
 
   @Test

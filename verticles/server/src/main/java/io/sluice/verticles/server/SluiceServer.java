@@ -40,6 +40,9 @@ import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
+import io.sluice.verticles.engine.persist.ShardPersistence;
+import io.sluice.verticles.server.persistence.PersistenceMetrics;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.vertx.core.Future;
 import io.sluice.verticles.server.dashboard.Dashboard;
 import io.sluice.verticles.server.dashboard.DashboardData;
@@ -61,6 +64,9 @@ public final class SluiceServer {
 
   /** How often the dashboard's live view moves. */
   private static final long DASHBOARD_PERIOD_MILLIS = 1000;
+  /** Why a cluster node refuses --data-dir (see docs/persistence.md and docs/cluster.md). */
+  public static final String CLUSTER_PERSISTENCE_REFUSED = "--data-dir is not supported with --cluster yet: each node"
+      + " would have to persist the partitions it owns";
 
   private static final MeterRegistry NO_METRICS = new CompositeMeterRegistry();
   private static final System.Logger LOG = System.getLogger(SluiceServer.class.getName());
@@ -74,6 +80,7 @@ public final class SluiceServer {
   private final ConnectionClosers closers = new ConnectionClosers();
   private ShardDirectory directory;
   private ClusterDeployment cluster;
+  private PersistentShards persistence = PersistentShards.none();
   private long metricsTimer = -1;
   private AutoCloseable standardMetrics;
   private int tcpPort;
@@ -162,7 +169,9 @@ public final class SluiceServer {
         new ConnectionGate(settings.defences().maxConnections(), meters(), instance.clock()), instance.clock());
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new ChannelMessageCodec());
-    List<Future<String>> shards = new ArrayList<>();
+    if (settings.cluster().enabled() && settings.persistence().enabled()) {
+      return Future.failedFuture(new IllegalArgumentException(CLUSTER_PERSISTENCE_REFUSED));
+    }
     List<Store> stores = new ArrayList<>();
     ClusterPartitions partitions = null;
     if (settings.cluster().enabled()) {
@@ -170,18 +179,10 @@ public final class SluiceServer {
           settings.recordLimits());
       directory = partitions.directory();
       stores.addAll(partitions.stores());
-      for (int i = 0; i < settings.shards(); i++) {
-        shards.add(track(vertx.deployVerticle(new ShardVerticle(i, partitions.routesOf(i), directory,
-            settings.sweepIntervalMillis()))));
-      }
     } else {
       directory = new ShardDirectory(settings.shards());
       for (int i = 0; i < settings.shards(); i++) {
-        Store store = new Store(instance.clock(), instance.startedAtNanos(), settings.recordLimits().share(settings.shards()));
-        stores.add(store);
-        ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
-        shards.add(track(vertx.deployVerticle(new ShardVerticle(i, List.of(new HostedRoute(i, store, shard::execute)),
-            directory, settings.sweepIntervalMillis()))));
+        stores.add(new Store(instance.clock(), instance.startedAtNanos(), settings.recordLimits().share(settings.shards())));
       }
     }
     if (metrics != null && settings.operator().internalMetrics()) {
@@ -194,7 +195,14 @@ public final class SluiceServer {
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
     rls = new EnvoyRateLimit(vertx, settings.rls(), directory, instance.clock(), meters());
     ClusterPartitions clustered = partitions;
-    return Future.all(shards)
+    return PersistentShards.load(vertx, settings.persistence(), stores, settings.valueSize(), instance.clock())
+        .compose(loaded -> {
+          persistence = loaded;
+          if (metrics != null && loaded.enabled()) {
+            PersistenceMetrics.bind(metrics, loaded);
+          }
+          return clustered == null ? deployShards(settings, stores) : deployPartitions(settings, clustered);
+        })
         .compose(v -> clustered == null ? Future.succeededFuture() : ClusterDeployment.start(vertx, clustered,
             settings.cluster(), settings.valueSize(),
             TaskCodecs.of(List.of(new LimitTaskCodec(settings.policies()))), settings.frontInstances(), meters(),
@@ -212,6 +220,38 @@ public final class SluiceServer {
   private static Future<Void> listener(String name, String host, int port, Future<Void> deployed) {
     return deployed.recover(failure -> Future.failedFuture(new IllegalStateException(
         "the " + name + " listener could not start on " + host + ":" + port + ": " + failure.getMessage())));
+  }
+
+  /** A cluster node's shard verticles, each hosting the partitions placed on it. */
+  private Future<Void> deployPartitions(ServerSettings settings, ClusterPartitions partitions) {
+    List<Future<String>> shards = new ArrayList<>();
+    for (int i = 0; i < settings.shards(); i++) {
+      shards.add(track(vertx.deployVerticle(new ShardVerticle(i, partitions.routesOf(i), directory,
+          settings.sweepIntervalMillis()))));
+    }
+    return Future.all(shards).mapEmpty();
+  }
+
+  /** One verticle per shard, each listening to its store's changes when persisting. */
+  private Future<Void> deployShards(ServerSettings settings, List<Store> stores) {
+    List<Future<String>> shards = new ArrayList<>();
+    for (int i = 0; i < stores.size(); i++) {
+      Store store = stores.get(i);
+      ShardPersistence log = null;
+      if (persistence.enabled()) {
+        log = persistence.shard(i);
+        store.listen(log);
+      }
+      ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
+      shards.add(track(vertx.deployVerticle(new ShardVerticle(i, List.of(new HostedRoute(i, store, shard::execute)),
+          directory, settings.sweepIntervalMillis(), log))));
+    }
+    return Future.all(shards).mapEmpty();
+  }
+
+  /** The persistence of the shards (nothing when not persisting): for probes, metrics, the dashboard. */
+  public PersistentShards persistence() {
+    return persistence;
   }
 
   /**
@@ -267,7 +307,15 @@ public final class SluiceServer {
     if (metrics != null) {
       features.add(HttpFeature.at("/metrics", () -> metricsHandler(settings.defences().metricsAuth() ? token : null)));
     }
-    features.add(new Health(directory, () -> cluster == null ? java.util.Optional.empty() : cluster.node().notReady()));
+    features.add(new Health(directory, () -> {
+      if (cluster != null) {
+        java.util.Optional<String> joining = cluster.node().notReady();
+        if (joining.isPresent()) {
+          return joining;
+        }
+      }
+      return java.util.Optional.ofNullable(persistence.failure());
+    }));
     features.add(new RequestGuard(settings.http()));
     if (cluster != null) {
       features.add(HttpFeature.at("/api/cluster", () -> cluster.api()));
@@ -279,7 +327,8 @@ public final class SluiceServer {
     features.add(rls.dashboardApi(token));
     // Last: the dashboard serves its page at "/" and so would match every path.
     DashboardData dashboardData = new DashboardData(settings.policies(), limitActivity, settings.operator(), closers);
-    features.add(new Dashboard(instance, directory, token, dashboardData, protectedMode));
+    features.add(new Dashboard(instance, directory, token, dashboardData, protectedMode,
+        persistence));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int port = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> fronts = new ArrayList<>();
@@ -294,7 +343,7 @@ public final class SluiceServer {
     return Future.all(deployed).compose(v -> {
       httpPort = fronts.get(0).actualPort();
       return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS,
-          dashboardData)));
+          dashboardData, persistence)));
     }).mapEmpty();
   }
 

@@ -7,6 +7,7 @@ import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
 import io.sluice.verticles.server.http.ProtectedMode;
 import io.vertx.core.http.HttpMethod;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Vertx;
@@ -41,16 +42,21 @@ public final class Dashboard implements HttpFeature {
   private final ProtectedMode protectedMode;
 
   public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
-    this(instance, directory, token, DashboardData.empty(), ProtectedMode.off());
+    this(instance, directory, token, DashboardData.empty(), ProtectedMode.off(), PersistentShards.none());
+  }
+
+  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, PersistentShards persistence) {
+    this(instance, directory, token, DashboardData.empty(), ProtectedMode.off(), persistence);
   }
 
   /**
    * @param data          the policies and what they decided, the history, the operator settings
    * @param protectedMode who may create, change and delete keys when no client authenticates
+   * @param persistence   the shards' persistence, {@link PersistentShards#none()} without --data-dir
    */
   public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, DashboardData data,
-                   ProtectedMode protectedMode) {
-    this.dashboard = new DashboardContext(instance);
+                   ProtectedMode protectedMode, PersistentShards persistence) {
+    this.dashboard = new DashboardContext(instance, persistence);
     this.directory = directory;
     this.token = token;
     this.data = data;
@@ -79,7 +85,7 @@ public final class Dashboard implements HttpFeature {
     ChannelRoutes channels = new ChannelRoutes(dashboard);
     LimitRoutes limits = new LimitRoutes(dashboard, data);
     AdminRoutes admin = new AdminRoutes(data);
-    LiveUpdates live = new LiveUpdates(shards, dashboard.instance(), data);
+    LiveUpdates live = new LiveUpdates(shards, dashboard, data);
     Router api = Router.router(vertx);
     api.route().handler(context -> {
       boolean write = context.request().method() != HttpMethod.GET && context.request().method() != HttpMethod.HEAD;
@@ -92,7 +98,8 @@ public final class Dashboard implements HttpFeature {
     api.get("/auth").handler(new Endpoint(List.of(), null, context ->
         DashboardContext.ok(context, new JsonObject().put("required", token.required()))));
     api.get("/overview").handler(guarded(context ->
-        Overview.collect(shards, dashboard.instance(), data).compose(overview -> DashboardContext.ok(context, overview))));
+        Overview.collect(shards, dashboard.instance(), data, dashboard.persistence())
+            .compose(overview -> DashboardContext.ok(context, overview))));
     api.get("/events").handler(guarded(live::stream));
     api.get("/keys").handler(guarded(keys::list));
     api.post("/keys").handler(guarded(keys::create));

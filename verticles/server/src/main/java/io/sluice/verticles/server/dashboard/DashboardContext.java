@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.dashboard;
 
 import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.http.Endpoint;
 import io.vertx.core.Future;
@@ -8,8 +9,8 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
-/** What every dashboard route reads: the instance it shows. */
-record DashboardContext(Instance instance) {
+/** What every dashboard route reads: the instance it shows, and its persistence. */
+record DashboardContext(Instance instance, PersistentShards persistence) {
 
   ValueSize valueSize() {
     return instance.valueSize();

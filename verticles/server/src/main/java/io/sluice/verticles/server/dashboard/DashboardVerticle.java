@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.dashboard;
 
 import io.sluice.verticles.engine.instance.Instance;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Future;
@@ -20,16 +21,32 @@ public final class DashboardVerticle extends VerticleBase {
   private final ShardDirectory directory;
   private final long periodMillis;
   private final DashboardData data;
+  private final PersistentShards persistence;
   private long timer = -1;
   private boolean sampled;
   private long lastSampleMillis;
 
   public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis) {
-    this(instance, directory, periodMillis, DashboardData.empty());
+    this(instance, directory, periodMillis, DashboardData.empty(), PersistentShards.none());
   }
 
   /** @param data where the last hour's samples go, with the limits' activity they are read from */
   public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis, DashboardData data) {
+    this(instance, directory, periodMillis, data, PersistentShards.none());
+  }
+
+  public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis,
+                           PersistentShards persistence) {
+    this(instance, directory, periodMillis, DashboardData.empty(), persistence);
+  }
+
+  /**
+   * @param data        where the last hour's samples go, with the limits' activity they are read from
+   * @param persistence the shards' persistence, shown in every overview
+   */
+  public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis, DashboardData data,
+                           PersistentShards persistence) {
+    this.persistence = persistence;
     this.instance = instance;
     this.directory = directory;
     this.periodMillis = periodMillis;
@@ -40,7 +57,7 @@ public final class DashboardVerticle extends VerticleBase {
   public Future<?> start() {
     ShardQueries shards = new ShardQueries(context, directory);
     timer = vertx.setPeriodic(periodMillis, tick ->
-        Overview.collect(shards, instance, data).onSuccess(overview -> {
+        Overview.collect(shards, instance, data, persistence).onSuccess(overview -> {
           vertx.eventBus().publish(OVERVIEW_ADDRESS, overview.encode());
           sample(overview);
         }));

@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.dashboard;
 
-import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -17,12 +16,12 @@ import io.vertx.ext.web.RoutingContext;
 final class LiveUpdates {
 
   private final ShardQueries shards;
-  private final Instance instance;
+  private final DashboardContext dashboard;
   private final DashboardData data;
 
-  LiveUpdates(ShardQueries shards, Instance instance, DashboardData data) {
+  LiveUpdates(ShardQueries shards, DashboardContext dashboard, DashboardData data) {
     this.shards = shards;
-    this.instance = instance;
+    this.dashboard = dashboard;
     this.data = data;
   }
 
@@ -36,7 +35,8 @@ final class LiveUpdates {
     MessageConsumer<String> updates = context.vertx().eventBus().localConsumer(DashboardVerticle.OVERVIEW_ADDRESS,
         message -> send(response, message.body()));
     response.closeHandler(closed -> updates.unregister());
-    return Overview.collect(shards, instance, data).compose(first -> send(response, first.encode()));
+    return Overview.collect(shards, dashboard.instance(), data, dashboard.persistence())
+        .compose(first -> send(response, first.encode()));
   }
 
   private static Future<Void> send(HttpServerResponse response, String overview) {

@@ -7,6 +7,7 @@ import io.sluice.verticles.engine.storage.Bound;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.protocol.binary.codec.RequestType;
 import io.sluice.verticles.server.metrics.LimitActivity;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -17,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The overview of the instance (GET /api/overview, and every live update): INFO's figures, read the
- * way a Throttr INFO reads them (one summary per shard), plus the JVM's memory.
+ * way a Throttr INFO reads them (one summary per shard), plus the JVM's memory and the state of
+ * persistence.
  */
 final class Overview {
 
@@ -27,9 +29,11 @@ final class Overview {
   private Overview() {
   }
 
-  /** Asks every shard for its summary, then builds the overview, with the limits' running totals. */
-  static Future<JsonObject> collect(ShardQueries shards, Instance instance, DashboardData data) {
-    return shards.summaries().map(summaries -> addLimits(build(instance, summaries), data));
+  /** Asks every shard for its summary, then builds the overview, with the limits' running totals and persistence. */
+  static Future<JsonObject> collect(ShardQueries shards, Instance instance, DashboardData data,
+                                    PersistentShards persistence) {
+    return shards.summaries().map(summaries ->
+        addLimits(build(instance, summaries), data).put("persistence", persistence.overview()));
   }
 
   /**

@@ -16,12 +16,14 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Probes for orchestrators, public like {@code /metrics}: {@code /health} answers while the process
  * serves HTTP (liveness); {@code /ready} answers 200 only when every storage shard answers within
  * {@link #READY_TIMEOUT_MILLIS} (readiness: a shard that is gone or stuck makes the instance
- * unready).
+ * unready) and no write to the data directory has failed since the last repairing snapshot (the
+ * requests are still answered then, but what they change may not survive a restart).
  */
 public final class Health implements HttpFeature {
 

@@ -6,6 +6,7 @@ import io.vertx.core.Context;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.IntUnaryOperator;
 
@@ -27,7 +28,8 @@ public final class ShardDirectory {
   private volatile IntConsumer parcelSizes = size -> { };
   private volatile BiFunction<Context, ShardOutbox, ShardRouter> routers = (context, outbox) -> outbox;
 
-  private record LocalRoute(Thread thread, BatchExecutor executor) {
+  /** {@code durable} runs a reply once what the batch changed is as safe as persistence promises. */
+  private record LocalRoute(Thread thread, BatchExecutor executor, Consumer<Runnable> durable) {
   }
 
   /** One route per shard, one shard per verticle. */
@@ -85,19 +87,24 @@ public final class ShardDirectory {
   }
 
   /** Called by a shard verticle from its own event loop once it serves. */
-  void register(int route, BatchExecutor executor) {
-    local.set(route, new LocalRoute(Thread.currentThread(), executor));
+  void register(int route, BatchExecutor executor, Consumer<Runnable> durable) {
+    local.set(route, new LocalRoute(Thread.currentThread(), executor, durable));
   }
 
   void unregister(int route) {
     local.set(route, null);
   }
 
-  /** Runs the batch at once when its route lives on the calling thread; false otherwise. */
-  boolean executeIfLocal(ShardBatch batch) {
+  /**
+   * Runs the batch at once when its route lives on the calling thread, then {@code answered} (at
+   * once too, unless {@code --fsync always} holds it until the disk has the batch's changes);
+   * false otherwise.
+   */
+  boolean executeIfLocal(ShardBatch batch, Runnable answered) {
     LocalRoute target = local.get(batch.shard());
     if (target != null && target.thread == Thread.currentThread()) {
       target.executor.execute(batch);
+      target.durable.accept(answered);
       return true;
     }
     return false;

@@ -50,8 +50,7 @@ public final class ShardOutbox implements ShardRouter {
 
   @Override
   public void dispatch(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed) {
-    if (directory.executeIfLocal(batch)) {
-      done.accept(batch);
+    if (directory.executeIfLocal(batch, () -> done.accept(batch))) {
       return;
     }
     waiting.get(directory.verticleOf(batch.shard())).add(new Waiting(batch, done, failed));

@@ -12,6 +12,7 @@ import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.grpc.RlsSettings;
@@ -150,7 +151,7 @@ public final class SluiceUnderTest implements AutoCloseable {
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(http.bind(), 0),
         new HttpSettings(http.bind(), 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
         new UdpSettings(http.bind(), 0, udpRules), policies, operator, ClusterSettings.NONE, recordLimits,
-        new RlsSettings(LOOPBACK, rls.port() < 0 ? -1 : 0, rls.config(), rls.responseHeaders()), defences);
+        new RlsSettings(LOOPBACK, rls.port() < 0 ? -1 : 0, rls.config(), rls.responseHeaders()), defences, PersistenceSettings.OFF);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }
 
@@ -170,6 +171,14 @@ public final class SluiceUnderTest implements AutoCloseable {
   public PrometheusMeterRegistry metrics() {
     return metrics;
   }
+
+  /** Persisting as {@code persistence} says (a data directory, an fsync policy), all else default. */
+  public SluiceUnderTest(Vertx vertx, PersistenceSettings persistence) {
+    this(vertx, new ServerSettings(ValueSize.UINT16, 2, 2, 100, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new TcpSettings(LOOPBACK, 0), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
+        new UdpSettings(LOOPBACK, 0, RuleSet.allowAll()), Policies.none(), persistence), new ManualClock(), () -> { });
+  }
+
 
   public SluiceServer server() {
     return server;

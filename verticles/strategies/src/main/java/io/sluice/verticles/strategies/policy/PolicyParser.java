@@ -14,6 +14,8 @@ import io.sluice.verticles.strategies.impl.LeakyBucket;
 import io.sluice.verticles.strategies.impl.TokenBucket;
 import io.sluice.verticles.config.ConfigValues;
 
+import io.sluice.verticles.config.DurationText;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -46,7 +48,6 @@ import java.util.regex.Pattern;
  */
 public final class PolicyParser {
 
-  private static final Pattern DURATION = Pattern.compile("([0-9]{1,18})(ms|s|m|h|d)");
   private static final Pattern POSITIVE_INTEGER = Pattern.compile("[0-9]{1,19}");
   private static final Pattern DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?|\\.[0-9]+");
   private static final List<String> BUCKETS = List.of(TokenBucket.NAME, LeakyBucket.NAME, Gcra.NAME);
@@ -371,30 +372,12 @@ public final class PolicyParser {
       if (text == null) {
         return null;
       }
-      Matcher m = DURATION.matcher(text);
-      if (m.matches()) {
-        long amount = Long.parseLong(m.group(1));
-        try {
-          Duration duration;
-          switch (m.group(2)) {
-            case "ms": duration = Duration.ofMillis(amount); break;
-            case "s": duration = Duration.ofSeconds(amount); break;
-            case "m": duration = Duration.ofMinutes(amount); break;
-            case "h": duration = Duration.ofHours(amount); break;
-            default: duration = Duration.ofDays(amount); break;
-          }
-          duration.toNanos(); // the strategies keep windows in nanoseconds
-          if (!duration.isZero()) {
-            return duration;
-          }
-        } catch (ArithmeticException tooLong) {
-          problem("'" + where + field + "' is too long (at most about 292 years), was '" + text + "'");
-          return null;
-        }
+      try {
+        return DurationText.parse(text);
+      } catch (IllegalArgumentException bad) {
+        problem("'" + where + field + "' " + bad.getMessage() + ", was '" + text + "'");
+        return null;
       }
-      problem("'" + where + field + "' must be a positive duration with a unit (500ms, 10s, 5m, 1h, 1d), was '"
-          + text + "'");
-      return null;
     }
 
     Boolean bool(String field) {

@@ -1,0 +1,553 @@
+package io.sluice.verticles.engine.persist;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.verticles.engine.storage.ChangeListener;
+import io.sluice.verticles.engine.storage.Record;
+import io.sluice.verticles.engine.storage.RecordImage;
+import io.sluice.verticles.engine.time.Clock;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * One shard's append-only log and snapshots. The shard's thread only appends record images to a
+ * memory buffer (it listens to the store's change feed); a writer thread of its own writes them to
+ * the log file and forces it to disk as the {@link FsyncPolicy} says, so the shard never waits for
+ * the disk. With {@link FsyncPolicy#ALWAYS}, {@link #whenDurable} holds a reply back until the
+ * fsync that covers every change made before it: one fsync covers all the changes gathered while
+ * the previous one ran (group commit).
+ *
+ * <p>A snapshot (see {@link SnapshotRun}) rotates to a new log first, then streams the shard's
+ * records, in slices, to a temporary file that is renamed into place when whole; only then are the
+ * older snapshot and logs deleted.
+ *
+ * <p>A failed write is logged, counted and shown ({@link PersistenceStats#failing}), and never
+ * stops the shard: the log is not written again until the next snapshot makes the files whole,
+ * which {@link #snapshotDue} asks for at once.
+ */
+public final class ShardPersistence implements ChangeListener {
+
+  private static final System.Logger LOG = System.getLogger(ShardPersistence.class.getName());
+
+  /** How often the writer hands the log to the operating system: what kill -9 can lose at most. */
+  static final long WRITE_PERIOD_MILLIS = 100;
+  /** How often {@code everysec} forces the log: a write older than a second is on disk. */
+  static final long FSYNC_PERIOD_NANOS = 500_000_000L;
+  /** A log larger than this many times the last snapshot (and than {@link #LOG_FLOOR_BYTES}) asks for a snapshot. */
+  static final int LOG_GROWTH_FACTOR = 2;
+  static final long LOG_FLOOR_BYTES = 64L << 20;
+  /** After a failed write, how often a repairing snapshot is tried. */
+  static final long RETRY_NANOS = 5_000_000_000L;
+
+  private final Path dir;
+  private final DataFile identity;
+  private final FsyncPolicy policy;
+  private final Clock clock;
+  private final long snapshotIntervalNanos;
+  private final Thread writer;
+
+  // Shared between the shard's thread and the writer, under lock.
+  private final Object lock = new Object();
+  private ByteBuf pending = newChunk();
+  /** Image bytes handed to the log since start: the position a reply waits for. */
+  private long appended;
+  /** Image bytes the policy counts as safe (forced with always). */
+  private long durable;
+  private final ArrayDeque<Op> ops = new ArrayDeque<>();
+  private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+  private long generation;
+  private boolean closing;
+
+  // The shard's thread only.
+  private long lastSnapshotStartNanos;
+  private long lastRepairNanos;
+  /** Set by the shard's thread, cleared by the writer when the snapshot is done. */
+  private volatile boolean snapshotRunning;
+
+  // The writer thread only.
+  private FileChannel log;
+  private Path logPath;
+  private boolean logBroken;
+  private FileChannel snapshot;
+  private boolean snapshotBroken;
+  private long snapshotStartedNanos;
+  private long snapshotBytes;
+  private long unsyncedSince = -1;
+
+  // Written by the writer, read anywhere.
+  private volatile PersistenceStats stats;
+  private volatile boolean needsRepair;
+
+  private sealed interface Op permits Images, Rotate, SnapshotStart, SnapshotPart, SnapshotEnd {
+  }
+
+  private record Images(ByteBuf bytes, long mark) implements Op {
+  }
+
+  private record Rotate(long generation) implements Op {
+  }
+
+  private record SnapshotStart(long generation) implements Op {
+  }
+
+  private record SnapshotPart(List<ByteBuf> blocks, Runnable written) implements Op {
+  }
+
+  private record SnapshotEnd(long generation, long worstSliceNanos, Consumer<Throwable> done) implements Op {
+  }
+
+  private record Waiter(long mark, Runnable release) {
+  }
+
+  /**
+   * Starts a log of generation {@code firstGeneration} in {@code dir} (see {@link ShardLoader},
+   * which says which comes next) and the writer thread.
+   *
+   * @param identity what the files' headers carry; its kind and generation are ignored
+   * @param loaded   what loading found: the size of the snapshot and logs it read
+   */
+  public ShardPersistence(Path dir, DataFile identity, long firstGeneration, ShardLoader.Loaded loaded,
+                          FsyncPolicy policy, long snapshotIntervalNanos, Clock clock) {
+    this.dir = dir;
+    this.identity = identity;
+    this.policy = policy;
+    this.clock = clock;
+    this.snapshotIntervalNanos = snapshotIntervalNanos;
+    this.generation = firstGeneration;
+    this.lastSnapshotStartNanos = clock.epochNanos();
+    // Files that recovery read only in part are replaced by a snapshot at once.
+    this.needsRepair = loaded.lossy();
+    this.stats = new PersistenceStats(loaded.logBytes(), loaded.snapshotEpochMillis(), 0, loaded.snapshotBytes(), 0,
+        0, 0, false, null);
+    ops.add(new Rotate(firstGeneration));
+    this.writer = new Thread(this::writeLoop, "sluice-persistence-" + identity.shard());
+    writer.setDaemon(true);
+    writer.start();
+  }
+
+  public FsyncPolicy policy() {
+    return policy;
+  }
+
+  public PersistenceStats stats() {
+    return stats;
+  }
+
+  @Override
+  public void changed(Record record) {
+    synchronized (lock) {
+      int before = pending.writerIndex();
+      RecordImage.writeState(pending, record);
+      appended(before);
+    }
+  }
+
+  @Override
+  public void removed(Record record) {
+    synchronized (lock) {
+      int before = pending.writerIndex();
+      RecordImage.writeRemoval(pending, record.key());
+      appended(before);
+    }
+  }
+
+  private void appended(int before) {
+    appended += pending.writerIndex() - before;
+    if (pending.readableBytes() >= Block.TARGET_LENGTH) {
+      cutPending();
+      lock.notify();
+    }
+  }
+
+  /**
+   * Runs {@code release} once every change made so far is as safe as the policy promises: at once
+   * with {@code everysec} and {@code no}; with {@code always}, after the fsync covering them,
+   * then on the writer's thread.
+   */
+  public void whenDurable(Runnable release) {
+    if (policy != FsyncPolicy.ALWAYS) {
+      release.run();
+      return;
+    }
+    synchronized (lock) {
+      if (appended > durable) {
+        waiters.add(new Waiter(appended, release));
+        if (waiters.size() == 1) {
+          lock.notify();
+        }
+        return;
+      }
+    }
+    release.run();
+  }
+
+  /**
+   * True when the shard should start a snapshot now: the interval has passed, the log outgrew the
+   * last snapshot, or a failed write needs the files made whole again. Call on the shard's thread.
+   */
+  public boolean snapshotDue() {
+    if (snapshotRunning) {
+      return false;
+    }
+    long now = clock.epochNanos();
+    if (needsRepair) {
+      if (now - lastRepairNanos < RETRY_NANOS) {
+        return false;
+      }
+      lastRepairNanos = now;
+      return true;
+    }
+    PersistenceStats current = stats;
+    return now - lastSnapshotStartNanos >= snapshotIntervalNanos
+        || current.logBytes() > Math.max(LOG_FLOOR_BYTES, LOG_GROWTH_FACTOR * current.lastSnapshotBytes());
+  }
+
+  /** Starts a snapshot: call on the shard's thread, then drive the run's slices there. */
+  public SnapshotRun startSnapshot(io.sluice.verticles.engine.storage.Store store) {
+    snapshotRunning = true;
+    lastSnapshotStartNanos = clock.epochNanos();
+    long snapshotGeneration;
+    synchronized (lock) {
+      cutPending();
+      snapshotGeneration = ++generation;
+      ops.add(new Rotate(snapshotGeneration));
+      ops.add(new SnapshotStart(snapshotGeneration));
+      lock.notify();
+    }
+    return new SnapshotRun(this, store, snapshotGeneration);
+  }
+
+  void snapshotPart(List<ByteBuf> blocks, Runnable written) {
+    enqueue(new SnapshotPart(blocks, written));
+  }
+
+  void finishSnapshot(long snapshotGeneration, long worstSliceNanos, Consumer<Throwable> done) {
+    enqueue(new SnapshotEnd(snapshotGeneration, worstSliceNanos, done));
+  }
+
+  private void enqueue(Op op) {
+    synchronized (lock) {
+      ops.add(op);
+      lock.notify();
+    }
+  }
+
+  /**
+   * Writes and forces everything appended, closes the files and stops the writer (a snapshot in
+   * progress is abandoned: the logs hold everything). Blocks: call off the event loop, once the
+   * shard takes no more work.
+   */
+  public void close() throws InterruptedException {
+    synchronized (lock) {
+      closing = true;
+      lock.notify();
+    }
+    writer.join();
+  }
+
+  /** Moves the images appended so far to the writer's queue; under lock. */
+  private void cutPending() {
+    if (pending.isReadable()) {
+      ops.add(new Images(pending, appended));
+      pending = newChunk();
+    }
+  }
+
+  private static ByteBuf newChunk() {
+    return Unpooled.buffer(64 * 1024);
+  }
+
+  private void writeLoop() {
+    long lastFsync = System.nanoTime();
+    while (true) {
+      List<Op> work;
+      boolean stop;
+      synchronized (lock) {
+        if (!closing && ops.isEmpty() && (waiters.isEmpty() || policy != FsyncPolicy.ALWAYS)) {
+          try {
+            lock.wait(WRITE_PERIOD_MILLIS);
+          } catch (InterruptedException e) {
+            closing = true;
+          }
+        }
+        cutPending();
+        work = new ArrayList<>(ops);
+        ops.clear();
+        stop = closing;
+      }
+      long covered = -1;
+      for (Op op : work) {
+        covered = Math.max(covered, run(op));
+      }
+      if (log != null && unsyncedSince >= 0 && (stop || policy == FsyncPolicy.ALWAYS
+          || (policy == FsyncPolicy.EVERYSEC && System.nanoTime() - lastFsync >= FSYNC_PERIOD_NANOS))) {
+        force();
+        lastFsync = System.nanoTime();
+      }
+      release(covered);
+      publish(null);
+      if (stop) {
+        closeFiles();
+        return;
+      }
+    }
+  }
+
+  /** Runs one queued operation; returns the append position it covers (-1 for none). */
+  private long run(Op op) {
+    if (op instanceof Images images) {
+      writeLog(images.bytes());
+      return images.mark();
+    } else if (op instanceof Rotate rotate) {
+      rotate(rotate.generation());
+    } else if (op instanceof SnapshotStart start) {
+      startSnapshotFile(start.generation());
+    } else if (op instanceof SnapshotPart part) {
+      part.blocks().forEach(this::writeSnapshot);
+      part.written().run();
+    } else if (op instanceof SnapshotEnd end) {
+      Throwable failure = endSnapshot(end.generation(), end.worstSliceNanos());
+      snapshotRunning = false;
+      end.done().accept(failure);
+    }
+    return -1;
+  }
+
+  private void writeLog(ByteBuf images) {
+    if (log == null || logBroken) {
+      return;
+    }
+    try {
+      writeBlock(log, images);
+      if (unsyncedSince < 0) {
+        unsyncedSince = System.nanoTime();
+      }
+      addLogBytes(Block.HEADER_BYTES + images.readableBytes());
+    } catch (IOException e) {
+      logBroken = true;
+      failed("writing " + logPath, e);
+    }
+  }
+
+  private void force() {
+    try {
+      log.force(false);
+      unsyncedSince = -1;
+    } catch (IOException e) {
+      logBroken = true;
+      unsyncedSince = -1;
+      failed("forcing " + logPath + " to disk", e);
+    }
+  }
+
+  /** Releases the replies waiting for appends up to {@code covered}, once forced (always) or written. */
+  private void release(long covered) {
+    List<Runnable> released = new ArrayList<>();
+    synchronized (lock) {
+      if (covered > durable && (policy != FsyncPolicy.ALWAYS || unsyncedSince < 0)) {
+        durable = covered;
+      }
+      while (!waiters.isEmpty() && waiters.peek().mark() <= durable) {
+        released.add(waiters.poll().release());
+      }
+    }
+    released.forEach(Runnable::run);
+  }
+
+  private void rotate(long newGeneration) {
+    closeLog();
+    DataFile file = identity.withKind(DataFile.LOG).withGeneration(newGeneration);
+    logPath = file.in(dir);
+    logBroken = false;
+    try {
+      log = FileChannel.open(logPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING);
+      ByteBuf header = Unpooled.buffer(DataFile.HEADER_BYTES);
+      file.writeHeader(header);
+      writeFully(log, header.nioBuffer());
+      log.force(false);
+      forceDirectory();
+      addLogBytes(DataFile.HEADER_BYTES);
+    } catch (IOException e) {
+      logBroken = true;
+      failed("starting " + logPath, e);
+    }
+  }
+
+  private void closeLog() {
+    if (log == null) {
+      return;
+    }
+    try {
+      if (!logBroken) {
+        log.force(false);
+      }
+      log.close();
+    } catch (IOException e) {
+      failed("closing " + logPath, e);
+    }
+    unsyncedSince = -1;
+    log = null;
+  }
+
+  private void startSnapshotFile(long snapshotGeneration) {
+    DataFile file = identity.withKind(DataFile.SNAPSHOT).withGeneration(snapshotGeneration);
+    snapshotBroken = false;
+    snapshotStartedNanos = System.nanoTime();
+    snapshotBytes = DataFile.HEADER_BYTES;
+    try {
+      snapshot = FileChannel.open(file.temporaryIn(dir), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING);
+      ByteBuf header = Unpooled.buffer(DataFile.HEADER_BYTES);
+      file.writeHeader(header);
+      writeFully(snapshot, header.nioBuffer());
+    } catch (IOException e) {
+      snapshotBroken = true;
+      failed("starting " + file.temporaryIn(dir), e);
+    }
+  }
+
+  private void writeSnapshot(ByteBuf images) {
+    if (snapshotBroken || snapshot == null || !images.isReadable()) {
+      return;
+    }
+    try {
+      writeBlock(snapshot, images);
+      snapshotBytes += Block.HEADER_BYTES + images.readableBytes();
+    } catch (IOException e) {
+      snapshotBroken = true;
+      failed("writing a snapshot of shard " + identity.shard(), e);
+    }
+  }
+
+  /** Makes the snapshot whole and drops what it replaces; the failure, or null. */
+  private Throwable endSnapshot(long snapshotGeneration, long worstSliceNanos) {
+    DataFile file = identity.withKind(DataFile.SNAPSHOT).withGeneration(snapshotGeneration);
+    Path temporary = file.temporaryIn(dir);
+    try {
+      if (snapshotBroken || snapshot == null) {
+        throw new IOException("the snapshot could not be written");
+      }
+      snapshot.force(false);
+      snapshot.close();
+      snapshot = null;
+      Files.move(temporary, file.in(dir), StandardCopyOption.ATOMIC_MOVE);
+      forceDirectory();
+      deleteOlderThan(snapshotGeneration);
+    } catch (IOException e) {
+      abandonSnapshot(temporary);
+      if (!snapshotBroken) {
+        failed("completing " + file.in(dir), e);
+      }
+      return e;
+    }
+    long tookMillis = (System.nanoTime() - snapshotStartedNanos) / 1_000_000;
+    needsRepair = false;
+    PersistenceStats current = stats;
+    long currentLog = logPath == null ? 0 : sizeOf(logPath);
+    stats = new PersistenceStats(currentLog, clock.epochNanos() / 1_000_000, tookMillis, snapshotBytes,
+        Math.max(current.worstSliceNanos(), worstSliceNanos), current.fsyncLagMillis(), current.errors(),
+        logBroken, logBroken ? current.lastError() : null);
+    return null;
+  }
+
+  private void abandonSnapshot(Path temporary) {
+    try {
+      if (snapshot != null) {
+        snapshot.close();
+      }
+      Files.deleteIfExists(temporary);
+    } catch (IOException ignored) {
+      // Already failing; the temporary file is deleted at the next start.
+    }
+    snapshot = null;
+  }
+
+  private void deleteOlderThan(long snapshotGeneration) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path path : files.toList()) {
+        DataFile.named(path.getFileName().toString())
+            .filter(f -> f.shard() == identity.shard() && f.generation() < snapshotGeneration)
+            .ifPresent(f -> delete(path));
+      }
+    }
+  }
+
+  private static void delete(Path path) {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "could not delete " + path + ": " + e);
+    }
+  }
+
+  private static long sizeOf(Path path) {
+    try {
+      return Files.size(path);
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private void closeFiles() {
+    closeLog();
+    if (snapshot != null) {
+      abandonSnapshot(identity.withKind(DataFile.SNAPSHOT).withGeneration(generation).temporaryIn(dir));
+    }
+  }
+
+  private void forceDirectory() throws IOException {
+    try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+      directory.force(true);
+    }
+  }
+
+  private static void writeBlock(FileChannel channel, ByteBuf images) throws IOException {
+    ByteBuf header = Block.headerFor(images);
+    ByteBuffer[] both = {header.nioBuffer(), images.nioBuffer()};
+    long total = both[0].remaining() + both[1].remaining();
+    long written = 0;
+    while (written < total) {
+      written += channel.write(both);
+    }
+  }
+
+  private static void writeFully(FileChannel channel, ByteBuffer bytes) throws IOException {
+    while (bytes.hasRemaining()) {
+      channel.write(bytes);
+    }
+  }
+
+  private void addLogBytes(long bytes) {
+    PersistenceStats s = stats;
+    stats = new PersistenceStats(s.logBytes() + bytes, s.lastSnapshotEpochMillis(), s.lastSnapshotMillis(),
+        s.lastSnapshotBytes(), s.worstSliceNanos(), s.fsyncLagMillis(), s.errors(), s.failing(), s.lastError());
+  }
+
+  /** Refreshes the fsync lag, and records a failure when {@code error} is not null. */
+  private void publish(String error) {
+    PersistenceStats s = stats;
+    long lag = unsyncedSince < 0 ? 0 : (System.nanoTime() - unsyncedSince) / 1_000_000;
+    stats = new PersistenceStats(s.logBytes(), s.lastSnapshotEpochMillis(), s.lastSnapshotMillis(),
+        s.lastSnapshotBytes(), s.worstSliceNanos(), lag, s.errors() + (error == null ? 0 : 1),
+        s.failing() || error != null, error == null ? s.lastError() : error);
+  }
+
+  private void failed(String what, IOException e) {
+    String message = "persistence of shard " + identity.shard() + ": failed " + what + ": " + e;
+    LOG.log(System.Logger.Level.ERROR, message + " (requests are still answered; the next snapshot repairs the files)");
+    needsRepair = true;
+    publish(message);
+  }
+}
