@@ -118,6 +118,45 @@ class ChangeFeedTest {
     assertThat(contents(replica)).isEqualTo(contents(owner.store));
   }
 
+  /**
+   * An eviction is a removal in the feed, so a backup and the append-only log drop the evicted key
+   * as they drop a purged one, and a replica rebuilt from the images holds what the bounded store
+   * holds.
+   */
+  @Test
+  void evictionsReachTheFeedAsRemovalsAndReplicasFollowThem() {
+    Store bounded = new Store(owner.clock, owner.clock.epochNanos(),
+        new io.sluice.verticles.engine.storage.StoreLimits(100, io.sluice.verticles.engine.storage.StoreLimits.UNLIMITED,
+            io.sluice.verticles.engine.storage.Eviction.VOLATILE_TTL));
+    List<String> removed = new ArrayList<>();
+    ByteBuf images = Unpooled.buffer();
+    bounded.listen(new ChangeListener() {
+      @Override
+      public void changed(Record record) {
+        RecordImage.writeState(images, record);
+      }
+
+      @Override
+      public void removed(Record record) {
+        removed.add(text(record.key()));
+        RecordImage.writeRemoval(images, record.key());
+      }
+    });
+    ThrottrShard shard = new ThrottrShard(bounded, owner.size);
+    for (int i = 0; i < 1_000; i++) {
+      ShardBatch batch = new ShardBatch(0);
+      batch.add(new Request.Insert(1, 4, 10 + i, key("k" + i)));
+      shard.execute(batch);
+    }
+    while (images.isReadable()) {
+      RecordImage.apply(images, replica);
+    }
+
+    assertThat(bounded.size()).isLessThanOrEqualTo(100);
+    assertThat(removed).hasSize(1_000 - bounded.size());
+    assertThat(contents(replica)).isEqualTo(contents(bounded));
+  }
+
   @Test
   void aCutImageIsRefusedAndLeavesTheReaderWhereItWas() {
     owner.execute(new Request.Set(4, 60, key("k"), key("value")));
