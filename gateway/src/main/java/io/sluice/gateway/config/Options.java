@@ -183,7 +183,7 @@ public final class Options {
 
   public static final Option<Path> TLS_CERT = Option.valued("tls-cert", "FILE", ValueType.path())
       .yaml("tls.cert").environment()
-      .describedAs("Certificate chain (PEM, leaf first): with --tls-key, the Throttr and HTTP/WebSocket listeners speak TLS 1.2/1.3 only. Reloaded when the file changes.");
+      .describedAs("Certificate chain (PEM, leaf first): with --tls-key, the Throttr, HTTP/WebSocket and gRPC listeners speak TLS 1.2/1.3 only. Reloaded when the file changes.");
 
   public static final Option<Path> TLS_KEY = Option.valued("tls-key", "FILE", ValueType.path())
       .yaml("tls.key").environment()

@@ -421,7 +421,7 @@ public final class SluiceServer {
     List<GrpcFrontVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
-      GrpcFrontVerticle front = new GrpcFrontVerticle(settings.rls().bind(), port, rls);
+      GrpcFrontVerticle front = new GrpcFrontVerticle(settings.rls().bind(), port, rls, guards);
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }

@@ -11,6 +11,8 @@ import io.vertx.core.buffer.Buffer;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.sluice.verticles.server.front.ListenerGuards;
+import io.sluice.verticles.server.tls.TlsReloads;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
@@ -46,12 +48,16 @@ public final class GrpcFrontVerticle extends VerticleBase {
   private final String host;
   private final int port;
   private final EnvoyRateLimit rls;
+  private final ListenerGuards guards;
   private HttpServer server;
+  private TlsReloads.Updater tlsUpdater;
 
-  public GrpcFrontVerticle(String host, int port, EnvoyRateLimit rls) {
+  /** @param guards TLS (HTTP/2 over TLS, by ALPN) and the idle timeout, as the other listeners have them */
+  public GrpcFrontVerticle(String host, int port, EnvoyRateLimit rls, ListenerGuards guards) {
     this.host = host;
     this.port = port;
     this.rls = rls;
+    this.guards = guards;
   }
 
   @Override
@@ -77,8 +83,14 @@ public final class GrpcFrontVerticle extends VerticleBase {
         }
       });
     });
-    server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(true).setTcpNoDelay(true))
-        .requestHandler(grpc);
+    HttpServerOptions options = guards.configure(new HttpServerOptions().setHttp2ClearTextEnabled(true).setTcpNoDelay(true));
+    if (options.isSsl()) {
+      // gRPC is HTTP/2: over TLS a client asks for it by ALPN.
+      options.setUseAlpn(true);
+    }
+    server = vertx.createHttpServer(options).requestHandler(grpc);
+    tlsUpdater = server::updateSSLOptions;
+    guards.join(tlsUpdater);
     return server.listen(port, host);
   }
 
@@ -115,6 +127,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    guards.leave(tlsUpdater);
     return server.close();
   }
 }

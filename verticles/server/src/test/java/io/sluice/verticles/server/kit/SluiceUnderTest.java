@@ -133,6 +133,13 @@ public final class SluiceUnderTest implements AutoCloseable {
         Defences.defaults());
   }
 
+  /** Envoy's rate limit service and these listener defences (TLS, say); the rest as by default. */
+  public SluiceUnderTest(Vertx vertx, RlsSettings rls, Defences defences) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(), Policies.none(),
+        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, defences);
+  }
+
   /** Envoy's rate limit service with these settings (its port is made ephemeral); the rest as by default. */
   public SluiceUnderTest(Vertx vertx, RlsSettings rls) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
