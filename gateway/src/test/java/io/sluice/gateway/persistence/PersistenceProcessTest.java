@@ -123,7 +123,7 @@ class PersistenceProcessTest {
       channel.write(torn.position(0));
     }
     SluiceProcess third = start(arguments);
-    assertThat(third.output()).contains("WARNING", "torn tail of " + log, "at offset " + whole);
+    assertThat(third.output()).contains("WARN ", "torn tail of " + log, "at offset " + whole);
     assertThat(await(connect(third).query("k7")).quota()).isEqualTo(93);
     third.stop();
   }
@@ -166,7 +166,7 @@ class PersistenceProcessTest {
     flipByte(log, offset + 12 + 5);
     SluiceProcess.Refused refused = SluiceProcess.refusal(arguments.toArray(String[]::new));
     assertThat(refused.exitCode()).isEqualTo(1);
-    assertThat(refused.output()).contains("sluice: could not start: " + log + " at offset " + offset
+    assertThat(refused.output()).contains("ERROR io.sluice.gateway.Main: could not start: " + log + " at offset " + offset
         + ": a block checksum that does not match");
 
     SluiceProcess recovered = start(arguments, "--data-recover");

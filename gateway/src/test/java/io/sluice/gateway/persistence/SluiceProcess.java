@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 final class SluiceProcess implements AutoCloseable {
 
   private static final Pattern SERVING = Pattern.compile(
-      "serving Throttr on [^ ]+:(\\d+), UDP on [^ ]+:(\\d+), HTTP .* on [^ ]+:(\\d+) \\(");
+      "serving Throttr on tcp://[^ ]+:(\\d+), UDP on udp://[^ ]+:(\\d+), HTTP on http://[^ ]+:(\\d+) \\(");
   private static final String END = "\u0000end of output";
 
   private final Process process;
