@@ -16,4 +16,4 @@ server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do grep -q "Envoy rate limit service" /tmp/sluice-grpc-bench.log && break; sleep 0.1; done
 java -jar gateway/target/sluice.jar bench grpc --port "$grpc_port" --http-port "$http_port" --streams "$streams" \
-  --domain bench --descriptor key=bench --policy bench --warmup 10 --duration "$seconds"
+  --domain bench --descriptor key=bench --policy bench --warmup 10 --duration "$seconds" --rounds 5

@@ -53,6 +53,24 @@ class BenchAgainstGatewayTest {
         "--duration", "1", "--warmup", "0"))).isZero();
   }
 
+  @Test
+  void grpcBenchValidatesEveryAnswerOfTheRateLimitServiceAndTheCheckApi() throws Exception {
+    java.nio.file.Path scripts = java.nio.file.Path.of(System.getProperty("basedir", "."), "..", "verticles", "benchmarks",
+        "scripts", "grpc");
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
+        "--udp-port", "0", "--config", scripts.resolve("sluice.yaml").toString(),
+        "--rls-config", scripts.resolve("ratelimit.yaml").toString()), Map.of());
+    gateway = Gateway.start(((Invocation.Run) invocation).config());
+
+    assertThat(Bench.run(List.of("grpc", "--port", String.valueOf(gateway.server().grpcPort()),
+        "--http-port", String.valueOf(gateway.server().httpPort()), "--streams", "4", "--duration", "1",
+        "--warmup", "0", "--rounds", "1"))).isZero();
+    // Wrong policy: the check API answers 400, which the bench refuses.
+    assertThat(Bench.run(List.of("grpc", "--port", String.valueOf(gateway.server().grpcPort()),
+        "--http-port", String.valueOf(gateway.server().httpPort()), "--policy", "nope", "--streams", "1",
+        "--duration", "1", "--warmup", "0", "--rounds", "1"))).isEqualTo(1);
+  }
+
   private void startGateway() throws Exception {
     Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());

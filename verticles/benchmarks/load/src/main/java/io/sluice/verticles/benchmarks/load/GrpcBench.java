@@ -33,8 +33,10 @@ import java.util.function.Supplier;
 /**
  * {@code java -jar sluice.jar bench grpc}: Envoy's {@code ShouldRateLimit} with one descriptor,
  * over N concurrent HTTP/2 streams of one connection (as Envoy's gRPC client multiplexes them), and
- * then, in the same run, the HTTP check API ({@code POST /v1/check}) over N HTTP/1.1 connections:
- * closed loops, each stream or connection sending its next request when the answer is in. Every
+ * in the same run the HTTP check API ({@code POST /v1/check}) over N HTTP/1.1 connections: closed
+ * loops, each stream or connection sending its next request when the answer is in. The two take
+ * turns in rounds (gRPC, HTTP, gRPC, HTTP…), so a machine whose other load drifts during the run
+ * weighs on both alike. Every
  * answer is validated (a gRPC status OK with one descriptor status; a 200 or 429); exits 1 on any
  * other. Prints requests per second and latency percentiles of both, and their ratio.
  */
@@ -50,8 +52,9 @@ final class GrpcBench {
       "  --descriptor K=V     its one descriptor entry (key=bench)",
       "  --http-port PORT     HTTP port of the check API; 0 skips that part (8080)",
       "  --policy NAME        the check API's policy (bench), key 'bench'",
-      "  --duration SECONDS   measured time of each part (10)",
-      "  --warmup SECONDS     unmeasured time before each (3)");
+      "  --duration SECONDS   measured time of each part, over all rounds (10)",
+      "  --warmup SECONDS     unmeasured time before each part's first round (3)",
+      "  --rounds N           turns each part takes, alternating (3)");
 
   private static final ServiceMethod<RateLimitResponse, RateLimitRequest> SHOULD_RATE_LIMIT = ServiceMethod.client(
       ServiceName.create("envoy.service.ratelimit.v3.RateLimitService"), "ShouldRateLimit",
@@ -70,9 +73,46 @@ final class GrpcBench {
     }
   }
 
-  private record Result(String what, double perSecond, Histogram latency) {
+  /** One side of the comparison, measured over its rounds. */
+  private static final class Part {
+    private final String what;
+    private final java.util.function.Function<Tally, Supplier<Future<Void>>> sender;
+    private final Histogram latency = new Histogram(3_600_000_000_000L, 3);
+    private long answers;
+    private double seconds;
+
+    Part(String what, java.util.function.Function<Tally, Supplier<Future<Void>>> sender) {
+      this.what = what;
+      this.sender = sender;
+    }
+
+    /** One round: {@code loops} closed loops, measured after the warm-up. */
+    void measure(int loops, int warmup, double duration) throws Exception {
+      Tally tally = new Tally();
+      Supplier<Future<Void>> send = sender.apply(tally);
+      for (int i = 0; i < loops; i++) {
+        loop(send, tally);
+      }
+      TimeUnit.SECONDS.sleep(warmup); // the load runs meanwhile; the pause only paces the measurement
+      tally.latency.reset();
+      long before = tally.answers.sum();
+      long start = System.nanoTime();
+      TimeUnit.MILLISECONDS.sleep((long) (duration * 1000));
+      answers += tally.answers.sum() - before;
+      seconds += (System.nanoTime() - start) / 1e9;
+      latency.add(tally.latency.getIntervalHistogram());
+      tally.stopped = true;
+      if (tally.invalid.get() != null) {
+        throw new IllegalStateException(what + ": " + tally.invalid.get());
+      }
+    }
+
+    double perSecond() {
+      return answers / seconds;
+    }
+
     void print() {
-      System.out.printf("%-42s %,10.0f req/s   latency us: p50 %.0f  p99 %.0f  p999 %.0f%n", what, perSecond,
+      System.out.printf("%-42s %,10.0f req/s   latency us: p50 %.0f  p99 %.0f  p999 %.0f%n", what, perSecond(),
           latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,
           latency.getValueAtPercentile(99.9) / 1e3);
     }
@@ -83,7 +123,7 @@ final class GrpcBench {
 
   static int run(List<String> args) throws Exception {
     Map<String, String> options = Arguments.parse(args, List.of("host", "port", "streams", "domain", "descriptor",
-        "http-port", "policy", "duration", "warmup"));
+        "http-port", "policy", "duration", "warmup", "rounds"));
     if (options == null) {
       System.out.println(HELP);
       return 0;
@@ -94,6 +134,7 @@ final class GrpcBench {
     int httpPort = Arguments.nonNegative(options, "http-port", 8080);
     int duration = Arguments.positive(options, "duration", 10);
     int warmup = Arguments.nonNegative(options, "warmup", 3);
+    int rounds = Arguments.positive(options, "rounds", 3);
     String descriptor = options.getOrDefault("descriptor", "key=bench");
     int equals = descriptor.indexOf('=');
     if (equals < 1) {
@@ -110,18 +151,29 @@ final class GrpcBench {
       GrpcClient grpc = GrpcClient.client(vertx, new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_2)
           .setHttp2ClearTextUpgrade(false).setTcpNoDelay(true));
       SocketAddress server = SocketAddress.inetSocketAddress(port, host);
-      Result rls = measure(String.format("grpc ShouldRateLimit, %d streams", streams), streams, warmup, duration,
+      Part rls = new Part(String.format("grpc ShouldRateLimit, %d streams", streams),
           tally -> shouldRateLimit(grpc, server, request, tally));
-      rls.print();
+      Part checks = null;
       if (httpPort > 0) {
         HttpClient http = vertx.createHttpClient(new HttpClientOptions().setTcpNoDelay(true).setKeepAlive(true),
             new PoolOptions().setHttp1MaxSize(streams));
         RequestOptions post = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(httpPort)
             .setURI("/v1/check").putHeader("Content-Type", "application/json");
-        Result checks = measure(String.format("http POST /v1/check, %d connections", streams), streams, warmup, duration,
+        checks = new Part(String.format("http POST /v1/check, %d connections", streams),
             tally -> checkApi(http, post, check, tally));
+      }
+      double slice = (double) duration / rounds;
+      for (int round = 0; round < rounds; round++) {
+        int warm = round == 0 ? warmup : 1;
+        rls.measure(streams, warm, slice);
+        if (checks != null) {
+          checks.measure(streams, warm, slice);
+        }
+      }
+      rls.print();
+      if (checks != null) {
         checks.print();
-        System.out.printf("grpc / http: %.2f%n", rls.perSecond() / checks.perSecond());
+        System.out.printf("grpc / http: %.2f (%d rounds each)%n", rls.perSecond() / checks.perSecond(), rounds);
       }
       return 0;
     } catch (IllegalStateException invalid) {
@@ -130,29 +182,6 @@ final class GrpcBench {
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
-  }
-
-  /** Runs {@code loops} closed loops of {@code send}; measures after the warm-up. */
-  private static Result measure(String what, int loops, int warmup, int duration,
-                                java.util.function.Function<Tally, Supplier<Future<Void>>> sender) throws Exception {
-    Tally tally = new Tally();
-    Supplier<Future<Void>> send = sender.apply(tally);
-    for (int i = 0; i < loops; i++) {
-      loop(send, tally);
-    }
-    TimeUnit.SECONDS.sleep(warmup); // the load runs meanwhile; the pause only paces the measurement
-    tally.latency.reset();
-    long before = tally.answers.sum();
-    long start = System.nanoTime();
-    TimeUnit.SECONDS.sleep(duration);
-    long answers = tally.answers.sum() - before;
-    double seconds = (System.nanoTime() - start) / 1e9;
-    Histogram latency = tally.latency.getIntervalHistogram();
-    tally.stopped = true;
-    if (tally.invalid.get() != null) {
-      throw new IllegalStateException(what + ": " + tally.invalid.get());
-    }
-    return new Result(what, answers / seconds, latency);
   }
 
   private static void loop(Supplier<Future<Void>> send, Tally tally) {
