@@ -199,7 +199,7 @@ class DeployKitTest {
     Path config = Files.writeString(directory.resolve("policies.yaml"),
         "policies:\n  p:\n    strategy: fixed_window\n    limit: 1\n    window: 1m\n");
     Gateway gateway = Gateway.start(((Invocation.Run) ConfigLoader.load(List.of("--config", config.toString(),
-        "--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of())).config());
+        "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"), Map.of())).config());
     try {
       HttpClient http = HttpClient.newHttpClient();
       String base = "http://127.0.0.1:" + gateway.server().httpPort();

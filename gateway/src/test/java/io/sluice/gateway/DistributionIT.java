@@ -91,7 +91,7 @@ class DistributionIT {
 
   @Test
   void startsAnswersAndRunsWithTheShippedJvmOptions() throws Exception {
-    try (ChildProcess server = ChildProcess.start(List.of("bin/sluice", "--tcp-port", "0", "--http-port", "0", "--udp-port", "0"),
+    try (ChildProcess server = ChildProcess.start(List.of("bin/sluice", "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"),
         Map.of("SLUICE_JAVA_OPTS", "-Dsluice.test.marker=yes"), home)) {
       Matcher started = server.awaitLine(Pattern.compile("serving Throttr on tcp://[^ ]+:(\\d+),.* HTTP on (http://[^ ]+:\\d+)"));
       int tcpPort = Integer.parseInt(started.group(1));
@@ -123,7 +123,7 @@ class DistributionIT {
       assertThat(arguments).containsSubsequence(shipped);
       assertThat(arguments.indexOf("-Dsluice.test.marker=yes")).isGreaterThan(arguments.indexOf(shipped.get(shipped.size() - 1)));
       assertThat(arguments).containsSubsequence("-jar", home.resolve("lib/sluice.jar").toRealPath().toString(),
-          "--tcp-port", "0", "--http-port", "0", "--udp-port", "0");
+          "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0");
 
       server.signal("TERM");
       assertThat(server.awaitExit()).as(server.output()).isIn(0, 143);

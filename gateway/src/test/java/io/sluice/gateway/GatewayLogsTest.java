@@ -29,7 +29,7 @@ class GatewayLogsTest {
 
   @Test
   void jsonLinesParseAndRoutineEventsStayAtDebug() throws Exception {
-    try (ChildProcess gateway = ChildProcess.start(ChildProcess.gatewayCommand("--tcp-port", "0", "--http-port", "0",
+    try (ChildProcess gateway = ChildProcess.start(ChildProcess.gatewayCommand("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
         "--udp-port", "0", "--log-format", "json", "--log-level", "debug"), Map.of(), directory)) {
       Matcher started = gateway.awaitLine(Pattern.compile("HTTP on http://127\\.0\\.0\\.1:(\\d+)"));
       int httpPort = Integer.parseInt(started.group(1));
@@ -62,7 +62,7 @@ class GatewayLogsTest {
 
   @Test
   void textLinesCarryDateTimeAndZone() throws Exception {
-    try (ChildProcess gateway = ChildProcess.start(ChildProcess.gatewayCommand("--tcp-port", "0", "--http-port", "0",
+    try (ChildProcess gateway = ChildProcess.start(ChildProcess.gatewayCommand("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
         "--udp-port", "0"), Map.of("TZ", "UTC"), directory)) {
       gateway.awaitLine(Pattern.compile("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d) INFO io\\.sluice\\.gateway\\.Gateway: Sluice .* serving Throttr"));
       assertThat(gateway.output()).doesNotContain("WARN").doesNotContain("already registered");

@@ -46,7 +46,7 @@ class ReloadTest {
     Path config = Files.writeString(directory.resolve("sluice.yaml"), POLICIES_V1);
     Path rules = Files.writeString(directory.resolve("rules.yaml"), RULES_V1);
     try (ChildProcess gateway = ChildProcess.start(ChildProcess.gatewayCommand("--config", config.toString(),
-        "--rules", rules.toString(), "--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of(), directory)) {
+        "--rules", rules.toString(), "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"), Map.of(), directory)) {
       Matcher started = gateway.awaitLine(Pattern.compile("serving Throttr on tcp://[^ ]+:(\\d+), UDP on udp://[^ ]+:(\\d+), HTTP on http://[^ ]+:(\\d+)"));
       udpPort = Integer.parseInt(started.group(2));
       httpPort = Integer.parseInt(started.group(3));

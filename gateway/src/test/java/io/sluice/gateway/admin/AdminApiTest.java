@@ -40,7 +40,7 @@ class AdminApiTest {
 
   @BeforeEach
   void start() throws Exception {
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0",
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0",
         "--internal-metrics"), Map.of("SLUICE_AUTH_TOKEN", TOKEN));
     gateway = Gateway.start(((Invocation.Run) invocation).config());
     http = client.createHttpClient();

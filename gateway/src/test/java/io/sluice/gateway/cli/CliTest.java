@@ -28,7 +28,7 @@ class CliTest {
 
   @BeforeAll
   static void startServer() throws Exception {
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of());
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
   }
 

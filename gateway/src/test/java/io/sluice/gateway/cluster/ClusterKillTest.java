@@ -58,7 +58,7 @@ class ClusterKillTest {
   void aNodeKilledWithSigkillLosesNoReplicatedWrite() throws Exception {
     int survivorCluster = freePort();
     Invocation invocation = ConfigLoader.load(List.of("--cluster", "--cluster-port", String.valueOf(survivorCluster),
-        "--tcp-port", "0", "--http-port", "0", "--udp-port", "0", "--event-loops", "1"), Map.of());
+        "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0", "--event-loops", "1"), Map.of());
     survivor = Gateway.start(((Invocation.Run) invocation).config());
     ClusterNode node = survivor.server().cluster().orElseThrow().node();
 
@@ -68,7 +68,7 @@ class ClusterKillTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     victim = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.sluice.gateway.Main",
         "--cluster", "--cluster-port", String.valueOf(freePort()), "--cluster-members", "127.0.0.1:" + survivorCluster,
-        "--tcp-port", String.valueOf(victimTcp), "--http-port", String.valueOf(victimHttp), "--udp-port", "0",
+        "--tcp-port", String.valueOf(victimTcp), "--http-port", String.valueOf(victimHttp), "--grpc-port", "0", "--udp-port", "0",
         "--event-loops", "1")
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     awaitCondition("the second node is ready (log " + log + ")", Duration.ofSeconds(90),

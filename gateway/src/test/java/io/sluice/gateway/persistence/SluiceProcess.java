@@ -33,7 +33,7 @@ final class SluiceProcess implements AutoCloseable {
   private SluiceProcess(List<String> arguments) throws IOException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-cp", System.getProperty("java.class.path"), "io.sluice.gateway.Main",
-        "--tcp-port", "0", "--udp-port", "0", "--http-port", "0"));
+        "--tcp-port", "0", "--udp-port", "0", "--http-port", "0", "--grpc-port", "0"));
     command.addAll(arguments);
     process = new ProcessBuilder(command).redirectErrorStream(true).start();
     Thread reader = new Thread(this::read, "sluice-child-output");
