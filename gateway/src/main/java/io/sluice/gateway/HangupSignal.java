@@ -14,10 +14,15 @@ final class HangupSignal {
 
   static void onHangup(Runnable reload) {
     try {
-      sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
+      sun.misc.SignalHandler previous = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
         LOG.log(System.Logger.Level.INFO, "SIGHUP: reloading");
         reload.run();
       });
+      if (previous == sun.misc.SignalHandler.SIG_IGN) {
+        // HotSpot keeps a SIGHUP that the parent ignored (nohup does) ignored, and says so only this way.
+        LOG.log(System.Logger.Level.WARNING, "SIGHUP reload is not available: this process was started with SIGHUP"
+            + " ignored (by nohup, for example); start it without nohup, or restart Sluice to apply configuration changes");
+      }
     } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError unavailable) {
       LOG.log(System.Logger.Level.WARNING, "SIGHUP reload is not available on this JVM (" + unavailable.getMessage()
           + "): restart Sluice to apply configuration changes");
