@@ -3,8 +3,10 @@ package io.sluice.verticles.server.shard;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.Message;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -72,17 +74,23 @@ public final class ShardOutbox implements ShardRouter {
       List<ShardBatch> batches = new ArrayList<>(parcel.size());
       parcel.forEach(w -> batches.add(w.batch));
       directory.parcelSent(batches.size());
-      eventBus.<ShardParcel>request(ShardAddress.of(verticle), new ShardParcel(verticle, batches), LOCAL)
-          .onComplete(reply -> {
-            if (reply.succeeded()) {
-              List<ShardBatch> filled = reply.result().body().batches();
-              for (int i = 0; i < parcel.size(); i++) {
-                parcel.get(i).done.accept(filled.get(i));
-              }
-            } else {
-              parcel.forEach(w -> w.failed.accept(reply.cause()));
-            }
-          });
+      Future<Message<ShardParcel>> sent;
+      try {
+        sent = eventBus.request(ShardAddress.of(verticle), new ShardParcel(verticle, batches), LOCAL);
+      } catch (IllegalArgumentException stopped) {
+        // The server stopped this turn and took its codec with it: the requests fail, and are answered so.
+        sent = Future.failedFuture(stopped);
+      }
+      sent.onComplete(reply -> {
+        if (reply.succeeded()) {
+          List<ShardBatch> filled = reply.result().body().batches();
+          for (int i = 0; i < parcel.size(); i++) {
+            parcel.get(i).done.accept(filled.get(i));
+          }
+        } else {
+          parcel.forEach(w -> w.failed.accept(reply.cause()));
+        }
+      });
     }
   }
 }
