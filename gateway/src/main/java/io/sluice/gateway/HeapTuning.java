@@ -24,7 +24,8 @@ final class HeapTuning {
       // Order matters: the minimum may never exceed the maximum at any moment.
       setUnlessOperatorChose(hotspot, "MinHeapFreeRatio", "5");
       setUnlessOperatorChose(hotspot, "MaxHeapFreeRatio", "10");
-      setUnlessOperatorChose(hotspot, "G1PeriodicGCInterval", "60000");
+      // The same as conf/jvm.options (measured in docs/benchmarks.md): freed within a minute of an expiry.
+      setUnlessOperatorChose(hotspot, "G1PeriodicGCInterval", "5000");
     } catch (RuntimeException | LinkageError e) {
       LOG.log(System.Logger.Level.DEBUG, "heap tuning not available on this JVM: " + e);
     }
