@@ -18,6 +18,8 @@ import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.rls.RlsConfigException;
+import io.sluice.verticles.rls.RlsConfig;
+import io.sluice.verticles.rls.RlsConfigReader;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -117,6 +119,13 @@ public final class Gateway {
             return () -> server.replaceUdpRules(rules);
           });
       reloader.add("tls certificates and token file", next -> server::reload);
+      RlsConfigSource rlsConfig = server.rateLimitService().settings().config();
+      if (rlsConfig.path() != null) {
+        reloader.add("rls config", next -> {
+          RlsConfig read = RlsConfigReader.read(rlsConfig.path());
+          return () -> rlsConfig.install(read);
+        });
+      }
       HangupSignal.onHangup(reloader::reload);
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"

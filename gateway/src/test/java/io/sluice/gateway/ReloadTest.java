@@ -101,6 +101,45 @@ class ReloadTest {
     }
   }
 
+  @Test
+  void sighupReloadsTheRateLimitServiceConfigAndRefusesABadOne() throws Exception {
+    Path rls = Files.writeString(directory.resolve("rls.yaml"), rlsConfig(1, "hour"));
+    try (ChildProcess gateway = ChildProcess.start(ChildProcess.gatewayCommand("--rls-config", rls.toString(),
+        "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"), Map.of(), directory)) {
+      httpPort = Integer.parseInt(gateway.awaitLine(Pattern.compile("HTTP on http://[^ ]+:(\\d+)")).group(1));
+      gateway.awaitLine(Pattern.compile("check API policies"));
+      assertThat(rlsStatus()).isEqualTo(200);
+      assertThat(rlsStatus()).as("1 an hour").isEqualTo(429);
+
+      Files.writeString(rls, rlsConfig(5, "hour"));
+      int mark = gateway.lineCount();
+      gateway.signal("HUP");
+      gateway.awaitLine(Pattern.compile("reload: rls config reloaded"), mark);
+      assertThat(rlsStatus()).as("5 an hour now, the count kept: the third").isEqualTo(200);
+
+      Files.writeString(rls, rlsConfig(5, "fortnight"));
+      mark = gateway.lineCount();
+      gateway.signal("HUP");
+      gateway.awaitLine(Pattern.compile("reload: rls config refused, the previous one stays in service: .*rls.yaml.*fortnight"), mark);
+      assertThat(rlsStatus()).as("the 5 an hour in force before stays: the fourth").isEqualTo(200);
+      assertThat(get("/metrics")).contains("sluice_config_reloads_total{part=\"rls config\",result=\"ok\"} 1.0")
+          .contains("sluice_config_reloads_total{part=\"rls config\",result=\"refused\"} 1.0");
+    }
+  }
+
+  private static String rlsConfig(int limit, String unit) {
+    return "domain: api\ndescriptors:\n  - key: user\n    rate_limit:\n      unit: " + unit
+        + "\n      requests_per_unit: " + limit + "\n";
+  }
+
+  private int rlsStatus() throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/json"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(
+                "{\"domain\":\"api\",\"descriptors\":[{\"entries\":[{\"key\":\"user\",\"value\":\"u1\"}]}]}")).build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode();
+  }
+
   private String udp(String request) throws Exception {
     try (DatagramSocket socket = new DatagramSocket()) {
       socket.setSoTimeout(10_000);

@@ -81,6 +81,15 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
     }
   }
 
+  /**
+   * Puts in force a config already read from {@link #path()} with {@link RlsConfigReader}: a SIGHUP
+   * reads first, so that a refused file changes nothing.
+   */
+  public synchronized void install(RlsConfig read) {
+    lastSeen = fingerprint(path);
+    current = read;
+  }
+
   /** Name, size and modification time of the file, or of the directory and each config file in it. */
   private static List<String> fingerprint(Path path) {
     List<String> marks = new ArrayList<>();
