@@ -53,8 +53,13 @@ public final class ClusterDeployment {
 
   /** {@code GET /api/cluster}: members, their state and partitions, replication lag, as JSON. */
   public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> api() {
-    return context -> context.response().putHeader("content-type", "application/json")
-        .end(node.describe().encode());
+    return context -> node.describe().onComplete(described -> {
+      if (described.succeeded()) {
+        context.response().putHeader("content-type", "application/json").end(described.result().encode());
+      } else {
+        context.fail(described.cause());
+      }
+    });
   }
 
   /** Hands every partition this node owns to its next owner; see {@link ClusterNode#leave}. */
