@@ -62,7 +62,8 @@ public final class ChannelCensus {
     return cluster == null ? null : new ChannelCensus(cluster, directory, clock);
   }
 
-  static String address(String node) {
+  /** Where {@code node} answers questions about its subscribers. */
+  public static String address(String node) {
     return "sluice.cluster.channels." + node;
   }
 

@@ -4,7 +4,10 @@ import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.codec.Listing;
 import io.sluice.protocol.binary.codec.SubscriberItem;
 import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.server.channel.ChannelCensus;
 import io.sluice.verticles.server.kit.ChannelCalls;
+import io.sluice.verticles.server.kit.LogCapture;
 import io.sluice.verticles.server.kit.ChannelFrames;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.Conversation;
@@ -12,6 +15,8 @@ import io.sluice.verticles.server.kit.Hex;
 import io.sluice.verticles.server.kit.TcpConversation;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.internal.VertxInternal;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -123,6 +129,32 @@ class ClusterChannelsTest {
     List<String> names = fromA.stream().map(item -> new String(item.channel(), StandardCharsets.UTF_8)).toList();
     assertThat(names).doesNotHaveDuplicates();
     assertThat(fromA).isSortedAccordingTo((x, y) -> java.util.Arrays.compareUnsigned(x.channel(), y.channel()));
+  }
+
+  @Test
+  void aMemberThatDoesNotAnswerIsLeftOutAndLogged() {
+    // A third Hazelcast member whose channel address takes questions and never answers them.
+    ClusterSettings settings = new ClusterSettings(true, "127.0.0.1", ClusterNodeUnderTest.freePort(),
+        List.of("127.0.0.1:" + NODES.get(0).clusterPort()), "sluice-test", 1, Optional.empty());
+    Vertx mute = await(HazelcastSetup.clusteredVertx(Vertx.builder(), new VertxOptions(), settings, ValueSize.UINT16));
+    try (LogCapture log = new LogCapture(ChannelCensus.class.getName())) {
+      String muteId = ((VertxInternal) mute).clusterManager().getNodeId();
+      await(mute.eventBus().consumer(ChannelCensus.address(muteId), message -> { }).completion());
+      ClusterNodeUnderTest.awaitCondition("the nodes see the mute member", Duration.ofSeconds(10),
+          () -> ((VertxInternal) NODES.get(0).vertx()).clusterManager().getNodes().contains(muteId));
+      ThrottrClient subscriber = NODES.get(1).client(clients);
+      assertThat(await(subscriber.subscribe("despite-silence"))).isTrue();
+      ThrottrClient a = NODES.get(0).client(clients);
+
+      // Its subscribers may be there: the message goes and the answer says so.
+      assertThat(await(a.publish("nobody-but-maybe-the-mute", "x"))).isTrue();
+      // The nodes that answered are still counted.
+      assertThat(await(a.channel("despite-silence"))).hasSize(1);
+      assertThat(log.aboveDebug()).anySatisfy(line -> assertThat(line.getMessage())
+          .contains("node " + muteId + " is left out of a channel answer"));
+    } finally {
+      await(mute.close());
+    }
   }
 
   private static List<String> describe(List<Listing.ChannelItem> items) {
