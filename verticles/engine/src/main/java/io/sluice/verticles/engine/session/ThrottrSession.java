@@ -174,6 +174,8 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       }
     }
     if (read.askingOtherNodes != null) {
+      // Asked now, with the shards: the other nodes' subscribers are not ordered with this
+      // connection's requests; this node's own are read in order, when each request is answered.
       read.outstanding++;
       channels.askOtherNodes(read.askingOtherNodes, answers -> {
         read.otherNodes = answers;
