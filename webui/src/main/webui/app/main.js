@@ -5,6 +5,7 @@ import { openEventStream } from './live.js';
 import { clearToken, readToken } from './token.js';
 import * as channelDetail from './views/channel-detail.js';
 import * as channels from './views/channels.js';
+import * as cluster from './views/cluster.js';
 import * as connectionDetail from './views/connection-detail.js';
 import * as config from './views/config.js';
 import * as connections from './views/connections.js';
@@ -23,6 +24,7 @@ const ROUTES = {
   connections: { list: connections, detail: connectionDetail },
   channels: { list: channels, detail: channelDetail },
   config: { list: config },
+  cluster: { list: cluster },
   'rate-limits': { list: rateLimits },
 };
 const DEFAULT_ROUTE = 'overview';
@@ -130,6 +132,8 @@ function unlock() {
   logoutLink.hidden = !authRequired;
   startStream();
   render();
+  // The Cluster view is listed only on a cluster node (#/cluster still says "single node" elsewhere).
+  cluster.isClustered().then((clustered) => { document.getElementById('nav-cluster').hidden = !clustered; });
 }
 
 async function isAuthRequired() {

@@ -61,9 +61,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserTest {
 
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-  private static final Path SCREENSHOTS = Path.of("target", "screenshots");
   private static final Duration PATIENCE = Duration.ofSeconds(20);
   /** How every time is shown: date, time and zone. */
   private static final String DATE_TIME_ZONE = "[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} \\S+";
@@ -77,8 +74,7 @@ class DashboardBrowserTest {
 
   @BeforeAll
   static void start() throws Exception {
-    assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "Chromium and chromedriver are not installed (deploy/install-build-tools.sh installs them)");
+    browser = HeadlessChromium.start();
     // One check policy for the Limits view: 5 per minute per key.
     Path config = Files.createTempFile("sluice-browser", ".yaml");
     Files.writeString(config, String.join("\n", "policies:", "  per-key:", "    strategy: fixed_window", "    limit: 5",
@@ -90,20 +86,7 @@ class DashboardBrowserTest {
     base = "http://127.0.0.1:" + gateway.server().httpPort() + "/";
     clientVertx = Vertx.vertx();
 
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(CHROMEDRIVER.toFile())
-        .usingAnyFreePort()
-        .build();
-    ChromeOptions options = new ChromeOptions()
-        .setBinary(CHROMIUM.toFile())
-        // The machine has no network but loopback: background services would only fail and retry.
-        .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-dev-shm-usage", "--window-size=1400,900",
-            "--user-data-dir=" + Files.createTempDirectory("sluice-chromium"));
-    browser = new ChromeDriver(service, options);
     wait = new WebDriverWait(browser, PATIENCE);
-    Files.createDirectories(SCREENSHOTS);
   }
 
   @AfterAll
@@ -153,8 +136,7 @@ class DashboardBrowserTest {
   }
 
   private static void screenshot(String name) throws Exception {
-    File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-    Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    HeadlessChromium.screenshot(browser, name);
   }
 
   @Test
@@ -382,5 +364,15 @@ class DashboardBrowserTest {
     click("#keys-prev");
     waitForText(firstRow, keys.get(0));
     wait.until(driver -> !driver.findElement(By.id("keys-prev")).isEnabled());
+  }
+
+  @Test
+  @Order(12)
+  void aSingleNodeListsNoClusterViewAndItsPageSaysSingleNode() throws Exception {
+    open("#/cluster");
+    waitForText("#cluster-summary", "single node");
+    assertThat(textOf(".view")).contains("Single node");
+    assertThat(browser.findElement(By.id("nav-cluster")).isDisplayed()).isFalse();
+    screenshot("cluster-single-node");
   }
 }

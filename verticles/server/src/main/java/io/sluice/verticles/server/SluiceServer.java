@@ -318,7 +318,7 @@ public final class SluiceServer {
     }));
     features.add(new RequestGuard(settings.http()));
     if (cluster != null) {
-      features.add(HttpFeature.at("/api/cluster", () -> cluster.api()));
+      features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token)));
     }
     features.add(HttpFeature.at("/ws", bridge::handler));
     checkApi = new CheckApi(settings.policies(), directory, token, meters(), limitActivity, instance.clock());

@@ -3,7 +3,10 @@ package io.sluice.verticles.engine.channel;
 import io.sluice.protocol.binary.codec.Listing;
 import io.sluice.protocol.binary.codec.SubscriberItem;
 
+import io.sluice.protocol.binary.codec.Request;
+
 import java.util.List;
+import java.util.function.Consumer;
 
 /** The channel operations one connection can perform; a front implements them over its messaging. */
 public interface Channels {
@@ -30,4 +33,36 @@ public interface Channels {
   List<SubscriberItem> subscribers(byte[] channel);
 
   List<Listing.ChannelItem> channels();
+
+  /**
+   * True when subscribers may be on other nodes too (a cluster): PUBLISH, CHANNEL and CHANNELS then
+   * ask them first ({@link #askOtherNodes}) and are answered with their parts.
+   */
+  default boolean spansNodes() {
+    return false;
+  }
+
+  /**
+   * Asks the other nodes their part of these requests (each a PUBLISH, CHANNEL or CHANNELS), once
+   * per node for all of them. {@code done} gets one answer per request, in order, on the caller's
+   * thread: at once when nobody needs asking, later otherwise.
+   */
+  default void askOtherNodes(List<Request> requests, Consumer<List<OtherNodes>> done) {
+    done.accept(requests.stream().map(request -> OtherNodes.NONE).toList());
+  }
+
+  /** {@link #publish(byte[], byte[])} counting the other nodes' subscribers too. */
+  default int publish(byte[] channel, byte[] payload, OtherNodes others) {
+    return publish(channel, payload);
+  }
+
+  /** CHANNEL over every node: this node's records and the others'. */
+  default List<SubscriberItem> subscribers(byte[] channel, OtherNodes others) {
+    return others.withSubscribers(subscribers(channel));
+  }
+
+  /** CHANNELS over every node. */
+  default List<Listing.ChannelItem> channels(OtherNodes others) {
+    return others.withChannels(channels());
+  }
 }

@@ -3,7 +3,11 @@ package io.sluice.verticles.engine.session;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.protocol.binary.codec.Request;
 
+import io.sluice.verticles.engine.channel.OtherNodes;
+
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The requests decoded from one socket read, waiting for their shards. Key requests go to the one
@@ -21,6 +25,11 @@ final class PendingRead {
   int outstanding;
   /** What the session holds for this read: its requests, and its shards' replies once back. */
   long heldBytes;
+  /** The requests whose answer needs the other nodes' part (a cluster's channel requests), in order; null while none. */
+  List<Request> askingOtherNodes;
+  /** Their parts once every node answered, consumed in order while the read is answered. */
+  List<OtherNodes> otherNodes;
+  private int nextOtherNodes;
 
   PendingRead(int shards) {
     this.batches = new ShardBatch[shards];
@@ -57,6 +66,18 @@ final class PendingRead {
 
   int route(int index) {
     return routes[index];
+  }
+
+  void askOtherNodes(Request target) {
+    if (askingOtherNodes == null) {
+      askingOtherNodes = new ArrayList<>();
+    }
+    askingOtherNodes.add(target);
+  }
+
+  /** The other nodes' part of the next request that asked them. */
+  OtherNodes nextOtherNodes() {
+    return otherNodes.get(nextOtherNodes++);
   }
 
   boolean isComplete() {

@@ -106,7 +106,11 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     if (current == null) {
       current = new PendingRead(router.shards());
     }
-    current.add(request, target, routeOf(target));
+    int route = routeOf(target);
+    current.add(request, target, route);
+    if (route == PendingRead.LOCAL && target != null && asksOtherNodes(target.type())) {
+      current.askOtherNodes(target);
+    }
     hold(current, frameLength + REQUEST_OVERHEAD);
     pendingRequests++;
     return writePerRead || mayDecodeMore();
@@ -128,6 +132,12 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     }
     inputHeldBack = true;
     return false;
+  }
+
+  /** In a cluster, the channel requests that describe every node's subscribers. */
+  private boolean asksOtherNodes(RequestType type) {
+    return (type == RequestType.PUBLISH || type == RequestType.CHANNEL || type == RequestType.CHANNELS)
+        && channels.spansNodes();
   }
 
   private void hold(PendingRead read, long bytes) {
@@ -162,6 +172,16 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       if (batch != null) {
         read.outstanding++;
       }
+    }
+    if (read.askingOtherNodes != null) {
+      // Asked now, with the shards: the other nodes' subscribers are not ordered with this
+      // connection's requests; this node's own are read in order, when each request is answered.
+      read.outstanding++;
+      channels.askOtherNodes(read.askingOtherNodes, answers -> {
+        read.otherNodes = answers;
+        read.outstanding--;
+        flush();
+      });
     }
     for (ShardBatch batch : read.batches) {
       if (batch != null) {
@@ -298,7 +318,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
           answerFromEveryShard(target, collected, out);
         }
       } else {
-        answerLocally(target, out);
+        answerLocally(read, target, out);
       }
     }
   }
@@ -323,7 +343,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     }
   }
 
-  private void answerLocally(Request request, ByteBuf out) {
+  private void answerLocally(PendingRead read, Request request, ByteBuf out) {
     switch (request.type()) {
       case WHOAMI:
         Responses.whoami(out, connection.id());
@@ -350,13 +370,17 @@ public final class ThrottrSession implements RequestDecoder.Handler {
         Responses.status(out, channels.unsubscribe(((Request.Unsubscribe) request).channel()));
         break;
       case PUBLISH:
-        answerPublish((Request.Publish) request, out);
+        answerPublish((Request.Publish) request, read, out);
         break;
-      case CHANNEL:
-        Responses.channel(out, channels.subscribers(((Request.Channel) request).channel()));
+      case CHANNEL: {
+        byte[] channel = ((Request.Channel) request).channel();
+        Responses.channel(out, read.otherNodes == null ? channels.subscribers(channel)
+            : channels.subscribers(channel, read.nextOtherNodes()));
         break;
+      }
       case CHANNELS:
-        Listing.write(out, channels.channels(), Listing.CHANNELS);
+        Listing.write(out, read.otherNodes == null ? channels.channels() : channels.channels(read.nextOtherNodes()),
+            Listing.CHANNELS);
         break;
       default:
         throw new IllegalArgumentException(request.type() + " is not answered locally");
@@ -364,8 +388,9 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   }
 
   /** The publisher's own pushes come before its status byte: the Java SDK depends on that order. */
-  private void answerPublish(Request.Publish publish, ByteBuf out) {
-    int own = channels.publish(publish.channel(), publish.payload());
+  private void answerPublish(Request.Publish publish, PendingRead read, ByteBuf out) {
+    int own = read.otherNodes == null ? channels.publish(publish.channel(), publish.payload())
+        : channels.publish(publish.channel(), publish.payload(), read.nextOtherNodes());
     if (own < 0) {
       Responses.status(out, false);
       return;

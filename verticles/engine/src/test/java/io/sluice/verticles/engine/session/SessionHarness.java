@@ -11,7 +11,10 @@ import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.RequestDecoder;
 import io.sluice.protocol.binary.codec.ValueSize;
 
+import io.sluice.verticles.engine.channel.Channels;
+
 import java.nio.charset.StandardCharsets;
+import java.util.function.UnaryOperator;
 
 /** A session wired to a fake transport, real shards, a real instance and a manual clock. */
 final class SessionHarness {
@@ -37,6 +40,16 @@ final class SessionHarness {
 
   /** @param writePerRead as a WebSocket front asks: each read's replies in a write of their own */
   SessionHarness(int shardCount, int maxPendingRequests, long maxPendingBytes, boolean writePerRead) {
+    this(shardCount, maxPendingRequests, maxPendingBytes, writePerRead, channels -> channels);
+  }
+
+  /** @param channels what the session uses for channels, given the directory-only ones */
+  SessionHarness(int shardCount, UnaryOperator<Channels> channels) {
+    this(shardCount, 1_000, Long.MAX_VALUE, false, channels);
+  }
+
+  private SessionHarness(int shardCount, int maxPendingRequests, long maxPendingBytes, boolean writePerRead,
+                         UnaryOperator<Channels> channels) {
     instance = Instance.start("9.9.9-test", SIZE, shardCount, clock);
     shards = new ThrottrShard[shardCount];
     for (int i = 0; i < shardCount; i++) {
@@ -46,7 +59,8 @@ final class SessionHarness {
         clock.epochNanos());
     instance.connections().add(connection);
     transport = new FakeTransport(shards);
-    session = new ThrottrSession(instance, connection, new DirectoryChannels(instance, connection), transport, transport,
+    session = new ThrottrSession(instance, connection, channels.apply(new DirectoryChannels(instance, connection)),
+        transport, transport,
         maxPendingRequests, maxPendingBytes, writePerRead);
     transport.session = session;
     decoder = new RequestDecoder(SIZE, MAX_FRAME, session);

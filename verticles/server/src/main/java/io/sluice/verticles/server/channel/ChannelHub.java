@@ -2,6 +2,9 @@ package io.sluice.verticles.server.channel;
 
 import io.sluice.verticles.engine.channel.ChannelName;
 import io.sluice.verticles.engine.channel.Subscription;
+import io.sluice.protocol.binary.codec.Request;
+import io.sluice.verticles.engine.channel.OtherNodes;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
 
@@ -10,6 +13,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The channels of one front verticle instance (one event loop): ONE event-bus consumer per channel
@@ -51,21 +55,37 @@ public final class ChannelHub {
     }
   }
 
-  private final boolean clusterWide;
+  private final Vertx vertx;
+  private final ChannelCensus census;
 
-  public ChannelHub(EventBus eventBus) {
-    this(eventBus, false);
+  /** A single node's hub. */
+  public ChannelHub(Vertx vertx) {
+    this(vertx, null);
   }
 
-  /** @param clusterWide the event bus reaches other nodes, whose subscribers this node does not count */
-  public ChannelHub(EventBus eventBus, boolean clusterWide) {
-    this.eventBus = eventBus;
-    this.clusterWide = clusterWide;
+  /**
+   * Call on the hub's event loop.
+   *
+   * @param census the other nodes' subscribers, or null on a single node; this loop then answers
+   *               their questions about this node's subscribers too
+   */
+  public ChannelHub(Vertx vertx, ChannelCensus census) {
+    this.vertx = vertx;
+    this.eventBus = vertx.eventBus();
+    this.census = census;
+    if (census != null) {
+      census.answerOn(vertx);
+    }
   }
 
   /** True when subscribers may be on other nodes too (a cluster). */
   boolean clusterWide() {
-    return clusterWide;
+    return census != null;
+  }
+
+  /** Asks the other nodes of the cluster their part of these channel requests; see {@link ChannelCensus#ask}. */
+  void askOtherNodes(List<Request> requests, Consumer<List<OtherNodes>> done) {
+    census.ask(vertx, requests, done);
   }
 
   EventBus eventBus() {

@@ -7,6 +7,8 @@ import io.sluice.verticles.engine.channel.Subscription;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.protocol.binary.codec.Listing;
+import io.sluice.protocol.binary.codec.Request;
+import io.sluice.verticles.engine.channel.OtherNodes;
 import io.sluice.protocol.binary.codec.SubscriberItem;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.vertx.core.eventbus.EventBus;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One connection's channels. A publish is one event-bus publish on the channel's address, which
@@ -87,25 +90,66 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
   /**
    * {@inheritDoc} A payload longer than a push frame's length field can announce is refused before
    * anyone gets it: Throttr subscribers could not be sent it, and the others alone must not be.
+   * In a cluster this counts this node's subscribers only and always sends: use
+   * {@link #publish(byte[], byte[], OtherNodes)} with the other nodes' counts.
    */
   @Override
   public int publish(byte[] channel, byte[] payload) {
+    return publish(channel, payload, hub.clusterWide() ? OtherNodes.NOT_ASKED : OtherNodes.NONE);
+  }
+
+  /**
+   * {@inheritDoc} The message goes on the event bus when anyone else may get it; the answer is -1
+   * only when every node counted no subscriber.
+   */
+  @Override
+  public int publish(byte[] channel, byte[] payload, OtherNodes others) {
     if (!valueSize.fits(payload.length)) {
       throw new IllegalArgumentException("a message is at most " + valueSize.max() + " bytes with value size "
           + valueSize.label() + ", this one has " + payload.length);
     }
     ChannelName name = new ChannelName(channel);
-    int everyone = directory.subscriptions(name);
-    // In a cluster the subscribers of other nodes are not counted here: the message always goes.
-    if (everyone == 0 && !hub.clusterWide()) {
+    int here = directory.subscriptions(name);
+    if (here == 0 && others.subscriptions() == 0 && others.complete()) {
       return -1;
     }
     List<Subscription> own = records.getOrDefault(name, List.of());
     own.forEach(subscription -> subscription.countDelivery(payload.length));
-    if (everyone > own.size() || hub.clusterWide()) {
+    if (here > own.size() || others.subscriptions() > 0 || !others.complete()) {
       eventBus.publish(name.address(), new ChannelMessage(channel, payload, connectionId));
     }
     return own.size();
+  }
+
+  @Override
+  public boolean spansNodes() {
+    return hub.clusterWide();
+  }
+
+  /**
+   * {@inheritDoc} A PUBLISH to a channel this node has subscribers of is answered 01 without
+   * asking: the message goes to every node anyway, and the single node's speed is kept.
+   */
+  @Override
+  public void askOtherNodes(List<Request> requests, Consumer<List<OtherNodes>> done) {
+    List<Request> asked = new ArrayList<>(requests.size());
+    for (Request request : requests) {
+      if (!(request instanceof Request.Publish publish) || directory.subscriptions(new ChannelName(publish.channel())) == 0) {
+        asked.add(request);
+      }
+    }
+    if (asked.size() == requests.size()) {
+      hub.askOtherNodes(requests, done);
+      return;
+    }
+    hub.askOtherNodes(asked, answers -> {
+      List<OtherNodes> all = new ArrayList<>(requests.size());
+      int next = 0;
+      for (Request request : requests) {
+        all.add(next < asked.size() && asked.get(next) == request ? answers.get(next++) : OtherNodes.NOT_ASKED);
+      }
+      done.accept(all);
+    });
   }
 
   @Override

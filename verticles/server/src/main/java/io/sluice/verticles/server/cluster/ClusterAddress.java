@@ -18,6 +18,11 @@ final class ClusterAddress {
     return "sluice.cluster.handoff." + node;
   }
 
+  /** Asks a node for its own figures (keys, replication), for the dashboard's view of every node. */
+  static String figures(String node) {
+    return "sluice.cluster.figures." + node;
+  }
+
   /** Published by a node that leaves gracefully, carrying its id. */
   static final String LEAVING = "sluice.cluster.leaving";
 

@@ -4,7 +4,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.shard.BatchWire;
 import io.sluice.verticles.engine.shard.TaskCodecs;
+import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.http.Endpoint;
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -51,10 +54,13 @@ public final class ClusterDeployment {
     return node;
   }
 
-  /** {@code GET /api/cluster}: members, their state and partitions, replication lag, as JSON. */
-  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> api() {
-    return context -> context.response().putHeader("content-type", "application/json")
-        .end(node.describe().encode());
+  /**
+   * {@code GET /api/cluster}: members, their state, partitions, keys and replication, as JSON; with
+   * the token when one is configured, as every {@code /api/} call.
+   */
+  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> api(BearerToken token) {
+    return new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), token, context -> node.describe().compose(described ->
+        context.response().putHeader("content-type", Endpoint.JSON).end(described.encode())));
   }
 
   /** Hands every partition this node owns to its next owner; see {@link ClusterNode#leave}. */

@@ -56,6 +56,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
   /** How long a handoff, a seed or a graceful leave may take before the node goes on without it. */
   static final long HANDOFF_TIMEOUT_MILLIS = 10_000;
+  /** How long the dashboard's view waits for a member's figures before showing it without them. */
+  static final long FIGURES_TIMEOUT_MILLIS = 2_000;
   private static final String READY_MAP = "sluice.cluster.ready";
   /**
    * A measuring aid, not an option: {@code -Dsluice.cluster.router-only=true} makes the node join
@@ -138,22 +140,50 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
         : java.util.Optional.of("waiting for the records of " + awaiting + " partitions from their previous owner");
   }
 
-  /** This node's view of the cluster, as the dashboard's {@code /api/cluster} shows it. */
-  public io.vertx.core.json.JsonObject describe() {
+  /**
+   * This node's view of the cluster, as the dashboard's {@code /api/cluster} shows it: the members
+   * by this node's table, each with the figures it reports itself (its keys, its replication), asked
+   * over the event bus with a bounded timeout; a member that does not answer in time shows
+   * {@code "answered": false} and no figures.
+   */
+  public Future<io.vertx.core.json.JsonObject> describe() {
     PartitionTable now = table;
-    io.vertx.core.json.JsonArray members = new io.vertx.core.json.JsonArray();
     java.util.Map<String, Member> byId = new HashMap<>();
     hazelcast.getCluster().getMembers().forEach(member -> byId.put(member.getUuid().toString(), member));
+    List<Future<io.vertx.core.json.JsonObject>> described = new ArrayList<>();
     for (String id : now.members()) {
       Member member = byId.get(id);
-      members.add(new io.vertx.core.json.JsonObject()
+      io.vertx.core.json.JsonObject entry = new io.vertx.core.json.JsonObject()
           .put("id", id)
           .put("address", member == null ? null : member.getAddress().toString())
           .put("self", id.equals(self))
           .put("state", leaving.contains(id) ? "LEAVING" : id.equals(self) && !ready() ? "JOINING" : "UP")
           .put("partitionsOwned", now.owned(id))
-          .put("partitionsBackedUp", now.backedUp(id)));
+          .put("partitionsBackedUp", now.backedUp(id));
+      Future<io.vertx.core.json.JsonObject> figures = id.equals(self) ? Future.succeededFuture(figures())
+          : vertx.eventBus().<io.vertx.core.json.JsonObject>request(ClusterAddress.figures(id), null,
+              new DeliveryOptions().setSendTimeout(FIGURES_TIMEOUT_MILLIS)).map(reply -> reply.body());
+      described.add(figures.map(theirs -> entry.put("answered", true).mergeIn(theirs)).otherwise(failure -> {
+        LOG.log(System.Logger.Level.WARNING, "member " + id + " did not report its figures: " + LogText.failure(failure));
+        return entry.put("answered", false);
+      }));
     }
+    return Future.all(described).map(all -> {
+      io.vertx.core.json.JsonArray members = new io.vertx.core.json.JsonArray();
+      described.forEach(member -> members.add(member.result()));
+      io.vertx.core.json.JsonObject mine = figures();
+      return new io.vertx.core.json.JsonObject()
+          .put("self", self)
+          .put("partitions", PartitionTable.PARTITIONS)
+          .put("backups", backups)
+          .put("ready", ready())
+          .put("members", members)
+          .mergeIn(mine);
+    });
+  }
+
+  /** What this node alone knows of itself: the keys it serves and its replication to its backups. */
+  private io.vertx.core.json.JsonObject figures() {
     long keys = 0;
     for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
       if (states.serving(p)) {
@@ -161,11 +191,6 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       }
     }
     return new io.vertx.core.json.JsonObject()
-        .put("self", self)
-        .put("partitions", PartitionTable.PARTITIONS)
-        .put("backups", backups)
-        .put("ready", ready())
-        .put("members", members)
         .put("servingPartitions", states.serving())
         .put("keys", keys)
         .put("awaitingPartitions", states.awaiting())
@@ -208,6 +233,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
         handedOff(partition);
       });
     }));
+    consumers.add(vertx.eventBus().consumer(ClusterAddress.figures(self), message -> message.reply(figures())));
     consumers.add(vertx.eventBus().<String>consumer(ClusterAddress.LEAVING, message -> {
       leaving.add(message.body());
       recompute();

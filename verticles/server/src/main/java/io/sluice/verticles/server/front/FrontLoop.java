@@ -3,6 +3,7 @@ package io.sluice.verticles.server.front;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.log.LogLimiter;
+import io.sluice.verticles.server.channel.ChannelCensus;
 import io.sluice.verticles.server.channel.ChannelHub;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.engine.routing.ShardRouter;
@@ -33,7 +34,8 @@ public record FrontLoop(Instance instance, ShardRouter shards, ChannelHub hub, C
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits,
                              RequestDurations durations, ConnectionClosers closers) {
     return new FrontLoop(instance, shards.routerFor(loop),
-        new ChannelHub(loop.owner().eventBus(), loop.owner().isClustered()), limits, durations, closers,
+        new ChannelHub(loop.owner(), ChannelCensus.of(loop.owner(), instance.channels(), instance.clock())),
+        limits, durations, closers,
         new LogLimiter(instance.clock(), 1_000_000_000L, CLOSE_LINES_PER_SECOND));
   }
 }
