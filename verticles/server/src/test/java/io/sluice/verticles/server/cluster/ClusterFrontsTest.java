@@ -1,0 +1,157 @@
+package io.sluice.verticles.server.cluster;
+
+import io.sluice.protocol.binary.client.ThrottrClient;
+import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.storage.KeyHash;
+import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.verticles.rls.RlsConfigSource;
+import io.sluice.verticles.server.grpc.RlsSettings;
+import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.HttpCalls;
+import io.sluice.verticles.server.udp.MusicBrainzRulesFile;
+import io.sluice.verticles.server.udp.UdpTestClient;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Three nodes on loopback: the UDP protocol, Envoy's rate limit service and the dashboard's keys
+ * serve every key through every node, each key counted once, on its owner.
+ */
+class ClusterFrontsTest {
+
+  private static final ManualClock CLOCK = new ManualClock();
+  private static final String RLS_CONFIG = """
+      domain: cluster
+      descriptors:
+        - key: user
+          rate_limit:
+            unit: minute
+            requests_per_unit: 3
+      """;
+  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  private static Vertx clients;
+
+  @BeforeAll
+  static void formCluster() throws Exception {
+    Path rlsConfig = Files.createTempDirectory("cluster-rls");
+    Files.writeString(rlsConfig.resolve("cluster.yaml"), RLS_CONFIG);
+    RlsSettings rls = new RlsSettings("127.0.0.1", 0, RlsConfigSource.load(rlsConfig), false);
+    NODES.addAll(ClusterNodeUnderTest.formThree(1, CLOCK, Policies.none(),
+        new ClusterNodeUnderTest.Fronts(MusicBrainzRulesFile.load(), rls)));
+    clients = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stop() {
+    NODES.forEach(ClusterNodeUnderTest::close);
+    await(clients.close());
+  }
+
+  /** The node that owns {@code key}'s partition. */
+  private static String ownerOf(String key) {
+    PartitionTable table = NODES.get(0).node().table();
+    return table.owner(KeyHash.shardOf(KeyHash.of(key.getBytes(StandardCharsets.UTF_8)), PartitionTable.PARTITIONS));
+  }
+
+  @Test
+  void udpOverLimitThroughEveryNodeCountsOneRatePerKey() {
+    List<UdpTestClient> udp = NODES.stream().map(node -> new UdpTestClient(node.udpPort())).toList();
+    try {
+      for (int k = 0; k < 3; k++) {
+        String key = "ws ip=10.0.0." + k;
+        // The clock stands still: each use adds 1 to the rate, whichever node it reaches; rule limit 22.
+        for (int use = 0; use < 22; use++) {
+          assertThat(udp.get((k + use) % 3).request("over_limit " + key)).as("use %d of %s", use, key)
+              .isEqualTo("ok N " + use + ".0 22.0 20");
+        }
+        assertThat(udp.get(k % 3).request("over_limit " + key)).isEqualTo("ok Y 22.0 22.0 20");
+      }
+      List<String> sizes = udp.stream().map(client -> client.request("get_size")).toList();
+      assertThat(sizes).as("get_size counts the records of the whole cluster, whichever node is asked")
+          .containsOnly(sizes.get(0));
+      assertThat(sizes.get(0)).matches("size=\\d+ keys=\\d+");
+      assertThat(Long.parseLong(sizes.get(0).substring(sizes.get(0).lastIndexOf('=') + 1))).isGreaterThanOrEqualTo(3);
+    } finally {
+      udp.forEach(UdpTestClient::close);
+    }
+  }
+
+  @Test
+  void envoyRateLimitRequestsThroughTwoNodesShareOneCount() {
+    List<HttpCalls> http = NODES.stream().map(node -> new HttpCalls(clients, node.httpPort())).toList();
+    try {
+      for (int user = 0; user < 6; user++) {
+        String body = "{\"domain\":\"cluster\",\"descriptors\":[{\"entries\":[{\"key\":\"user\",\"value\":\"u" + user
+            + "\"}]}]}";
+        for (int call = 0; call < 3; call++) {
+          JsonObject allowed = http.get((user + call) % 2).post("/json", body).json();
+          assertThat(allowed.getString("overallCode")).as("call %d for u%d", call, user).isEqualTo("OK");
+          assertThat(allowed.getJsonArray("statuses").getJsonObject(0).getInteger("limitRemaining", 0))
+              .isEqualTo(2 - call);
+        }
+        assertThat(http.get((user + 1) % 2).post("/json", body).json().getString("overallCode")).isEqualTo("OVER_LIMIT");
+      }
+    } finally {
+      http.forEach(HttpCalls::close);
+    }
+  }
+
+  @Test
+  void theDashboardReadsChangesAndDeletesKeysOwnedByOtherNodesAndListsTheWholeCluster() {
+    ThrottrClient writer = NODES.get(0).client(clients);
+    int keys = 60;
+    for (int i = 0; i < keys; i++) {
+      assertThat(await(writer.insert("dash:" + i, 10 + i, TtlUnit.SECONDS, 600))).isTrue();
+    }
+    HttpCalls reader = new HttpCalls(clients, NODES.get(1).httpPort());
+    HttpCalls changer = new HttpCalls(clients, NODES.get(2).httpPort());
+    try {
+      String readerId = NODES.get(1).node().self();
+      assertThat(java.util.stream.IntStream.range(0, keys).filter(i -> !ownerOf("dash:" + i).equals(readerId)).count())
+          .as("keys owned by other nodes than the one asked").isPositive();
+      for (int i = 0; i < keys; i++) {
+        JsonObject key = reader.getJson("/api/keys/dash:" + i);
+        assertThat(key.getLong("quota")).as("dash:%d", i).isEqualTo(10 + i);
+        assertThat(changer.send(HttpMethod.PATCH, "/api/keys/dash:" + i,
+            "{\"attribute\":\"quota\",\"change\":\"decrease\",\"value\":10}").status()).isEqualTo(200);
+        assertThat(reader.getJson("/api/keys/dash:" + i).getLong("quota")).isEqualTo(i);
+      }
+      for (ClusterNodeUnderTest node : NODES) {
+        try (HttpCalls http = new HttpCalls(clients, node.httpPort())) {
+          JsonObject page = http.getJson("/api/keys?q=dash:&limit=100");
+          assertThat(page.getLong("total")).isEqualTo(keys);
+          List<String> listed = page.getJsonArray("items").stream()
+              .map(item -> ((JsonObject) item).getString("key")).toList();
+          assertThat(listed).hasSize(keys).isSorted().doesNotHaveDuplicates();
+          JsonObject deep = http.getJson("/api/keys?q=dash:&offset=50&limit=5");
+          assertThat(deep.getJsonArray("items").stream().map(item -> ((JsonObject) item).getString("key")).toList())
+              .isEqualTo(listed.subList(50, 55));
+        }
+      }
+      for (int i = 0; i < keys; i += 2) {
+        assertThat(changer.send(HttpMethod.DELETE, "/api/keys/dash:" + i, null).status()).isEqualTo(204);
+        assertThat(reader.get("/api/keys/dash:" + i).status()).isEqualTo(404);
+      }
+      assertThat(reader.getJson("/api/keys?q=dash:").getLong("total")).isEqualTo(keys / 2);
+    } finally {
+      reader.close();
+      changer.close();
+    }
+  }
+}
