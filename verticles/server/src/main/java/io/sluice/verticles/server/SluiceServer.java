@@ -210,7 +210,7 @@ public final class SluiceServer {
         })
         .compose(v -> clustered == null ? Future.succeededFuture() : ClusterDeployment.start(vertx, clustered,
             settings.cluster(), settings.valueSize(),
-            travellingWork(settings), settings.frontInstances(), meters(),
+            travellingWork(settings), instance.connections(), settings.frontInstances(), meters(),
             verticle -> track(vertx.deployVerticle(verticle))).onSuccess(deployment -> cluster = deployment).mapEmpty())
         .compose(v -> listener("Throttr TCP", settings.tcp().bind(), settings.tcp().port(), deployTcp(settings, directory)))
         .compose(v -> listener("HTTP", settings.http().bind(), settings.http().port(), deployHttp(settings, directory)))

@@ -8,6 +8,9 @@ import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.Conversation;
+import io.sluice.verticles.server.kit.Hex;
+import io.sluice.verticles.server.kit.TcpConversation;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.udp.MusicBrainzRulesFile;
 import io.sluice.verticles.server.udp.UdpTestClient;
@@ -67,6 +70,35 @@ class ClusterFrontsTest {
   private static String ownerOf(String key) {
     PartitionTable table = NODES.get(0).node().table();
     return table.owner(KeyHash.shardOf(KeyHash.of(key.getBytes(StandardCharsets.UTF_8)), PartitionTable.PARTITIONS));
+  }
+
+  @Test
+  void aConnectionOfAnotherNodeIsFoundByItsIdAndDescribedByteForByteAsItsNodeDoes() {
+    try (Conversation described = await(TcpConversation.open(clients, NODES.get(1).tcpPort()));
+         Conversation local = await(TcpConversation.open(clients, NODES.get(1).tcpPort()));
+         Conversation remote = await(TcpConversation.open(clients, NODES.get(0).tcpPort()))) {
+      await(described.send(new byte[] {0x18}));
+      byte[] whoami = await(described.receive(17));
+      assertThat(whoami[0]).isEqualTo((byte) 0x01);
+      byte[] connection = new byte[17];
+      connection[0] = 0x15;
+      System.arraycopy(whoami, 1, connection, 1, 16);
+
+      await(local.send(connection));
+      String onItsNode = Hex.of(await(local.receive(238)));
+      await(remote.send(connection));
+      String elsewhere = Hex.of(await(remote.receive(238)));
+      assertThat(elsewhere).startsWith("01").isEqualTo(onItsNode);
+
+      byte[] unknown = new byte[17];
+      unknown[0] = 0x15;
+      unknown[1] = 0x7f;
+      // The unknown ID, then a WHOAMI: answered in order, the first as unknown on every node.
+      await(remote.send(unknown));
+      await(remote.send(new byte[] {0x18}));
+      assertThat(Hex.of(await(remote.receive(1)))).isEqualTo("00");
+      assertThat(await(remote.receive(17))[0]).isEqualTo((byte) 0x01);
+    }
   }
 
   @Test
