@@ -1,11 +1,15 @@
 package io.sluice.verticles.server.cluster;
 
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
+import io.grpc.ManagedChannel;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.storage.KeyHash;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.rls.RlsConfigSource;
+import io.sluice.verticles.server.grpc.RlsFixture;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.Conversation;
@@ -126,21 +130,28 @@ class ClusterFrontsTest {
 
   @Test
   void envoyRateLimitRequestsThroughTwoNodesShareOneCount() {
-    List<HttpCalls> http = NODES.stream().map(node -> new HttpCalls(clients, node.httpPort())).toList();
+    ManagedChannel grpc = RlsFixture.channel(NODES.get(0).grpcPort());
+    HttpCalls json = new HttpCalls(clients, NODES.get(1).httpPort());
     try {
       for (int user = 0; user < 6; user++) {
-        String body = "{\"domain\":\"cluster\",\"descriptors\":[{\"entries\":[{\"key\":\"user\",\"value\":\"u" + user
+        String value = "u" + user;
+        String body = "{\"domain\":\"cluster\",\"descriptors\":[{\"entries\":[{\"key\":\"user\",\"value\":\"" + value
             + "\"}]}]}";
-        for (int call = 0; call < 3; call++) {
-          JsonObject allowed = http.get((user + call) % 2).post("/json", body).json();
-          assertThat(allowed.getString("overallCode")).as("call %d for u%d", call, user).isEqualTo("OK");
-          assertThat(allowed.getJsonArray("statuses").getJsonObject(0).getInteger("limitRemaining", 0))
-              .isEqualTo(2 - call);
-        }
-        assertThat(http.get((user + 1) % 2).post("/json", body).json().getString("overallCode")).isEqualTo("OVER_LIMIT");
+        RateLimitRequest request = RlsFixture.request("cluster", RlsFixture.descriptor("user", value));
+        // gRPC through the first node, /json through the second: limit 3 a minute, counted once.
+        RateLimitResponse first = RlsFixture.call(grpc, request);
+        assertThat(first.getOverallCode()).isEqualTo(RateLimitResponse.Code.OK);
+        assertThat(first.getStatuses(0).getLimitRemaining()).isEqualTo(2);
+        JsonObject second = json.post("/json", body).json();
+        assertThat(second.getString("overallCode")).isEqualTo("OK");
+        assertThat(second.getJsonArray("statuses").getJsonObject(0).getInteger("limitRemaining")).isEqualTo(1);
+        assertThat(RlsFixture.call(grpc, request).getStatuses(0).getLimitRemaining()).isZero();
+        assertThat(json.post("/json", body).json().getString("overallCode")).as("u%d", user).isEqualTo("OVER_LIMIT");
+        assertThat(RlsFixture.call(grpc, request).getOverallCode()).isEqualTo(RateLimitResponse.Code.OVER_LIMIT);
       }
     } finally {
-      http.forEach(HttpCalls::close);
+      json.close();
+      grpc.shutdownNow();
     }
   }
 
