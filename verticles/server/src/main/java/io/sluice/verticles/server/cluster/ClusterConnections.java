@@ -2,6 +2,7 @@ package io.sluice.verticles.server.cluster;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.sluice.protocol.binary.codec.Responses;
 import io.sluice.verticles.engine.instance.ConnectionRegistry;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.instance.ConnectionsElsewhere;
@@ -48,7 +49,7 @@ final class ClusterConnections implements ConnectionsElsewhere {
 
   private static void answer(Message<Buffer> message, ConnectionRegistry connections) {
     ConnectionStats found = connections.find(message.body().getBytes());
-    ByteBuf item = Unpooled.buffer(found == null ? 0 : 237);
+    ByteBuf item = Unpooled.buffer(found == null ? 0 : Responses.CONNECTION_ITEM_LENGTH);
     if (found != null) {
       found.toItem().writeTo(item);
     }
@@ -72,7 +73,8 @@ final class ClusterConnections implements ConnectionsElsewhere {
     int[] waiting = {others.size()};
     for (String member : others) {
       vertx.eventBus().<Buffer>request(ClusterAddress.connection(member), Buffer.buffer(id), options).onComplete(reply -> {
-        if (reply.succeeded() && reply.result().body().length() > 0) {
+        // Anything but a whole item (none there, or a member of another version) is "not there".
+        if (reply.succeeded() && reply.result().body().length() == Responses.CONNECTION_ITEM_LENGTH) {
           found.complete(reply.result().body().getBytes());
         }
         if (--waiting[0] == 0) {
