@@ -26,6 +26,14 @@ final class WindowCounter extends ResultTask<Long> {
     this.windowEndNanos = windowEndNanos;
   }
 
+  long hits() {
+    return hits;
+  }
+
+  long windowEndNanos() {
+    return windowEndNanos;
+  }
+
   @Override
   protected Long compute(KeyState state, long nowNanos) {
     if (state.isCounter()) {

@@ -15,6 +15,11 @@ import io.sluice.verticles.server.shard.HostedRoute;
 import io.sluice.verticles.server.cluster.ClusterDeployment;
 import io.sluice.verticles.server.cluster.ClusterPartitions;
 import io.sluice.verticles.engine.shard.TaskCodecs;
+import io.sluice.verticles.engine.shard.TaskCodec;
+import io.sluice.verticles.engine.shard.ScanCodec;
+import io.sluice.verticles.engine.browse.KeyPageScanCodec;
+import io.sluice.verticles.rls.WindowCounterCodec;
+import io.sluice.verticles.server.udp.UdpRateCodecs;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardParcel;
 import io.sluice.verticles.server.shard.ShardVerticle;
@@ -205,12 +210,27 @@ public final class SluiceServer {
         })
         .compose(v -> clustered == null ? Future.succeededFuture() : ClusterDeployment.start(vertx, clustered,
             settings.cluster(), settings.valueSize(),
-            TaskCodecs.of(List.of(new LimitTaskCodec(settings.policies()))), settings.frontInstances(), meters(),
+            travellingWork(settings), instance.connections(), settings.frontInstances(), meters(),
             verticle -> track(vertx.deployVerticle(verticle))).onSuccess(deployment -> cluster = deployment).mapEmpty())
         .compose(v -> listener("Throttr TCP", settings.tcp().bind(), settings.tcp().port(), deployTcp(settings, directory)))
         .compose(v -> listener("HTTP", settings.http().bind(), settings.http().port(), deployHttp(settings, directory)))
         .compose(v -> listener("UDP", settings.udp().bind(), settings.udp().port(), deployUdp(settings, directory)))
         .compose(v -> listener("gRPC", settings.rls().bind(), settings.rls().port(), deployGrpc(settings)));
+  }
+
+  /**
+   * What runs on a key's owner when that is another node, besides Throttr requests and key
+   * lookups: the check API's checks, the UDP protocol's rate steps and get_size counts, Envoy's
+   * window counters, the dashboard's key pages. The same list, in the same order, on every node.
+   */
+  private static TaskCodecs travellingWork(ServerSettings settings) {
+    List<TaskCodec<?>> tasks = new ArrayList<>();
+    tasks.add(new LimitTaskCodec(settings.policies()));
+    tasks.addAll(UdpRateCodecs.tasks());
+    tasks.add(new WindowCounterCodec());
+    List<ScanCodec<?>> scans = new ArrayList<>(UdpRateCodecs.scans());
+    scans.add(new KeyPageScanCodec());
+    return TaskCodecs.of(tasks).withScans(scans);
   }
 
   /**

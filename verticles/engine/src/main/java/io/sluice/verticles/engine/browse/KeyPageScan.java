@@ -48,17 +48,50 @@ public final class KeyPageScan implements ShardScan {
       atOrBeforeCursor++;
       return;
     }
+    if (makesRoomFor(key)) {
+      kept.add(new KeySummary(key.clone(), record.isCounter(), record.ttlType(), record.expiresAtNanos(),
+          record.isCounter() ? 0 : record.buffer().length));
+    }
+  }
+
+  /** True when {@code key} is among the first {@code keep}; the largest kept key then gave way if need be. */
+  private boolean makesRoomFor(byte[] key) {
     if (keep == 0) {
-      return;
+      return false;
     }
     if (kept.size() == keep) {
       if (Arrays.compareUnsigned(key, kept.peek().key()) >= 0) {
-        return;
+        return false;
       }
       kept.poll();
     }
-    kept.add(new KeySummary(key.clone(), record.isCounter(), record.ttlType(), record.expiresAtNanos(),
-        record.isCounter() ? 0 : record.buffer().length));
+    return true;
+  }
+
+  /**
+   * Adds what a scan with the same arguments found elsewhere (a slice of a partition walked on its
+   * owner, another node): its counts, and its kept keys that are among the first {@code keep}.
+   */
+  void absorb(long matchingThere, long atOrBeforeCursorThere, Iterable<KeySummary> keptThere) {
+    matching += matchingThere;
+    atOrBeforeCursor += atOrBeforeCursorThere;
+    for (KeySummary summary : keptThere) {
+      if (makesRoomFor(summary.key())) {
+        kept.add(summary);
+      }
+    }
+  }
+
+  byte[] search() {
+    return search;
+  }
+
+  byte[] after() {
+    return after;
+  }
+
+  int keep() {
+    return keep;
   }
 
   long matching() {

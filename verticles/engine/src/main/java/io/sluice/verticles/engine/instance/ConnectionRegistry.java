@@ -9,6 +9,16 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ConnectionRegistry {
 
   private final ConcurrentHashMap<ByteBuffer, ConnectionStats> byId = new ConcurrentHashMap<>();
+  private volatile ConnectionsElsewhere elsewhere = ConnectionsElsewhere.NONE;
+
+  /** Where a CONNECTION for an ID that is none of this node's looks next (a cluster's other nodes). */
+  public void lookElsewhereWith(ConnectionsElsewhere elsewhere) {
+    this.elsewhere = elsewhere;
+  }
+
+  public ConnectionsElsewhere elsewhere() {
+    return elsewhere;
+  }
 
   public void add(ConnectionStats connection) {
     byId.put(ByteBuffer.wrap(connection.id()), connection);

@@ -13,7 +13,10 @@ public enum RequestRoute {
   OWNER,
   /** Every shard contributes its part; the session merges them into one reply. */
   EVERY_SHARD,
-  /** The connection answers it itself: who it is, the instance's connections and channels. */
+  /**
+   * The connection answers it itself: who it is, the instance's connections and channels (a
+   * CONNECTION for an ID of another cluster node's connection asks the other nodes).
+   */
   CONNECTION,
   /** Carries another request, which is routed by its own type (EVENT). */
   INNER;

@@ -11,16 +11,23 @@ import java.util.List;
 
 /**
  * The requests decoded from one socket read, waiting for their shards. Key requests go to the one
- * shard that owns the key, instance-wide listings to every shard, the rest are answered locally.
+ * shard that owns the key, instance-wide listings to every shard, the rest are answered locally,
+ * but a CONNECTION for an ID none of this node's connections has, which the other nodes are asked.
  */
 final class PendingRead {
 
   static final int LOCAL = -1;
   static final int EVERY_SHARD = -2;
+  /** A CONNECTION asked of the other nodes of a cluster. */
+  static final int ELSEWHERE = -3;
 
   private Request[] requests = new Request[16];
   private int[] routes = new int[16];
   private int size;
+  /** How many of its requests are asked of the other nodes ({@link #ELSEWHERE}). */
+  int askedElsewhere;
+  /** Per request asked elsewhere, what the other nodes answered (null: unknown there too). */
+  private byte[][] answeredElsewhere;
   final ShardBatch[] batches;
   int outstanding;
   /** What the session holds for this read: its requests, and its shards' replies once back. */
@@ -49,6 +56,8 @@ final class PendingRead {
     size++;
     if (route >= 0) {
       batchFor(route).add(target);
+    } else if (route == ELSEWHERE) {
+      askedElsewhere++;
     } else if (route == EVERY_SHARD) {
       for (int shard = 0; shard < batches.length; shard++) {
         batchFor(shard).add(target);
@@ -78,6 +87,17 @@ final class PendingRead {
   /** The other nodes' part of the next request that asked them. */
   OtherNodes nextOtherNodes() {
     return otherNodes.get(nextOtherNodes++);
+  }
+
+  void answeredElsewhere(int index, byte[] answer) {
+    if (answeredElsewhere == null) {
+      answeredElsewhere = new byte[size][];
+    }
+    answeredElsewhere[index] = answer;
+  }
+
+  byte[] answeredElsewhere(int index) {
+    return answeredElsewhere == null ? null : answeredElsewhere[index];
   }
 
   boolean isComplete() {

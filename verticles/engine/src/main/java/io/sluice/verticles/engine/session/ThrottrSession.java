@@ -173,15 +173,21 @@ public final class ThrottrSession implements RequestDecoder.Handler {
         read.outstanding++;
       }
     }
+    // Every answer is counted before the first is asked for: one may come at once.
+    read.outstanding += read.askedElsewhere + (read.askingOtherNodes != null ? 1 : 0);
     if (read.askingOtherNodes != null) {
       // Asked now, with the shards: the other nodes' subscribers are not ordered with this
       // connection's requests; this node's own are read in order, when each request is answered.
-      read.outstanding++;
       channels.askOtherNodes(read.askingOtherNodes, answers -> {
         read.otherNodes = answers;
         read.outstanding--;
         flush();
       });
+    }
+    for (int i = 0; read.askedElsewhere > 0 && i < read.size(); i++) {
+      if (read.route(i) == PendingRead.ELSEWHERE) {
+        askElsewhere(read, i);
+      }
     }
     for (ShardBatch batch : read.batches) {
       if (batch != null) {
@@ -195,6 +201,23 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     }
     flush();
     updateReading();
+  }
+
+  /** Asks the cluster's other nodes for the connection a CONNECTION names; its answer joins the read. */
+  private void askElsewhere(PendingRead read, int index) {
+    byte[] id = ((Request.Connection) targetOf(read.request(index))).id();
+    instance.connections().elsewhere().find(id).whenComplete((item, failure) -> {
+      if (item != null) {
+        read.answeredElsewhere(index, item);
+        hold(read, item.length + 1);
+      }
+      read.outstanding--;
+      flush();
+    });
+  }
+
+  private static Request targetOf(Request request) {
+    return request instanceof Request.Event event ? event.inner() : request;
   }
 
   /** The socket's write queue became full (false) or drained (true). */
@@ -236,7 +259,9 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     return switch (RequestRoute.of(target.type())) {
       case OWNER -> router.shardOf(((Request.KeyRequest) target).key());
       case EVERY_SHARD -> PendingRead.EVERY_SHARD;
-      case CONNECTION, INNER -> PendingRead.LOCAL;
+      case CONNECTION -> target instanceof Request.Connection asked && instance.connections().elsewhere().any()
+          && instance.connections().find(asked.id()) == null ? PendingRead.ELSEWHERE : PendingRead.LOCAL;
+      case INNER -> PendingRead.LOCAL;
     };
   }
 
@@ -316,6 +341,14 @@ public final class ThrottrSession implements RequestDecoder.Handler {
           Responses.status(out, false);
         } else {
           answerFromEveryShard(target, collected, out);
+        }
+      } else if (route == PendingRead.ELSEWHERE) {
+        byte[] item = read.answeredElsewhere(i);
+        if (item == null) {
+          Responses.status(out, false);
+        } else {
+          out.writeByte(Responses.SUCCESS);
+          out.writeBytes(item);
         }
       } else {
         answerLocally(read, target, out);

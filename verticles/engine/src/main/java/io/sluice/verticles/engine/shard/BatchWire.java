@@ -17,18 +17,25 @@ import java.util.List;
 /**
  * {@link ShardBatch}es as bytes, for a key's owner on another node: the entries there, their
  * results back, so the sender's batch ends up filled exactly as if its shard were local. Throttr
- * requests travel in their wire form, {@link ShardTask}s through their {@link TaskCodec}; lookups,
- * scans and store work stay on their node ({@link #canTravel}).
+ * requests travel in their wire form, {@link KeyLookup}s as their key, {@link ShardTask}s and
+ * {@link ShardScan}s (whole or sliced) through their codec; store work stays on its node
+ * ({@link #canTravel}).
  *
  * <p>Layout (little-endian): a batch is {@code u16 route, u16 entries}, then per entry {@code u8 1,
- * u32 length, request} or {@code u8 2, u8 codec kind, task}. Its results are {@code u8 not-run},
- * then per entry {@code u8 failed [u16 length, message]} and the entry's result: a request's
- * {@code u32 length, reply} and {@code u8 listing kind, items}; a task's codec result.
+ * u32 length, request}, {@code u8 2, u8 codec kind, task}, {@code u8 3, u16 length, key},
+ * {@code u8 4, u8 scan kind, scan} or {@code u8 5, u8 scan kind, u32 cursor, scan}. Its results
+ * are {@code u8 not-run}, then per entry {@code u8 failed [u16 length, message]} and, for a request
+ * always and for the others when not failed, the entry's result: a request's {@code u32 length,
+ * reply} and {@code u8 listing kind, items}; a task's or a scan's codec result; a lookup's
+ * {@code u8 found} and the record's detail; a slice's {@code u32 cursor} then its scan's result.
  */
 public final class BatchWire {
 
   private static final byte REQUEST = 1;
   private static final byte TASK = 2;
+  private static final byte LOOKUP = 3;
+  private static final byte SCAN = 4;
+  private static final byte SLICE = 5;
   private static final byte NO_LISTING = 0;
   private static final byte KEYS = 1;
   private static final byte KEY_STATS = 2;
@@ -42,11 +49,14 @@ public final class BatchWire {
     this.tasks = tasks;
   }
 
-  /** True when every entry can run on another node: Throttr requests and tasks with a codec. */
+  /** True when every entry can run on another node: Throttr requests, lookups, tasks and scans with a codec. */
   public boolean canTravel(ShardBatch batch) {
     for (int i = 0; i < batch.size(); i++) {
       Object entry = batch.entry(i);
-      boolean travels = entry instanceof Request || entry instanceof ShardTask task && tasks.kindOf(task) >= 0;
+      boolean travels = entry instanceof Request || entry instanceof KeyLookup
+          || entry instanceof ShardTask task && tasks.kindOf(task) >= 0
+          || entry instanceof ShardScan scan && tasks.kindOf(scan) >= 0
+          || entry instanceof SlicedScan sliced && tasks.kindOf(sliced.scan()) >= 0;
       if (!travels) {
         return false;
       }
@@ -66,14 +76,36 @@ public final class BatchWire {
         out.writeIntLE(0);
         RequestEncoder.encode(out, size, request);
         out.setIntLE(lengthAt, out.writerIndex() - lengthAt - 4);
-      } else {
-        ShardTask task = (ShardTask) entry;
+      } else if (entry instanceof ShardTask task) {
         int kind = tasks.kindOf(task);
         out.writeByte(TASK);
         out.writeByte(kind);
         writeTask(out, tasks.codec(kind), task);
+      } else if (entry instanceof KeyLookup lookup) {
+        out.writeByte(LOOKUP);
+        writeBytes(out, lookup.keyBytes());
+      } else if (entry instanceof ShardScan scan) {
+        out.writeByte(SCAN);
+        writeScan(out, scan);
+      } else {
+        SlicedScan sliced = (SlicedScan) entry;
+        out.writeByte(SLICE);
+        int kind = tasks.kindOf(sliced.scan());
+        out.writeByte(kind);
+        out.writeIntLE(sliced.cursor());
+        scanCodec(kind).writeScan(out, sliced.scan());
       }
     }
+  }
+
+  private void writeScan(ByteBuf out, ShardScan scan) {
+    int kind = tasks.kindOf(scan);
+    out.writeByte(kind);
+    scanCodec(kind).writeScan(out, scan);
+  }
+
+  private ScanCodec<ShardScan> scanCodec(int kind) {
+    return tasks.scanCodec(kind);
   }
 
   @SuppressWarnings("unchecked")
@@ -93,6 +125,14 @@ public final class BatchWire {
         in.skipBytes(length);
       } else if (kind == TASK) {
         batch.add(tasks.codec(in.readUnsignedByte()).readTask(in));
+      } else if (kind == LOOKUP) {
+        batch.add(new KeyLookup(readBytes(in)));
+      } else if (kind == SCAN) {
+        batch.add(scanCodec(in.readUnsignedByte()).readScan(in));
+      } else if (kind == SLICE) {
+        ScanCodec<ShardScan> codec = scanCodec(in.readUnsignedByte());
+        int cursor = in.readIntLE();
+        batch.add(new SlicedScan(codec.readScan(in), cursor));
       } else {
         throw new IllegalArgumentException("unknown batch entry kind " + kind);
       }
@@ -121,10 +161,75 @@ public final class BatchWire {
         replyStart = end;
         writeListing(out, batch.collected(i));
       } else if (failure == null) {
-        ShardTask task = (ShardTask) entry;
-        writeResult(out, tasks.codec(tasks.kindOf(task)), task);
+        writeResult(out, entry);
       }
     }
+  }
+
+  private void writeResult(ByteBuf out, Object entry) {
+    if (entry instanceof ShardTask task) {
+      writeResult(out, tasks.codec(tasks.kindOf(task)), task);
+    } else if (entry instanceof KeyLookup lookup) {
+      writeDetail(out, lookup.detail());
+    } else if (entry instanceof ShardScan scan) {
+      scanCodec(tasks.kindOf(scan)).writeResult(out, scan);
+    } else {
+      SlicedScan sliced = (SlicedScan) entry;
+      out.writeIntLE(sliced.cursor());
+      scanCodec(tasks.kindOf(sliced.scan())).writeResult(out, sliced.scan());
+    }
+  }
+
+  private void readResult(ByteBuf in, Object entry) {
+    if (entry instanceof ShardTask task) {
+      tasks.codec(tasks.kindOf(task)).readResult(in, cast(task));
+    } else if (entry instanceof KeyLookup lookup) {
+      KeyDetail detail = readDetail(in);
+      if (detail != null) {
+        lookup.found(detail);
+      }
+    } else if (entry instanceof ShardScan scan) {
+      scanCodec(tasks.kindOf(scan)).readResult(in, scan);
+    } else {
+      SlicedScan sliced = (SlicedScan) entry;
+      sliced.ranElsewhere(in.readIntLE());
+      scanCodec(tasks.kindOf(sliced.scan())).readResult(in, sliced.scan());
+    }
+  }
+
+  private static void writeDetail(ByteBuf out, KeyDetail detail) {
+    out.writeBoolean(detail != null);
+    if (detail == null) {
+      return;
+    }
+    writeBytes(out, detail.key());
+    out.writeBoolean(detail.counter());
+    out.writeByte(detail.ttlType());
+    out.writeLongLE(detail.ttl());
+    out.writeLongLE(detail.expiresAtNanos());
+    out.writeLongLE(detail.quota());
+    out.writeIntLE(detail.buffer().length);
+    out.writeBytes(detail.buffer());
+    out.writeLongLE(detail.readsPerMinute());
+    out.writeLongLE(detail.writesPerMinute());
+    out.writeLongLE(detail.totalReads());
+    out.writeLongLE(detail.totalWrites());
+  }
+
+  private static KeyDetail readDetail(ByteBuf in) {
+    if (!in.readBoolean()) {
+      return null;
+    }
+    byte[] key = readBytes(in);
+    boolean counter = in.readBoolean();
+    int ttlType = in.readUnsignedByte();
+    long ttl = in.readLongLE();
+    long expiresAtNanos = in.readLongLE();
+    long quota = in.readLongLE();
+    byte[] buffer = new byte[in.readIntLE()];
+    in.readBytes(buffer);
+    return new KeyDetail(key, counter, ttlType, ttl, expiresAtNanos, quota, buffer, in.readLongLE(), in.readLongLE(),
+        in.readLongLE(), in.readLongLE());
   }
 
   @SuppressWarnings("unchecked")
@@ -156,10 +261,11 @@ public final class BatchWire {
           batch.collect(i, listing);
         }
       } else if (failure != null) {
-        ((ShardTask) entry).failed(failure);
+        if (entry instanceof ShardTask task) {
+          task.failed(failure);
+        }
       } else {
-        ShardTask task = (ShardTask) entry;
-        tasks.codec(tasks.kindOf(task)).readResult(in, cast(task));
+        readResult(in, entry);
       }
       batch.endReply(i);
     }

@@ -48,6 +48,12 @@ public abstract class ResultTask<R> implements ShardTask {
     failure = error;
   }
 
+  /** Takes what this task answered on its key's owner on another node ({@link ResultTaskCodec}). */
+  final void ranElsewhere(R result, Throwable failure) {
+    this.result = result;
+    this.failure = failure;
+  }
+
   /** The result, once run without failing. */
   public final R result() {
     return result;

@@ -35,6 +35,27 @@ public final class SlicedScan {
     return slices;
   }
 
+  /** The slice after {@code cursor}, for a sender on another node (see {@link BatchWire}). */
+  SlicedScan(ShardScan scan, int cursor) {
+    this.scan = scan;
+    this.cursor = cursor;
+  }
+
+  ShardScan scan() {
+    return scan;
+  }
+
+  int cursor() {
+    return cursor;
+  }
+
+  /** Takes where a slice run on the partition's owner on another node stopped. */
+  void ranElsewhere(int cursor) {
+    this.cursor = cursor;
+    slices++;
+    finished = cursor == 0;
+  }
+
   void runSlice(Store store) {
     cursor = store.scanLive(cursor, WORK_PER_SLICE, scan::visit);
     slices++;

@@ -1,6 +1,5 @@
 package io.sluice.verticles.engine.udp;
 
-import io.sluice.verticles.engine.udp.rate.DecayingRateEvaluation;
 import io.sluice.verticles.engine.udp.rate.RateEvaluation;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.protocol.udp.rules.KeyResolution;
@@ -9,9 +8,8 @@ import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.protocol.udp.rules.StatsOnlyHook;
 import io.sluice.verticles.engine.udp.state.AsyncStateStore;
-import io.sluice.verticles.engine.udp.state.StateRetention;
+import io.sluice.verticles.engine.udp.state.RateUse;
 import io.sluice.verticles.engine.udp.state.StateStore;
-import io.sluice.verticles.engine.udp.state.StateTransition;
 import io.sluice.verticles.engine.udp.stats.BucketRotation;
 import io.sluice.verticles.engine.udp.stats.KeyStatistics;
 import io.sluice.verticles.engine.udp.stats.StatsSnapshot;
@@ -214,17 +212,7 @@ public final class UdpEngine {
 
   /** One read-compute-write step of the decaying rate on {@code stateKey}, timed now. */
   private CompletionStage<RateEvaluation> useKey(String stateKey, double limit, double periodSeconds, boolean strict) {
-    double now = nowSeconds();
-    return store.update(stateKey, current -> {
-      RateEvaluation evaluation = DecayingRateEvaluation.evaluate(current, now, limit, periodSeconds, strict);
-      if (evaluation.leavesStateUnchanged()) {
-        return StateTransition.Outcome.leaveUnchanged(evaluation);
-      }
-      long ttlMillis = StateRetention.ttlMillis(evaluation.stateToStore(), periodSeconds);
-      // A full store that refuses the state gets the answer "allowed": fail open, as nothing was counted.
-      return StateTransition.Outcome.store(evaluation.stateToStore(), ttlMillis, evaluation,
-          new RateEvaluation(evaluation.rate(), false, null));
-    });
+    return store.update(stateKey, new RateUse(nowSeconds(), limit, periodSeconds, strict));
   }
 
   /** spec §8: the ua, ip and global keys in order, stopping after the first {@code Y}. */

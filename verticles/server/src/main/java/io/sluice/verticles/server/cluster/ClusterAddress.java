@@ -23,6 +23,11 @@ final class ClusterAddress {
     return "sluice.cluster.figures." + node;
   }
 
+  /** Asks a node for one of its client connections, by ID (a CONNECTION made on another node). */
+  static String connection(String node) {
+    return "sluice.cluster.connection." + node;
+  }
+
   /** Published by a node that leaves gracefully, carrying its id. */
   static final String LEAVING = "sluice.cluster.leaving";
 

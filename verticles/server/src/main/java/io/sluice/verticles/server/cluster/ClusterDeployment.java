@@ -2,6 +2,7 @@ package io.sluice.verticles.server.cluster;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.instance.ConnectionRegistry;
 import io.sluice.verticles.engine.shard.BatchWire;
 import io.sluice.verticles.engine.shard.TaskCodecs;
 import io.sluice.verticles.server.http.BearerToken;
@@ -18,8 +19,9 @@ import java.util.function.Function;
 
 /**
  * Starts this node's part of the cluster once its shards serve: the coordinator
- * ({@link ClusterNode}), one {@link WorkInbox} per event loop, and the cluster routers every
- * front gets from the directory from then on.
+ * ({@link ClusterNode}), one {@link WorkInbox} per event loop, the answers to other nodes'
+ * CONNECTIONs ({@link ClusterConnections}), and the cluster routers every front gets from the
+ * directory from then on.
  */
 public final class ClusterDeployment {
 
@@ -33,7 +35,8 @@ public final class ClusterDeployment {
    * @param deploy deploys a verticle and tracks it for the server's stop
    */
   public static Future<ClusterDeployment> start(Vertx vertx, ClusterPartitions partitions, ClusterSettings settings,
-                                                ValueSize size, TaskCodecs tasks, int loops, MeterRegistry registry,
+                                                ValueSize size, TaskCodecs tasks, ConnectionRegistry connections,
+                                                int loops, MeterRegistry registry,
                                                 Function<io.vertx.core.Deployable, Future<String>> deploy) {
     if (!(((VertxInternal) vertx).clusterManager() instanceof HazelcastClusterManager hazelcast)) {
       return Future.failedFuture("--cluster needs a Vert.x clustered with Hazelcast");
@@ -47,7 +50,8 @@ public final class ClusterDeployment {
     for (int i = 0; i < loops; i++) {
       inboxes.add(deploy.apply(new WorkInbox(node.self(), partitions.directory(), wire)));
     }
-    return Future.all(inboxes).compose(v -> deploy.apply(node)).map(id -> new ClusterDeployment(node));
+    return Future.all(inboxes).compose(v -> ClusterConnections.start(vertx, node, connections))
+        .compose(v -> deploy.apply(node)).map(id -> new ClusterDeployment(node));
   }
 
   public ClusterNode node() {

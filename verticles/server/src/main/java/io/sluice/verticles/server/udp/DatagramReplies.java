@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.udp;
 
+import io.vertx.core.internal.ContextInternal;
 import io.micrometer.core.instrument.Timer;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +35,7 @@ final class DatagramReplies extends ChannelInboundHandlerAdapter {
     void failed(Throwable cause);
   }
 
+  private final ContextInternal loop;
   private final UdpEngine engine;
   private final UdpPeers peers;
   private final Clock clock;
@@ -47,7 +49,10 @@ final class DatagramReplies extends ChannelInboundHandlerAdapter {
   private ChannelHandlerContext ctx;
   private BatchedDatagrams out;
 
-  DatagramReplies(UdpEngine engine, UdpPeers peers, Clock clock, RequestDurations durations, Observer observer) {
+  /** @param loop the UDP verticle's context, whose event loop the channel is registered on */
+  DatagramReplies(ContextInternal loop, UdpEngine engine, UdpPeers peers, Clock clock, RequestDurations durations,
+                  Observer observer) {
+    this.loop = loop;
     this.duration = durations.of("udp");
     this.stopwatch = durations.stopwatch();
     this.engine = engine;
@@ -77,13 +82,20 @@ final class DatagramReplies extends ChannelInboundHandlerAdapter {
     }
     String ip = sender.getAddress().getHostAddress();
     peers.received(ip, sender.getPort(), datagram.length, clock.epochNanos());
-    // Completes now when the key's shard is on this loop, else on this loop when the shard answers.
-    engine.handleAsync(datagram).thenAccept(reply -> reply.ifPresent(text -> {
-      send(UdpEngine.replyBytes(text), sender, ip);
-      if (arrived != NOT_TIMED) {
-        duration.record(stopwatch.monotonicTime() - arrived, TimeUnit.NANOSECONDS);
-      }
-    }));
+    // Netty calls this outside Vert.x's dispatch: the engine and the shards it reaches on this
+    // thread (a cluster's replication, its routing timers) find their context as on other fronts.
+    ContextInternal outside = loop.beginDispatch();
+    try {
+      // Completes now when the key's shard is on this loop, else on this loop when the shard answers.
+      engine.handleAsync(datagram).thenAccept(reply -> reply.ifPresent(text -> {
+        send(UdpEngine.replyBytes(text), sender, ip);
+        if (arrived != NOT_TIMED) {
+          duration.record(stopwatch.monotonicTime() - arrived, TimeUnit.NANOSECONDS);
+        }
+      }));
+    } finally {
+      loop.endDispatch(outside);
+    }
   }
 
   private void send(byte[] reply, InetSocketAddress recipient, String ip) {

@@ -4,10 +4,12 @@ import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.shard.KeyState;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ShardScan;
-import io.sluice.verticles.engine.shard.ShardTask;
+import io.sluice.verticles.engine.shard.ResultTask;
 import io.sluice.verticles.engine.storage.Record;
+import io.sluice.verticles.engine.udp.rate.RateEvaluation;
 import io.sluice.verticles.engine.udp.rate.RateState;
 import io.sluice.verticles.engine.udp.state.AsyncStateStore;
+import io.sluice.verticles.engine.udp.state.RateUse;
 import io.sluice.verticles.engine.udp.state.StateTransition;
 
 import java.lang.invoke.MethodHandles;
@@ -15,7 +17,6 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -43,15 +44,13 @@ final class ShardRateStore implements AsyncStateStore {
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public <R> CompletionStage<R> update(String key, StateTransition<R> transition) {
-    return router.run(new Update<>(recordKey(key), transition)).thenCompose(done -> {
-      if (done.failure != null) {
-        return CompletableFuture.failedFuture(done.failure);
-      }
-      @SuppressWarnings("unchecked")
-      R value = (R) done.result;
-      return CompletableFuture.completedFuture(value);
-    });
+    byte[] recordKey = recordKey(key);
+    // A rate use is data, so it runs on the key's owner wherever that is; R is its RateEvaluation.
+    ResultTask<R> task = transition instanceof RateUse use
+        ? (ResultTask<R>) new RateUpdate(recordKey, use) : new Update<>(recordKey, transition);
+    return router.call(task);
   }
 
   /** Counts live {@code udp:} records on every shard (get_size is a monitoring command: a scan is fine). */
@@ -67,7 +66,7 @@ final class ShardRateStore implements AsyncStateStore {
         if (batch.firstFailure() != null) {
           throw new CompletionException(batch.firstFailure());
         }
-        total += ((Count) batch.entry(0)).records;
+        total += ((Count) batch.entry(0)).records();
       }
       return total;
     });
@@ -99,47 +98,61 @@ final class ShardRateStore implements AsyncStateStore {
     return new RateState((double) DOUBLES.get(value, 10), (double) DOUBLES.get(value, 2));
   }
 
-  /** Runs on the key's shard: decode, apply the engine's transition, encode. */
-  private static final class Update<R> implements ShardTask {
-    private final byte[] key;
+  /**
+   * Runs on the key's shard: decode, apply the engine's transition, encode. A failure (malformed
+   * state, a Throttr counter under the key) is this request's answer, not a bug of the shard.
+   */
+  static class Update<R> extends ResultTask<R> {
     private final StateTransition<R> transition;
-    private Object result;
-    private Throwable failure;
 
     Update(byte[] key, StateTransition<R> transition) {
-      this.key = key;
+      super(key);
       this.transition = transition;
     }
 
-    @Override
-    public byte[] key() {
-      return key;
+    StateTransition<R> transition() {
+      return transition;
     }
 
     @Override
-    public void run(KeyState state, long nowNanos) {
+    protected R compute(KeyState state, long nowNanos) {
       try {
         if (state.isCounter()) {
-          throw new IllegalStateException("key " + new String(key, StandardCharsets.ISO_8859_1) + " holds a Throttr counter");
+          throw new IllegalStateException("key " + new String(key(), StandardCharsets.ISO_8859_1) + " holds a Throttr counter");
         }
         byte[] stored = state.value();
         StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : decode(stored));
         boolean kept = outcome.stateToStore() == null
             || state.put(encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
-        result = kept ? outcome.result() : outcome.resultIfRefused();
+        return kept ? outcome.result() : outcome.resultIfRefused();
       } catch (RuntimeException e) {
-        failure = e;
+        return refuse(e);
       }
-    }
-
-    @Override
-    public void failed(Throwable error) {
-      failure = error;
     }
   }
 
-  private static final class Count implements ShardScan {
+  /** An {@code over_limit} step: the update that travels to the key's owner ({@link UdpRateCodecs}). */
+  static final class RateUpdate extends Update<RateEvaluation> {
+    RateUpdate(byte[] key, RateUse use) {
+      super(key, use);
+    }
+
+    RateUse use() {
+      return (RateUse) transition();
+    }
+  }
+
+  /** Counts the {@code udp:} records of a shard; travels to a partition's owner ({@link UdpRateCodecs}). */
+  static final class Count implements ShardScan {
     private long records;
+
+    long records() {
+      return records;
+    }
+
+    void add(long more) {
+      records += more;
+    }
 
     @Override
     public void visit(Record record) {

@@ -131,17 +131,18 @@ public final class UdpVerticle extends VerticleBase {
         .register(metrics);
     reclaimTimer = vertx.setPeriodic(RECLAIM_PERIOD_MILLIS,
         id -> engine.statistics().forgetIdle(engine.nowSeconds(), RECLAIM_SLICE));
-    return bind(new DatagramReplies(engine, peers, clock, durations, new DatagramReplies.Observer() {
-      @Override
-      public void replyDropped() {
-        droppedReplies.increment();
-      }
+    return bind(new DatagramReplies((ContextInternal) context, engine, peers, clock, durations,
+        new DatagramReplies.Observer() {
+          @Override
+          public void replyDropped() {
+            droppedReplies.increment();
+          }
 
-      @Override
-      public void failed(Throwable cause) {
-        LOG.log(System.Logger.Level.DEBUG, "UDP: datagram not sent or received: " + cause);
-      }
-    }));
+          @Override
+          public void failed(Throwable cause) {
+            LOG.log(System.Logger.Level.DEBUG, "UDP: datagram not sent or received: " + cause);
+          }
+        }));
   }
 
   /**

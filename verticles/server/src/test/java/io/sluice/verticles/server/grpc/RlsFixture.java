@@ -33,7 +33,7 @@ import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
  * test in a directory of its own; grpc-java as the independent client (the method descriptor built
  * by hand from the generated messages: no stubs), and a Throttr client to look at the counters.
  */
-final class RlsFixture implements AutoCloseable {
+public final class RlsFixture implements AutoCloseable {
 
   /** The ManualClock's start, 2026-01-01T00:00:00Z, in epoch seconds. */
   static final long T0_SECONDS = 1_767_225_600L;
@@ -78,7 +78,7 @@ final class RlsFixture implements AutoCloseable {
     this(false, files);
   }
 
-  static ManagedChannel channel(int port) {
+  public static ManagedChannel channel(int port) {
     return NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
@@ -97,18 +97,18 @@ final class RlsFixture implements AutoCloseable {
     return call(channel, request);
   }
 
-  static RateLimitResponse call(ManagedChannel channel, RateLimitRequest request) {
+  public static RateLimitResponse call(ManagedChannel channel, RateLimitRequest request) {
     return ClientCalls.blockingUnaryCall(channel, SHOULD_RATE_LIMIT,
         CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), request);
   }
 
   /** A request of one domain and these descriptors. */
-  static RateLimitRequest request(String domain, RateLimitDescriptor... descriptors) {
+  public static RateLimitRequest request(String domain, RateLimitDescriptor... descriptors) {
     return RateLimitRequest.newBuilder().setDomain(domain).addAllDescriptors(Arrays.asList(descriptors)).build();
   }
 
   /** A descriptor from key, value, key, value… */
-  static RateLimitDescriptor descriptor(String... keysAndValues) {
+  public static RateLimitDescriptor descriptor(String... keysAndValues) {
     RateLimitDescriptor.Builder descriptor = RateLimitDescriptor.newBuilder();
     for (int i = 0; i < keysAndValues.length; i += 2) {
       descriptor.addEntries(RateLimitDescriptor.Entry.newBuilder().setKey(keysAndValues[i]).setValue(keysAndValues[i + 1]));

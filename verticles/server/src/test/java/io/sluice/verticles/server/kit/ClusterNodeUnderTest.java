@@ -5,13 +5,18 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.engine.storage.StoreLimits;
+import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.cluster.ClusterNode;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.cluster.HazelcastSetup;
 import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.strategies.policy.Policies;
@@ -51,7 +56,7 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
   private boolean closed;
 
   private ClusterNodeUnderTest(int clusterPort, List<Integer> join, int backups, ValueSize size, Clock clock,
-                               Policies policies) {
+                               Policies policies, Fronts fronts) {
     this.clusterPort = clusterPort;
     ClusterSettings cluster = new ClusterSettings(true, LOOPBACK, clusterPort,
         join.stream().map(port -> LOOPBACK + ":" + port).toList(), "sluice-test", backups, Optional.empty());
@@ -59,27 +64,44 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
         cluster, size));
     ServerSettings settings = new ServerSettings(size, 2, 2, 100, new ConnectionLimits(8096, 1 << 20, 65_536),
         new TcpSettings(LOOPBACK, 0), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
-        new UdpSettings(LOOPBACK, 0, RuleSet.allowAll()), policies, cluster);
+        new UdpSettings(LOOPBACK, 0, fronts.udpRules()), policies, OperatorSettings.defaults(), cluster,
+        StoreLimits.unlimited(), fronts.rls(), Defences.defaults(), PersistenceSettings.OFF);
     this.server = await(SluiceServer.start(vertx, settings, SluiceUnderTest.VERSION, clock, metrics));
+  }
+
+  /**
+   * What the UDP and Envoy fronts of every node decide with (every node of a cluster loads the same
+   * files).
+   */
+  public record Fronts(RuleSet udpRules, RlsSettings rls) {
+    public static final Fronts DEFAULT = new Fronts(RuleSet.allowAll(), RlsSettings.disabled());
   }
 
   /** Starts a node joining the nodes at {@code join} (their cluster ports). */
   public static ClusterNodeUnderTest start(List<Integer> join, int backups, Clock clock) {
-    return new ClusterNodeUnderTest(freePort(), join, backups, ValueSize.UINT16, clock, Policies.none());
+    return new ClusterNodeUnderTest(freePort(), join, backups, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT);
   }
 
   public static ClusterNodeUnderTest start(List<Integer> join, int backups, ValueSize size, Clock clock,
                                            Policies policies) {
-    return new ClusterNodeUnderTest(freePort(), join, backups, size, clock, policies);
+    return new ClusterNodeUnderTest(freePort(), join, backups, size, clock, policies, Fronts.DEFAULT);
   }
 
   /** Three nodes with {@code backups}, the second and third joining the first, once they serve. */
   public static List<ClusterNodeUnderTest> formThree(int backups, Clock clock, Policies policies) {
+    return formThree(backups, clock, policies, Fronts.DEFAULT);
+  }
+
+  /** Three nodes whose UDP and Envoy fronts decide with {@code fronts}. */
+  public static List<ClusterNodeUnderTest> formThree(int backups, Clock clock, Policies policies, Fronts fronts) {
     List<ClusterNodeUnderTest> nodes = new java.util.ArrayList<>();
-    ClusterNodeUnderTest first = start(List.of(), backups, ValueSize.UINT16, clock, policies);
+    ClusterNodeUnderTest first = new ClusterNodeUnderTest(freePort(), List.of(), backups, ValueSize.UINT16, clock,
+        policies, fronts);
     nodes.add(first);
-    nodes.add(start(List.of(first.clusterPort()), backups, ValueSize.UINT16, clock, policies));
-    nodes.add(start(List.of(first.clusterPort()), backups, ValueSize.UINT16, clock, policies));
+    for (int i = 0; i < 2; i++) {
+      nodes.add(new ClusterNodeUnderTest(freePort(), List.of(first.clusterPort()), backups, ValueSize.UINT16, clock,
+          policies, fronts));
+    }
     awaitFormed(nodes);
     return nodes;
   }
@@ -130,6 +152,10 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
 
   public int httpPort() {
     return server.httpPort();
+  }
+
+  public int grpcPort() {
+    return server.grpcPort();
   }
 
   public int udpPort() {

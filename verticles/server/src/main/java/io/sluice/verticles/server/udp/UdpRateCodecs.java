@@ -1,0 +1,106 @@
+package io.sluice.verticles.server.udp;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.verticles.engine.shard.BatchWire;
+import io.sluice.verticles.engine.shard.ResultTaskCodec;
+import io.sluice.verticles.engine.shard.ScanCodec;
+import io.sluice.verticles.engine.shard.TaskCodec;
+import io.sluice.verticles.engine.udp.rate.RateEvaluation;
+import io.sluice.verticles.engine.udp.rate.RateState;
+import io.sluice.verticles.engine.udp.state.RateUse;
+
+import java.util.List;
+
+/**
+ * How the UDP protocol's work on its state records travels to a key's owner in a cluster. An
+ * {@code over_limit} step goes as its numbers (the asking node's time, and the limit, period and
+ * strictness of the rule that node picked), so the owner computes exactly what the asking node
+ * would have, whatever its own rule table says at that instant; the evaluation comes back.
+ * get_size's count goes to each partition's owner and its count comes back.
+ */
+public final class UdpRateCodecs {
+
+  private UdpRateCodecs() {
+  }
+
+  public static List<TaskCodec<?>> tasks() {
+    return List.of(new RateUpdateCodec());
+  }
+
+  public static List<ScanCodec<?>> scans() {
+    return List.of(new CountCodec());
+  }
+
+  private static final class RateUpdateCodec extends ResultTaskCodec<RateEvaluation, ShardRateStore.RateUpdate> {
+
+    @Override
+    public Class<ShardRateStore.RateUpdate> type() {
+      return ShardRateStore.RateUpdate.class;
+    }
+
+    @Override
+    public void writeTask(ByteBuf out, ShardRateStore.RateUpdate task) {
+      BatchWire.writeBytes(out, task.key());
+      RateUse use = task.use();
+      out.writeDoubleLE(use.nowSeconds());
+      out.writeDoubleLE(use.limit());
+      out.writeDoubleLE(use.periodSeconds());
+      out.writeBoolean(use.strict());
+    }
+
+    @Override
+    public ShardRateStore.RateUpdate readTask(ByteBuf in) {
+      byte[] key = BatchWire.readBytes(in);
+      return new ShardRateStore.RateUpdate(key, new RateUse(in.readDoubleLE(), in.readDoubleLE(), in.readDoubleLE(),
+          in.readBoolean()));
+    }
+
+    @Override
+    protected void writeValue(ByteBuf out, RateEvaluation result) {
+      out.writeDoubleLE(result.rate());
+      out.writeBoolean(result.over());
+      RateState stored = result.stateToStore();
+      out.writeBoolean(stored != null);
+      if (stored != null) {
+        out.writeDoubleLE(stored.tLastSeconds());
+        out.writeDoubleLE(stored.rate());
+      }
+    }
+
+    @Override
+    protected RateEvaluation readValue(ByteBuf in) {
+      double rate = in.readDoubleLE();
+      boolean over = in.readBoolean();
+      RateState stored = in.readBoolean() ? new RateState(in.readDoubleLE(), in.readDoubleLE()) : null;
+      return new RateEvaluation(rate, over, stored);
+    }
+  }
+
+  private static final class CountCodec implements ScanCodec<ShardRateStore.Count> {
+
+    @Override
+    public Class<ShardRateStore.Count> type() {
+      return ShardRateStore.Count.class;
+    }
+
+    @Override
+    public void writeScan(ByteBuf out, ShardRateStore.Count scan) {
+      // A count has no arguments.
+    }
+
+    @Override
+    public ShardRateStore.Count readScan(ByteBuf in) {
+      return new ShardRateStore.Count();
+    }
+
+    @Override
+    public void writeResult(ByteBuf out, ShardRateStore.Count ran) {
+      out.writeLongLE(ran.records());
+    }
+
+    @Override
+    public void readResult(ByteBuf in, ShardRateStore.Count original) {
+      original.add(in.readLongLE());
+    }
+  }
+}
