@@ -7,6 +7,7 @@ import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Flood;
 import io.sluice.verticles.server.kit.Hex;
+import io.sluice.verticles.server.kit.LiveHeap;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.kit.TcpConversation;
 import io.vertx.core.Vertx;
@@ -18,7 +19,6 @@ import io.vertx.core.net.NetSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -73,7 +73,7 @@ class NonReadingClientsTest {
     for (int i = 0; i < 1_000; i++) {
       chunk.appendBytes(GET_V);
     }
-    long before = liveHeap();
+    long before = LiveHeap.bytes();
 
     for (int i = 0; i < CLIENTS; i++) {
       NetSocket socket = await(client.connect(sut.tcpPort(), "127.0.0.1"));
@@ -85,7 +85,7 @@ class NonReadingClientsTest {
 
     assertThat(stalled).allSatisfy(connection ->
         assertThat(connection.heldBytes()).isBetween((long) MAX_PENDING_BYTES / 2, MOST_HELD));
-    long perClient = (liveHeap() - before) / CLIENTS;
+    long perClient = (LiveHeap.bytes() - before) / CLIENTS;
     assertThat(perClient).as("live heap per non-reading client").isLessThan(4 * MOST_HELD);
     await(probe.send(Hex.bytes("18")));
     assertThat(await(probe.receive(17))[0]).as("another client is served").isEqualTo((byte) 1);
@@ -113,13 +113,5 @@ class NonReadingClientsTest {
       await(probe.send(Hex.bytes("18")));
       await(probe.receive(17));
     }
-  }
-
-  /** The heap still reachable: used after full collections (System.gc() runs one). */
-  private static long liveHeap() {
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-    }
-    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 }
