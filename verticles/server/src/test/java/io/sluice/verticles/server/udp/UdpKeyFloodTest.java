@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * by default), the statistics under their own cap ({@link KeyStatistics#DEFAULT_MAX_KEYS}), the rule
  * decisions in a bounded cache: the live heap grows by those bounds, not by the keys sent, and a
  * fresh client is served. 200,000 keys (20 times the record bound, twice the statistics cap) keep
- * the test a few seconds long on a quiet machine (new keys miss the rule cache: about 25,000 a
- * second here); verticles/benchmarks/scripts/attacks.sh sends 1,000,000 to the packaged server.
+ * the test short (every new key misses the rule cache and runs the rules' expressions);
+ * verticles/benchmarks/scripts/attacks.sh sends 1,000,000 to the packaged server.
  */
 class UdpKeyFloodTest {
 
