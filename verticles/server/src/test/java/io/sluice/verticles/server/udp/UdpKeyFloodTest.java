@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * for each. The states are held under the record bound ({@code --max-keys} here; {@code --max-memory}
  * by default), the statistics under their own cap ({@code --udp-max-stats-keys}), the rule decisions
  * in a bounded cache (two generations of 16,384 keys): the live heap grows by those bounds, not by
- * the keys sent (about 45 MB for these unbounded), and a fresh client is served. 100,000 keys, 20
+ * the keys sent (about 45 MB for these unbounded, by the per-record and per-key estimates of
+ * docs/memory-bound.md and docs/udp.md), and a fresh client is served. 100,000 keys, 20
  * times the record bound and 10 times the statistics cap, keep the test short (every new key misses
  * the rule cache and runs the rules' expressions); verticles/benchmarks/scripts/attacks.sh sends
  * 1,000,000 to the packaged server with the default caps.
