@@ -87,7 +87,7 @@ public final class Gateway {
         new TcpSettings(config.tcpBind(), config.tcpPort()),
         new HttpSettings(config.httpBind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
             config.allowedHosts()),
-        new UdpSettings(config.udpBind(), config.udpPort(), UdpRules.load(config.rulesFile())), config.policies(),
+        new UdpSettings(config.udpBind(), config.udpPort(), UdpRules.load(config.rulesFile()), config.udpMaxStatsKeys()), config.policies(),
         new OperatorSettings(config.internalMetrics(), config.effective()), cluster,
         new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()),
         new RlsSettings(config.bind(), config.grpcPort(), rlsConfig(config), config.rlsResponseHeaders()),

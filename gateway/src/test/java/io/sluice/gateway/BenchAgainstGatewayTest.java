@@ -71,6 +71,45 @@ class BenchAgainstGatewayTest {
         "--duration", "1", "--warmup", "0", "--rounds", "1"))).isEqualTo(1);
   }
 
+  /**
+   * Every attack of {@code bench attack}, small, against the real gateway: what the server answered
+   * is what docs/security.md says, and fresh clients are served after each (exit 0).
+   */
+  @Test
+  void attacksMeetTheirBoundsAndFreshClientsAreServed() throws Exception {
+    java.nio.file.Path rules = java.nio.file.Path.of(System.getProperty("basedir", "."), "..", "deploy", "rules", "musicbrainz.yaml");
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
+        "--udp-port", "0", "--rules", rules.toString(), "--max-subscriptions", "10"), Map.of());
+    gateway = Gateway.start(((Invocation.Run) invocation).config());
+
+    assertThat(attack("subscribe", 20)).contains("20 SUBSCRIBEs to distinct channels on one connection: 8 accepted, 12 refused");
+    assertThat(attack("udp-keys", 1_000)).contains("1000 distinct UDP keys sent");
+    assertThat(attack("pipeline", 20_000)).contains("20000 of 20000 GETs answered with the value");
+    assertThat(attack("connections", 50)).contains("50 Throttr connections open at once, 50 of them served a WHOAMI");
+    assertThat(attack("churn", 50)).contains("50 connect/WHOAMI/close rounds, 50 served");
+    assertThat(attack("ws-frame", 1)).contains("{close 1009=1}");
+    assertThat(attack("http-headers", 2)).contains("{HTTP/1.1 431 Request Header Fields Too Large=2}");
+  }
+
+  /** Runs one attack; answers what it printed, having checked that it exited 0 (fresh clients served). */
+  private String attack(String name, int count) {
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream out = System.out;
+    int exit;
+    System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      exit = Bench.run(List.of("attack", name, "--count", String.valueOf(count),
+          "--tcp-port", String.valueOf(gateway.server().tcpPort()), "--http-port", String.valueOf(gateway.server().httpPort()),
+          "--udp-port", String.valueOf(gateway.server().udpPort())));
+    } finally {
+      System.setOut(out);
+    }
+    String text = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(exit).as(text).isZero();
+    assertThat(text).contains("fresh clients during the attack: throttr yes, http yes, udp yes");
+    return text;
+  }
+
   private void startGateway() throws Exception {
     Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());

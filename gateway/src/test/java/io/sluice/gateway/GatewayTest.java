@@ -119,6 +119,31 @@ class GatewayTest {
     }
   }
 
+  /**
+   * {@code --udp-max-stats-keys} caps the keys whose statistics the UDP front holds: with 5, the
+   * sixth new key makes the least recently used one forgotten ({@code get_stats} answers zeros).
+   */
+  @Test
+  void udpStatisticsAreHeldForAtMostTheOptionsKeys() throws Exception {
+    Path rules = Path.of(System.getProperty("basedir", "."), "..", "deploy", "rules", "musicbrainz.yaml");
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0",
+        "--rules", rules.toString(), "--udp-max-stats-keys", "5"), Map.of());
+    gateway = Gateway.start(((Invocation.Run) invocation).config());
+
+    try (DatagramSocket udp = new DatagramSocket()) {
+      udp.connect(new InetSocketAddress("127.0.0.1", gateway.server().udpPort()));
+      udp.setSoTimeout(10_000);
+      for (int i = 0; i < 10; i++) {
+        send(udp, "over_limit u" + i + " ip=132.185.1.1");
+        assertThat(receive(udp)).isEqualTo("ok N 0.0 300.0 20");
+      }
+      send(udp, "get_stats u9 cust=bbc");
+      assertThat(receive(udp)).isEqualTo("n_req=1 n_over=0 last_max_rate=0 key=u9 cust=bbc");
+      send(udp, "get_stats u4 cust=bbc");
+      assertThat(receive(udp)).as("forgotten: the five keys used since are held").isEqualTo("n_req=0 n_over=0 last_max_rate=0 key=u4 cust=bbc");
+    }
+  }
+
   private static void send(DatagramSocket udp, String text) throws IOException {
     byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
     udp.send(new DatagramPacket(bytes, bytes.length));

@@ -125,6 +125,11 @@ public final class Options {
       .yaml("udp.rules").environment()
       .describedAs("YAML rule table of the UDP protocol (which limit applies to which key); unset: allow everything, like the original's default rule. deploy/rules/musicbrainz.yaml is the MusicBrainz table.");
 
+  public static final Option<Integer> UDP_MAX_STATS_KEYS = Option.valued("udp-max-stats-keys", "N", ValueType.integer(1, 100_000_000))
+      .yaml("udp.max-stats-keys").environment()
+      .defaultValue(io.sluice.verticles.engine.udp.stats.KeyStatistics.DEFAULT_MAX_KEYS)
+      .describedAs("Keys whose get_stats statistics the UDP front holds (about 200 bytes each); a new key beyond it makes the least recently used one forgotten. Idle keys are forgotten after 600 s anyway.");
+
   public static final Option<java.util.List<String>> ALLOWED_ORIGINS = Option.valued("allowed-origins", "ORIGINS", ValueType.origins())
       .yaml("http.allowed-origins").environment()
       .defaultValue(java.util.List::<String>of, "same origin only")
@@ -298,7 +303,7 @@ public final class Options {
 
   /** Every option, in the order help and documentation list them. */
   public static final List<Option<?>> ALL = List.of(
-      BIND, TCP_PORT, UDP_PORT, RULES, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
+      BIND, TCP_PORT, UDP_PORT, RULES, UDP_MAX_STATS_KEYS, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,

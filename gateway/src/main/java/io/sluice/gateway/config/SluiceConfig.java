@@ -238,6 +238,10 @@ public final class SluiceConfig {
     return Optional.<String>ofNullable(value(Options.UDP_BIND)).orElse(bind());
   }
 
+  public int udpMaxStatsKeys() {
+    return value(Options.UDP_MAX_STATS_KEYS);
+  }
+
   public int maxSubscriptions() {
     return value(Options.MAX_SUBSCRIPTIONS);
   }

@@ -404,7 +404,7 @@ public final class SluiceServer {
   /** One UDP socket; its rate state lives in the shards. */
   private Future<Void> deployUdp(ServerSettings settings, ShardDirectory directory) {
     UdpVerticle udp = new UdpVerticle(settings.udp().bind(), settings.udp().port(), settings.udp().rules(), directory,
-        instance.clock(), meters(), instance.udpPeers(), limitActivity, durations());
+        instance.clock(), meters(), instance.udpPeers(), limitActivity, durations(), settings.udp().maxStatsKeys());
     return track(vertx.deployVerticle(udp)).map(id -> {
       udpPort = udp.actualPort();
       udpFront = udp;

@@ -63,7 +63,7 @@ public final class UdpEngine {
     this.storeCompletesImmediately = builder.storeCompletesImmediately;
     this.clock = builder.clock;
     this.parser = new UdpRequestParser(builder.maxDatagramBytes);
-    this.statistics = new KeyStatistics(builder.bucketRotation);
+    this.statistics = new KeyStatistics(builder.bucketRotation, builder.maxStatsKeys);
     this.listener = builder.listener;
   }
 
@@ -258,6 +258,7 @@ public final class UdpEngine {
     private Clock clock = Clock.SYSTEM;
     private int maxDatagramBytes = UdpRequestParser.DEFAULT_MAX_DATAGRAM_BYTES;
     private BucketRotation bucketRotation = BucketRotation.ON_ACCESS;
+    private int maxStatsKeys = KeyStatistics.DEFAULT_MAX_KEYS;
     private UdpEngineListener listener = UdpEngineListener.NONE;
 
     private Builder(RuleSet rules, AsyncStateStore store, boolean storeCompletesImmediately) {
@@ -284,6 +285,15 @@ public final class UdpEngine {
     /** Who rotates the 5-minute statistics bucket (default: lazily, on access). */
     public Builder bucketRotation(BucketRotation bucketRotation) {
       this.bucketRotation = Objects.requireNonNull(bucketRotation, "bucketRotation");
+      return this;
+    }
+
+    /** Keys whose statistics are held at most, the least recently used forgotten beyond (default 100,000). */
+    public Builder maxStatsKeys(int maxStatsKeys) {
+      if (maxStatsKeys < 1) {
+        throw new IllegalArgumentException("maxStatsKeys must be at least 1, got " + maxStatsKeys);
+      }
+      this.maxStatsKeys = maxStatsKeys;
       return this;
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.udp;
 
+import io.sluice.verticles.engine.udp.stats.KeyStatistics;
 import io.sluice.verticles.engine.instance.UdpPeers;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.engine.udp.UdpEngine;
@@ -54,21 +55,25 @@ public final class UdpVerticle extends VerticleBase {
   private final Map<String, Counter> requests = new HashMap<>();
   private final Counter droppedReplies;
   private DatagramChannel channel;
+  private final int maxStatsKeys;
   private volatile UdpEngine engine;
   private long reclaimTimer = -1;
 
   /** @param metrics where {@code sluice_requests_total{protocol="udp"}} is counted */
   public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
                      UdpPeers peers) {
-    this(host, port, rules, shards, clock, metrics, peers, new LimitActivity(), RequestDurations.none());
+    this(host, port, rules, shards, clock, metrics, peers, new LimitActivity(), RequestDurations.none(),
+        KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
   /**
    * @param activity  where {@code over_limit} verdicts are counted for the dashboard's Limits view
    * @param durations where each datagram's time to its reply is recorded
+   * @param maxStatsKeys keys whose statistics are held at most ({@code --udp-max-stats-keys})
    */
   public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
-                     UdpPeers peers, LimitActivity activity, RequestDurations durations) {
+                     UdpPeers peers, LimitActivity activity, RequestDurations durations, int maxStatsKeys) {
+    this.maxStatsKeys = maxStatsKeys;
     this.activity = activity;
     this.durations = durations;
     this.metrics = metrics;
@@ -97,6 +102,7 @@ public final class UdpVerticle extends VerticleBase {
     ShardRouter outbox = shards.routerFor(context);
     UdpEngine engine = UdpEngine.builder(rules, new ShardRateStore(outbox))
         .clock(clock)
+        .maxStatsKeys(maxStatsKeys)
         .listener(new UdpEngineListener() {
           @Override
           public void requestReceived(UdpCommand command) {

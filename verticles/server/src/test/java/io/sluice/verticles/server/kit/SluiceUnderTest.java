@@ -3,6 +3,7 @@ package io.sluice.verticles.server.kit;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.engine.storage.StoreLimits;
+import io.sluice.verticles.engine.udp.stats.KeyStatistics;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.OperatorSettings;
@@ -92,7 +93,7 @@ public final class SluiceUnderTest implements AutoCloseable {
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
     this(vertx, valueSize, limits, http, udpRules, policies, metrics, OperatorSettings.defaults(), StoreLimits.unlimited(),
-        RlsSettings.disabled(), Defences.defaults());
+        RlsSettings.disabled(), Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
   /** Default everything but the listeners' defences (TLS, connection and time bounds). */
@@ -104,52 +105,59 @@ public final class SluiceUnderTest implements AutoCloseable {
   public SluiceUnderTest(Vertx vertx, ConnectionLimits limits, Defences defences) {
     this(vertx, ValueSize.UINT16, limits, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(),
         Policies.none(), SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(),
-        RlsSettings.disabled(), defences);
+        RlsSettings.disabled(), defences, KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
   /** The given HTTP front settings (a token, say) and defences. */
   public SluiceUnderTest(Vertx vertx, HttpSettings http, Defences defences) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), Policies.none(),
-        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), RlsSettings.disabled(), defences);
+        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), RlsSettings.disabled(), defences, KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
   /** Policies and operator settings (internal metrics, the configuration the admin API shows). */
   public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http, OperatorSettings operator) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies,
-        SluiceMetrics.newRegistry(), operator, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults());
+        SluiceMetrics.newRegistry(), operator, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+  }
+
+  /** Records held under {@code recordLimits}, UDP statistics for at most {@code udpMaxStatsKeys} keys. */
+  public SluiceUnderTest(Vertx vertx, RuleSet udpRules, StoreLimits recordLimits, int udpMaxStatsKeys) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
+        udpRules, Policies.none(), SluiceMetrics.newRegistry(), OperatorSettings.defaults(), recordLimits, RlsSettings.disabled(),
+        Defences.defaults(), udpMaxStatsKeys);
   }
 
   /** Records held under {@code recordLimits} (instance-wide: each of the 2 shards holds half). */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, RuleSet udpRules, Policies policies, StoreLimits recordLimits) {
     this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
         udpRules, policies, SluiceMetrics.newRegistry(), OperatorSettings.defaults(), recordLimits, RlsSettings.disabled(),
-        Defences.defaults());
+        Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
                          StoreLimits recordLimits) {
     this(vertx, valueSize, limits, http, udpRules, policies, metrics, operator, recordLimits, RlsSettings.disabled(),
-        Defences.defaults());
+        Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
   /** Envoy's rate limit service and these listener defences (TLS, say); the rest as by default. */
   public SluiceUnderTest(Vertx vertx, RlsSettings rls, Defences defences) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
         new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(), Policies.none(),
-        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, defences);
+        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, defences, KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
   /** Envoy's rate limit service with these settings (its port is made ephemeral); the rest as by default. */
   public SluiceUnderTest(Vertx vertx, RlsSettings rls) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
         new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(), Policies.none(),
-        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, Defences.defaults());
+        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
   private SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                           Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
-                          StoreLimits recordLimits, RlsSettings rls, Defences defences) {
+                          StoreLimits recordLimits, RlsSettings rls, Defences defences, int udpMaxStatsKeys) {
     this.vertx = vertx;
     this.metrics = metrics;
     this.clock = new ManualClock();
@@ -157,7 +165,7 @@ public final class SluiceUnderTest implements AutoCloseable {
     // Every listener binds where the HTTP settings say (loopback but in tests of exposed listeners).
     ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(http.bind(), 0),
         new HttpSettings(http.bind(), 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(http.bind(), 0, udpRules), policies, operator, ClusterSettings.NONE, recordLimits,
+        new UdpSettings(http.bind(), 0, udpRules, udpMaxStatsKeys), policies, operator, ClusterSettings.NONE, recordLimits,
         new RlsSettings(LOOPBACK, rls.port() < 0 ? -1 : 0, rls.config(), rls.responseHeaders()), defences, PersistenceSettings.OFF);
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
   }

@@ -7,6 +7,7 @@ import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Flood;
 import io.sluice.verticles.server.kit.Hex;
+import io.sluice.verticles.server.kit.LiveHeap;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.kit.TcpConversation;
 import io.vertx.core.Vertx;
@@ -18,7 +19,10 @@ import io.vertx.core.net.NetSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.List;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -65,15 +69,20 @@ class NonReadingClientsTest {
     await(vertx.close());
   }
 
-  @Test
-  void clientsThatDoNotReadCostTheServerAboutTheLimitEach() {
+  /** SET "v" to 100 bytes, which every GET_V then reads. */
+  private void setV() {
     await(probe.send(Hex.bytes("05 04 3c 00 01 64 00 76 " + "41 ".repeat(100))));
     assertThat(await(probe.receive(1))[0]).isEqualTo((byte) 1);
+  }
+
+  @Test
+  void clientsThatDoNotReadCostTheServerAboutTheLimitEach() {
+    setV();
     Buffer chunk = Buffer.buffer();
     for (int i = 0; i < 1_000; i++) {
       chunk.appendBytes(GET_V);
     }
-    long before = liveHeap();
+    long before = LiveHeap.bytes();
 
     for (int i = 0; i < CLIENTS; i++) {
       NetSocket socket = await(client.connect(sut.tcpPort(), "127.0.0.1"));
@@ -81,14 +90,59 @@ class NonReadingClientsTest {
       nonReaders.add(socket);
       assertThat(await(Flood.untilBackedUp(vertx, socket, chunk, GIVE_UP_AFTER_BYTES))).isLessThan(GIVE_UP_AFTER_BYTES);
     }
-    List<ConnectionStats> stalled = awaitAllStalled();
+    List<ConnectionStats> stalled = awaitAllStalled(CLIENTS);
 
     assertThat(stalled).allSatisfy(connection ->
         assertThat(connection.heldBytes()).isBetween((long) MAX_PENDING_BYTES / 2, MOST_HELD));
-    long perClient = (liveHeap() - before) / CLIENTS;
+    long perClient = (LiveHeap.bytes() - before) / CLIENTS;
     assertThat(perClient).as("live heap per non-reading client").isLessThan(4 * MOST_HELD);
     await(probe.send(Hex.bytes("18")));
     assertThat(await(probe.receive(17))[0]).as("another client is served").isEqualTo((byte) 1);
+  }
+
+  /**
+   * 200,000 GETs (600 KB) written at once by a client that does not read: their replies would be
+   * 21 MB. The server reads only as far as the limit, holds about the limit, and serves a fresh
+   * client meanwhile; when the client reads at last, every request is answered.
+   */
+  @Test
+  void twoHundredThousandPipelinedRequestsAreReadOnlyAsFarAsTheLimit() throws Exception {
+    setV();
+    int requests = 200_000;
+    byte[] pipeline = new byte[requests * GET_V.length];
+    for (int i = 0; i < requests; i++) {
+      System.arraycopy(GET_V, 0, pipeline, i * GET_V.length, GET_V.length);
+    }
+    try (Socket attacker = new Socket()) {
+      attacker.setReceiveBufferSize(4096);
+      attacker.connect(new InetSocketAddress("127.0.0.1", sut.tcpPort()));
+      attacker.setSoTimeout(30_000);
+      Thread writer = new Thread(() -> {
+        try {
+          attacker.getOutputStream().write(pipeline);
+        } catch (IOException closed) {
+          // the test failed and closed the socket
+        }
+      });
+      writer.start();
+
+      ConnectionStats stalled = awaitAllStalled(1).get(0);
+      assertThat(stalled.readBytes()).as("request bytes read before it stopped").isLessThan(pipeline.length);
+      assertThat(stalled.heldBytes()).isLessThanOrEqualTo(MOST_HELD);
+      Conversation fresh = await(TcpConversation.open(vertx, sut.tcpPort()));
+      await(fresh.send(GET_V));
+      assertThat(await(fresh.receive(REPLY))[0]).as("a fresh client is served").isEqualTo((byte) 1);
+      fresh.close();
+
+      DataInputStream replies = new DataInputStream(attacker.getInputStream());
+      byte[] reply = new byte[REPLY];
+      for (int i = 0; i < requests; i++) {
+        replies.readFully(reply);
+        assertThat(reply[0]).as("reply %d", i).isEqualTo((byte) 1);
+      }
+      writer.join(30_000);
+      assertThat(writer.isAlive()).as("every request was written once the client read").isFalse();
+    }
   }
 
   /**
@@ -96,14 +150,14 @@ class NonReadingClientsTest {
    * and holds what it will hold for it: the bytes read from each are the same across a round trip,
    * and it holds at least half the limit (it reads again below half). Bounded.
    */
-  private List<ConnectionStats> awaitAllStalled() {
+  private List<ConnectionStats> awaitAllStalled(int clients) {
     long deadline = System.nanoTime() + 30_000_000_000L;
     List<Long> lastRead = List.of();
     while (true) {
       List<ConnectionStats> nonReaders = sut.server().instance().connections().all().stream()
           .filter(connection -> connection.port() != TcpConversation.localPort(probe)).toList();
       List<Long> read = nonReaders.stream().map(ConnectionStats::readBytes).toList();
-      boolean stalled = nonReaders.size() == CLIENTS && read.equals(lastRead)
+      boolean stalled = nonReaders.size() == clients && read.equals(lastRead)
           && nonReaders.stream().allMatch(connection -> connection.heldBytes() >= MAX_PENDING_BYTES / 2);
       if (stalled || System.nanoTime() > deadline) {
         assertThat(stalled).as("the server stopped reading from every non-reading client").isTrue();
@@ -113,13 +167,5 @@ class NonReadingClientsTest {
       await(probe.send(Hex.bytes("18")));
       await(probe.receive(17));
     }
-  }
-
-  /** The heap still reachable: used after full collections (System.gc() runs one). */
-  private static long liveHeap() {
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-    }
-    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 }

@@ -69,6 +69,27 @@ class WebSocketClosesTest {
     assertClosedWith(client, 1009);
   }
 
+  /**
+   * A 10 MB frame, sent in full by a client that goes on writing: refused at its header, before
+   * any of it is held, with 1009 (the writer sees the connection end).
+   */
+  @Test
+  void tenMegabyteFrameIsClosedWith1009() throws Exception {
+    RawWebSocket client = open();
+    byte[] payload = new byte[10 << 20];
+    Thread writer = new Thread(() -> {
+      try {
+        client.sendRaw(RawWebSocket.BINARY, true, 0, true, payload, payload.length);
+      } catch (IOException closed) {
+        // the server closed the connection before taking the whole frame
+      }
+    });
+    writer.start();
+    assertClosedWith(client, 1009);
+    writer.join(30_000);
+    assertThat(writer.isAlive()).isFalse();
+  }
+
   @Test
   void messageOverTheLimitInSeveralFramesIsClosedWith1009() throws IOException {
     RawWebSocket client = open();

@@ -32,6 +32,7 @@ public final class Bench {
   }
 
   private static final Map<String, Subcommand> SUBCOMMANDS = Map.of(
+      "attack", new Subcommand(AttackBench.HELP, AttackBench::run),
       "fanout", new Subcommand(FanoutBench.HELP, FanoutBench::run),
       "grpc", new Subcommand(GrpcBench.HELP, GrpcBench::run),
       "udp", new Subcommand(UdpBench.HELP, UdpBench::run),

@@ -43,7 +43,8 @@ record BenchOptions(
       "  --ttl SECONDS        TTL of every key written, in seconds (3600); short TTLs measure memory after expiry",
       "  --tls-ca FILE        connect over TLS, trusting the server's certificate if this CA (PEM) signed it",
       "Fan-out of one publisher to many WebSocket subscribers: java -jar sluice.jar bench fanout --help",
-      "The UDP text protocol (over_limit): java -jar sluice.jar bench udp --help");
+      "The UDP text protocol (over_limit): java -jar sluice.jar bench udp --help",
+      "The attacks of docs/security.md, then whether fresh clients are served: java -jar sluice.jar bench attack --help");
 
   enum Operation { INSERT, QUERY, UPDATE, SET, GET }
 
