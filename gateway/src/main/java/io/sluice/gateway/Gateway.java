@@ -90,7 +90,8 @@ public final class Gateway {
         new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()),
         new RlsSettings(config.bind(), config.grpcPort(), rlsConfig(config), config.rlsResponseHeaders()),
         defences(config),
-        new PersistenceSettings(config.dataDir(), config.fsync(), config.snapshotInterval(), config.dataRecover()));
+        new PersistenceSettings(config.dataDir(), config.fsync(), config.snapshotInterval(), config.dataRecover(),
+            config.persistenceQueueBytes(), io.sluice.verticles.engine.persist.FileChannels.DISK));
 
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
