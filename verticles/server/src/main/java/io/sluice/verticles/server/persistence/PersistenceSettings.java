@@ -35,6 +35,12 @@ public record PersistenceSettings(Optional<Path> dataDir, FsyncPolicy fsync, Dur
     return dataDir.isPresent();
   }
 
+  /** The same, in {@code name} under the data directory (when there is one). */
+  public PersistenceSettings under(String name) {
+    return new PersistenceSettings(dataDir.map(dir -> dir.resolve(name)), fsync, snapshotInterval, recover, queueBytes,
+        files);
+  }
+
   /** One of {@code shards} shards' writer: its share of the queue bound (at least a byte). */
   public WriterSettings writer(int shards) {
     return new WriterSettings(fsync, snapshotInterval.toNanos(), Math.max(1, queueBytes / shards), files);
