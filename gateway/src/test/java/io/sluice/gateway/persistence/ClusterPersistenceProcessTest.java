@@ -73,10 +73,15 @@ class ClusterPersistenceProcessTest {
     assertThat(await(Future.all(writes)).<Boolean>list()).allMatch(ok -> ok);
     assertThat(keysServed(nodes)).isEqualTo(KEYS);
 
-    // One after the other, as an operator's stop does: each hands its partitions to those left.
-    for (SluiceProcess node : nodes) {
-      node.stop();
-    }
+    // All at once, as when a whole deployment is deleted: each starts handing its partitions to
+    // others that are leaving too.
+    nodes.stream().map(node -> CompletableFuture.runAsync(() -> {
+      try {
+        node.stop();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    })).toList().forEach(CompletableFuture::join);
     synchronized (processes) {
       processes.clear();
     }
@@ -115,21 +120,21 @@ class ClusterPersistenceProcessTest {
     return all;
   }
 
-  /** Starts every node at once, as a whole cluster starts. */
-  private List<SluiceProcess> startAll(List<List<String>> arguments) {
-    List<CompletableFuture<SluiceProcess>> starting = arguments.stream()
-        .map(args -> CompletableFuture.supplyAsync(() -> {
-          try {
-            SluiceProcess node = SluiceProcess.start(args.toArray(String[]::new));
-            synchronized (processes) {
-              processes.add(node);
-            }
-            return node;
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        })).toList();
-    return starting.stream().map(CompletableFuture::join).toList();
+  /**
+   * Starts the nodes one after the other, each once the one before serves (as an orchestrator
+   * does; Hazelcast's join is also surest so): every node but the first joins a cluster that
+   * already serves, so the loaded copies are joined as docs/cluster.md says.
+   */
+  private List<SluiceProcess> startAll(List<List<String>> arguments) throws Exception {
+    List<SluiceProcess> started = new ArrayList<>();
+    for (List<String> args : arguments) {
+      SluiceProcess node = SluiceProcess.start(args.toArray(String[]::new));
+      synchronized (processes) {
+        processes.add(node);
+      }
+      started.add(node);
+    }
+    return started;
   }
 
   private void awaitCluster(List<SluiceProcess> nodes) {

@@ -94,6 +94,12 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private final List<MessageConsumer<?>> consumers = new ArrayList<>();
   private Set<Integer> handingOff = new HashSet<>();
   private Promise<Void> left;
+  /**
+   * Set once this node leaves: it then keeps every copy it holds instead of dropping those it
+   * hands over, so that its data directory still holds them should a handover not land (every
+   * node stopping at once); a copy kept so only adds keys an owner lacks when it comes back.
+   */
+  private volatile boolean leavingSelf;
   /** What the stores held before this node took part (loaded from its data directory), by partition. */
   private final Map<Integer, ByteBuf> loaded = new HashMap<>();
 
@@ -215,7 +221,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
         states.set(partition, PartitionStates.NOT_SERVED);
         feeds.get(partition).discard();
         records[0] = Snapshots.take(store);
-        if (!table.replicasOf(partition).contains(self)) {
+        if (!leavingSelf && !table.replicasOf(partition).contains(self)) {
           Snapshots.clear(store);
         }
       }).onComplete(done -> {
@@ -416,7 +422,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       } else {
         awaitingFrom.remove(p);
         states.set(p, PartitionStates.NOT_SERVED);
-        if (!self.equals(was) && !next.replicasOf(p).contains(self) && previous.replicasOf(p).contains(self)) {
+        if (!leavingSelf && !self.equals(was) && !next.replicasOf(p).contains(self)
+            && previous.replicasOf(p).contains(self)) {
           onPartition(p, Snapshots::clear);
         }
       }
@@ -550,6 +557,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
    */
   public Future<Void> leave() {
     return Future.<Void>future(promise -> context.runOnContext(v -> {
+      leavingSelf = true;
       if (table.members().size() <= 1 || !table.members().contains(self)) {
         promise.complete();
         return;
