@@ -115,6 +115,31 @@ class PersistenceQueueBoundTest {
     assertThat(await(client.query("during")).quota()).isEqualTo(9);
   }
 
+  @Test
+  void withFsyncAlwaysTheRepliesHeldForAStuckDiskAreReleasedWhenTheQueueOverflows() {
+    GatedDisk disk = new GatedDisk();
+    start(new PersistenceSettings(Optional.of(dir), FsyncPolicy.ALWAYS, Duration.ofMinutes(5), false, QUEUE_BYTES,
+        disk));
+    insertAll("before-", 100, 7);
+    disk.close();
+    // Pipelined: each reply waits for an fsync that cannot come, until the queue overflows.
+    List<Request> inserts = new ArrayList<>();
+    for (int i = 0; i < KEYS; i++) {
+      inserts.add(new Request.Insert(5, TtlUnit.SECONDS.code(), 600, key("held-", i)));
+    }
+    ThrottrClient pipelining = await(ThrottrClient.connect(vertx, new ThrottrClientOptions().setHost("127.0.0.1")
+        .setPort(sluice.tcpPort()).setMaxPending(KEYS)));
+    assertThat(await(pipelining.batch(inserts))).as("every reply released without the disk")
+        .allMatch(reply -> ((Response.Status) reply).ok());
+    assertThat(disk.stuckWriters()).as("the writer is still stuck").isPositive();
+    assertThat(http.get("/ready").status()).isEqualTo(503);
+
+    disk.open();
+    Poll.until("a snapshot repaired the files", () -> http.get("/ready").status() == 200);
+    restart();
+    assertThat(queries("held-", KEYS)).allSatisfy(answer -> assertThat(answer.quota()).isEqualTo(5));
+  }
+
   private void start(PersistenceSettings settings) {
     sluice = new SluiceUnderTest(vertx, settings);
     http = new HttpCalls(vertx, sluice.httpPort());
