@@ -100,8 +100,11 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
    * node stopping at once); a copy kept so only adds keys an owner lacks when it comes back.
    */
   private volatile boolean leavingSelf;
-  /** What the stores held before this node took part (loaded from its data directory), by partition. */
-  private final Map<Integer, ByteBuf> loaded = new HashMap<>();
+  /**
+   * What the stores held before this node took part (loaded from its data directory), by
+   * partition; filled on the shard threads, read on this node's loop.
+   */
+  private final Map<Integer, ByteBuf> loaded = new ConcurrentHashMap<>();
 
   ClusterNode(HazelcastInstance hazelcast, String valueSize, int backups, ShardDirectory directory,
               PartitionStates states, Map<Integer, ReplicaFeed> feeds, List<Store> stores, MeterRegistry registry) {
