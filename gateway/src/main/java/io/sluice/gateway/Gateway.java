@@ -27,6 +27,7 @@ import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.cluster.HazelcastSetup;
+import io.sluice.verticles.server.cluster.NodeIdentity;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 
 import io.sluice.protocol.udp.rules.RuleSet;
@@ -73,10 +74,6 @@ public final class Gateway {
         .setMetricsOptions(SluiceMetrics.vertxOptions());
     VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(metrics));
     ClusterSettings cluster = clusterSettings(config);
-    if (cluster.enabled() && config.dataDir().isPresent()) {
-      // Refused before joining, so that no other node sees this one come and go.
-      throw new IllegalArgumentException(SluiceServer.CLUSTER_PERSISTENCE_REFUSED);
-    }
     Vertx vertx = cluster.enabled()
         ? joinCluster(builder, options, cluster, config)
         : builder.with(options).build();
@@ -92,7 +89,8 @@ public final class Gateway {
         new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()),
         new RlsSettings(config.bind(), config.grpcPort(), rlsConfig(config), config.rlsResponseHeaders()),
         defences(config),
-        new PersistenceSettings(config.dataDir(), config.fsync(), config.snapshotInterval(), config.dataRecover()));
+        new PersistenceSettings(config.dataDir(), config.fsync(), config.snapshotInterval(), config.dataRecover(),
+            config.persistenceQueueBytes(), io.sluice.verticles.engine.persist.FileChannels.DISK));
 
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
@@ -148,7 +146,8 @@ public final class Gateway {
   private static Vertx joinCluster(VertxBuilder builder, VertxOptions options, ClusterSettings cluster, SluiceConfig config)
       throws Exception {
     try {
-      Vertx vertx = HazelcastSetup.clusteredVertx(builder, options, cluster, config.valueSize())
+      Vertx vertx = HazelcastSetup.clusteredVertx(builder, options, cluster, config.valueSize(),
+              NodeIdentity.of(config.dataDir()))
           .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, "cluster '" + cluster.name() + "' joined as " + cluster.host() + ":"
           + cluster.port() + (cluster.members().isEmpty() ? "" : " (members named: " + String.join(",", cluster.members()) + ")"));

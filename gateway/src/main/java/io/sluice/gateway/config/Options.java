@@ -285,6 +285,11 @@ public final class Options {
       .yaml("persistence.data-recover").environment()
       .describedAs("Start even when a data file is damaged in the middle, dropping what cannot be read (each loss is logged); without it such a start is refused.");
 
+  public static final Option<Long> PERSISTENCE_QUEUE_BYTES = Option.valued("persistence-queue-bytes", "BYTES", ValueType.byteSize(1L << 20, 1L << 40))
+      .yaml("persistence.queue-bytes").environment()
+      .defaultValue(() -> io.sluice.verticles.server.persistence.PersistenceSettings.DEFAULT_QUEUE_BYTES, "64mb")
+      .describedAs("Changes the shards' writers together may hold in memory waiting for a slow disk, each shard its share, e.g. 64mb; past it a shard stops logging (requests are still answered, /ready says 503) until a snapshot repairs its files.");
+
   /** Where the YAML file is; read before the file itself, so only the flag and variable apply. */
   public static final Option<Path> CONFIG = Option.valued("config", "FILE", ValueType.path())
       .environment()
@@ -308,7 +313,7 @@ public final class Options {
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,
       GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS,
-      DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER,
+      DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
       IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
       AUTH_TOKEN_FILE, AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);

@@ -267,6 +267,11 @@ public final class SluiceConfig {
     return value(Options.DATA_RECOVER);
   }
 
+  /** What the shards' writers together may hold in memory for the disk. */
+  public long persistenceQueueBytes() {
+    return value(Options.PERSISTENCE_QUEUE_BYTES);
+  }
+
   /** The YAML file that was read, if any. */
   public Optional<Path> configFile() {
     return Optional.ofNullable(value(Options.CONFIG));

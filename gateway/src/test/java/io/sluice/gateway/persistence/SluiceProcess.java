@@ -44,7 +44,13 @@ final class SluiceProcess implements AutoCloseable {
   /** Starts Sluice and waits until it serves. */
   static SluiceProcess start(String... arguments) throws Exception {
     SluiceProcess sluice = new SluiceProcess(List.of(arguments));
-    Matcher serving = SERVING.matcher(sluice.awaitLine(SERVING.pattern()));
+    Matcher serving;
+    try {
+      serving = SERVING.matcher(sluice.awaitLine(SERVING.pattern()));
+    } catch (AssertionError | InterruptedException e) {
+      sluice.close(); // never left running behind a failed test
+      throw e;
+    }
     if (!serving.find()) {
       throw new AssertionError("no start line");
     }
@@ -105,10 +111,10 @@ final class SluiceProcess implements AutoCloseable {
     return String.join("\n", output);
   }
 
-  /** The first line, from the last one waited for on, that matches {@code regex}; fails after 60 s. */
+  /** The first line, from the last one waited for on, that matches {@code regex}; fails after 120 s (a loaded machine). */
   String awaitLine(String regex) throws InterruptedException {
     Pattern pattern = Pattern.compile(regex);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < deadline) {
       String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
       if (line == null) {
@@ -121,7 +127,7 @@ final class SluiceProcess implements AutoCloseable {
         return line;
       }
     }
-    throw new AssertionError("no line /" + regex + "/ within 60 s: " + output());
+    throw new AssertionError("no line /" + regex + "/ within 120 s: " + output());
   }
 
   private void read() {

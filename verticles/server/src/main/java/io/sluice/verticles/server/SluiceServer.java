@@ -47,6 +47,7 @@ import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.engine.persist.ShardPersistence;
 import io.sluice.verticles.server.persistence.PersistenceMetrics;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.verticles.server.persistence.PersistentShards;
 import io.vertx.core.Future;
 import io.sluice.verticles.server.dashboard.Dashboard;
@@ -69,9 +70,6 @@ public final class SluiceServer {
 
   /** How often the dashboard's live view moves. */
   private static final long DASHBOARD_PERIOD_MILLIS = 1000;
-  /** Why a cluster node refuses --data-dir (see docs/persistence.md and docs/cluster.md). */
-  public static final String CLUSTER_PERSISTENCE_REFUSED = "--data-dir is not supported with --cluster yet: each node"
-      + " would have to persist the partitions it owns";
 
   private static final MeterRegistry NO_METRICS = new CompositeMeterRegistry();
   private static final System.Logger LOG = System.getLogger(SluiceServer.class.getName());
@@ -174,9 +172,6 @@ public final class SluiceServer {
         new ConnectionGate(settings.defences().maxConnections(), meters(), instance.clock()), instance.clock());
     vertx.eventBus().registerDefaultCodec(ShardParcel.class, new LocalObjectCodec<>(ShardParcel.class));
     vertx.eventBus().registerDefaultCodec(ChannelMessage.class, new ChannelMessageCodec());
-    if (settings.cluster().enabled() && settings.persistence().enabled()) {
-      return Future.failedFuture(new IllegalArgumentException(CLUSTER_PERSISTENCE_REFUSED));
-    }
     List<Store> stores = new ArrayList<>();
     ClusterPartitions partitions = null;
     if (settings.cluster().enabled()) {
@@ -200,11 +195,17 @@ public final class SluiceServer {
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
     rls = new EnvoyRateLimit(vertx, settings.rls(), directory, instance.clock(), meters());
     ClusterPartitions clustered = partitions;
-    return PersistentShards.load(vertx, settings.persistence(), stores, settings.valueSize(), instance.clock())
+    // A cluster node persists each partition's store, in a directory of their own.
+    PersistenceSettings persisting = clustered == null ? settings.persistence()
+        : settings.persistence().under(ClusterPartitions.DIRECTORY);
+    return PersistentShards.load(vertx, persisting, stores, settings.valueSize(), instance.clock())
         .compose(loaded -> {
           persistence = loaded;
           if (metrics != null && loaded.enabled()) {
             PersistenceMetrics.bind(metrics, loaded);
+          }
+          if (clustered != null && loaded.enabled()) {
+            clustered.persistThrough(loaded);
           }
           return clustered == null ? deployShards(settings, stores) : deployPartitions(settings, clustered);
         })
@@ -263,8 +264,8 @@ public final class SluiceServer {
         store.listen(log);
       }
       ThrottrShard shard = new ThrottrShard(store, settings.valueSize());
-      shards.add(track(vertx.deployVerticle(new ShardVerticle(i, List.of(new HostedRoute(i, store, shard::execute)),
-          directory, settings.sweepIntervalMillis(), log))));
+      shards.add(track(vertx.deployVerticle(new ShardVerticle(i, List.of(new HostedRoute(i, store, shard::execute, log)),
+          directory, settings.sweepIntervalMillis()))));
     }
     return Future.all(shards).mapEmpty();
   }

@@ -11,10 +11,29 @@ package io.sluice.verticles.engine.persist;
  * @param worstSliceNanos         the longest the shard was held by one slice of a snapshot
  * @param fsyncLagMillis          how old the oldest write not yet forced to disk is; 0 when none
  * @param errors                  failed writes so far
- * @param failing                 a write failed and no snapshot has made the files whole since
+ * @param failing                 a write failed, or the queue overflowed, and no snapshot has made the files
+ *                                whole since
  * @param lastError               what failed last, or null
+ * @param queuedBytes             changes waiting in memory for the writer
+ * @param queuePeakBytes          the most that ever waited
+ * @param overflows               how often the queue passed its bound (each counted in {@code errors} too)
  */
 public record PersistenceStats(long logBytes, long lastSnapshotEpochMillis, long lastSnapshotMillis,
                                long lastSnapshotBytes, long worstSliceNanos, long fsyncLagMillis, long errors,
-                               boolean failing, String lastError) {
+                               boolean failing, String lastError, long queuedBytes, long queuePeakBytes,
+                               long overflows) {
+
+  /** The writer's own figures, before the queue's are known. */
+  public PersistenceStats(long logBytes, long lastSnapshotEpochMillis, long lastSnapshotMillis, long lastSnapshotBytes,
+                          long worstSliceNanos, long fsyncLagMillis, long errors, boolean failing, String lastError) {
+    this(logBytes, lastSnapshotEpochMillis, lastSnapshotMillis, lastSnapshotBytes, worstSliceNanos, fsyncLagMillis,
+        errors, failing, lastError, 0, 0, 0);
+  }
+
+  /** These figures with the queue's; an overflow not yet repaired ({@code overflowError}) makes them failing. */
+  public PersistenceStats withQueue(long queued, long peak, long overflowCount, String overflowError) {
+    return new PersistenceStats(logBytes, lastSnapshotEpochMillis, lastSnapshotMillis, lastSnapshotBytes,
+        worstSliceNanos, fsyncLagMillis, errors + overflowCount, failing || overflowError != null,
+        overflowError != null ? overflowError : lastError, queued, peak, overflowCount);
+  }
 }

@@ -35,6 +35,12 @@ import java.util.stream.Stream;
  * <p>A failed write is logged, counted and shown ({@link PersistenceStats#failing}), and never
  * stops the shard: the log is not written again until the next snapshot makes the files whole,
  * which {@link #snapshotDue} asks for at once.
+ *
+ * <p>The images waiting for the writer are bounded ({@link WriterSettings#queueLimitBytes}): a disk
+ * slower than the changes for long is treated like a failed write. The waiting images are dropped
+ * (the log now has a gap), the shard stops logging, and once the writer has written what it held a
+ * snapshot repairs the files; logging resumes with that snapshot's new log. Memory stays bounded
+ * and the shard never waits.
  */
 public final class ShardPersistence implements ChangeListener {
 
@@ -55,6 +61,8 @@ public final class ShardPersistence implements ChangeListener {
   private final FsyncPolicy policy;
   private final Clock clock;
   private final long snapshotIntervalNanos;
+  private final long queueLimitBytes;
+  private final FileChannels files;
   private final Thread writer;
 
   // Shared between the shard's thread and the writer, under lock.
@@ -68,6 +76,18 @@ public final class ShardPersistence implements ChangeListener {
   private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
   private long generation;
   private boolean closing;
+  /** Image bytes appended and not yet written (or dropped): what the writer's queue holds. */
+  private long queuedBytes;
+  /** The queue overflowed: nothing is appended until a snapshot starts a new log. */
+  private boolean overflowing;
+  /** The newest generation whose log misses changes (a failed write, an overflow); -1 for none. */
+  private long brokenGeneration = -1;
+  /** Why the queue overflowed, until a snapshot repairs it; null when it did not. */
+  private String overflowError;
+  /** Replies an overflow freed from waiting for the disk; run by the next {@link #whenDurable}. */
+  private List<Runnable> releasable = new ArrayList<>();
+  private long queuePeakBytes;
+  private long overflows;
 
   // The shard's thread only.
   private long lastSnapshotStartNanos;
@@ -78,6 +98,7 @@ public final class ShardPersistence implements ChangeListener {
   // The writer thread only.
   private FileChannel log;
   private Path logPath;
+  private long logGeneration;
   private boolean logBroken;
   private FileChannel snapshot;
   private boolean snapshotBroken;
@@ -118,12 +139,14 @@ public final class ShardPersistence implements ChangeListener {
    * @param loaded   what loading found: the size of the snapshot and logs it read
    */
   public ShardPersistence(Path dir, DataFile identity, long firstGeneration, ShardLoader.Loaded loaded,
-                          FsyncPolicy policy, long snapshotIntervalNanos, Clock clock) {
+                          WriterSettings settings, Clock clock) {
     this.dir = dir;
     this.identity = identity;
-    this.policy = policy;
+    this.policy = settings.fsync();
     this.clock = clock;
-    this.snapshotIntervalNanos = snapshotIntervalNanos;
+    this.snapshotIntervalNanos = settings.snapshotIntervalNanos();
+    this.queueLimitBytes = settings.queueLimitBytes();
+    this.files = settings.files();
     this.generation = firstGeneration;
     this.lastSnapshotStartNanos = clock.epochNanos();
     // Files that recovery read only in part are replaced by a snapshot at once.
@@ -140,13 +163,20 @@ public final class ShardPersistence implements ChangeListener {
     return policy;
   }
 
+  /** The writer's figures, with the queue's and an overflow not yet repaired. */
   public PersistenceStats stats() {
-    return stats;
+    PersistenceStats written = stats;
+    synchronized (lock) {
+      return written.withQueue(queuedBytes, queuePeakBytes, overflows, overflowError);
+    }
   }
 
   @Override
   public void changed(Record record) {
     synchronized (lock) {
+      if (overflowing) {
+        return;
+      }
       int before = pending.writerIndex();
       RecordImage.writeState(pending, record);
       appended(before);
@@ -156,6 +186,9 @@ public final class ShardPersistence implements ChangeListener {
   @Override
   public void removed(Record record) {
     synchronized (lock) {
+      if (overflowing) {
+        return;
+      }
       int before = pending.writerIndex();
       RecordImage.writeRemoval(pending, record.key());
       appended(before);
@@ -163,11 +196,45 @@ public final class ShardPersistence implements ChangeListener {
   }
 
   private void appended(int before) {
-    appended += pending.writerIndex() - before;
+    int bytes = pending.writerIndex() - before;
+    appended += bytes;
+    queuedBytes += bytes;
+    if (queuedBytes > queueLimitBytes) {
+      overflow();
+      return;
+    }
+    queuePeakBytes = Math.max(queuePeakBytes, queuedBytes);
     if (pending.readableBytes() >= Block.TARGET_LENGTH) {
       cutPending();
       lock.notify();
     }
+  }
+
+  /**
+   * The disk fell behind by more than the bound: drops the images not handed to the writer yet,
+   * stops logging, and frees the replies waiting for them; a snapshot will repair. Under lock.
+   */
+  private void overflow() {
+    long dropped = pending.readableBytes();
+    pending = newChunk();
+    for (Op op : ops) {
+      if (op instanceof Images images) {
+        dropped += images.bytes().readableBytes();
+      }
+    }
+    ops.removeIf(op -> op instanceof Images);
+    queuedBytes -= dropped;
+    overflowing = true;
+    overflows++;
+    brokenGeneration = generation;
+    durable = appended;
+    waiters.forEach(waiter -> releasable.add(waiter.release()));
+    waiters.clear();
+    overflowError = "persistence of shard " + identity.shard() + ": the disk fell behind: more than " + queueLimitBytes
+        + " bytes of changes waited to be written (--persistence-queue-bytes)";
+    needsRepair = true;
+    LOG.log(System.Logger.Level.ERROR, overflowError + "; " + dropped + " bytes dropped, changes are not logged until"
+        + " a snapshot repairs the files (requests are still answered)");
   }
 
   /**
@@ -180,6 +247,14 @@ public final class ShardPersistence implements ChangeListener {
       release.run();
       return;
     }
+    List<Runnable> freed;
+    synchronized (lock) {
+      freed = releasable;
+      if (!freed.isEmpty()) {
+        releasable = new ArrayList<>();
+      }
+    }
+    freed.forEach(Runnable::run);
     synchronized (lock) {
       if (appended > durable) {
         waiters.add(new Waiter(appended, release));
@@ -194,7 +269,8 @@ public final class ShardPersistence implements ChangeListener {
 
   /**
    * True when the shard should start a snapshot now: the interval has passed, the log outgrew the
-   * last snapshot, or a failed write needs the files made whole again. Call on the shard's thread.
+   * last snapshot, or a failed write or an overflow needs the files made whole again (once the
+   * writer has written what it held). Call on the shard's thread.
    */
   public boolean snapshotDue() {
     if (snapshotRunning) {
@@ -202,7 +278,7 @@ public final class ShardPersistence implements ChangeListener {
     }
     long now = clock.epochNanos();
     if (needsRepair) {
-      if (now - lastRepairNanos < RETRY_NANOS) {
+      if (now - lastRepairNanos < RETRY_NANOS || !caughtUp()) {
         return false;
       }
       lastRepairNanos = now;
@@ -223,6 +299,8 @@ public final class ShardPersistence implements ChangeListener {
       snapshotGeneration = ++generation;
       ops.add(new Rotate(snapshotGeneration));
       ops.add(new SnapshotStart(snapshotGeneration));
+      // The new log begins with the snapshot, which holds what an overflow dropped.
+      overflowing = false;
       lock.notify();
     }
     return new SnapshotRun(this, store, snapshotGeneration);
@@ -254,6 +332,16 @@ public final class ShardPersistence implements ChangeListener {
       lock.notify();
     }
     writer.join();
+  }
+
+  /**
+   * False while an overflowed queue is still being written: its repair waits for the writer to
+   * catch up (an overflowing shard appends nothing, so its queue only drains).
+   */
+  private boolean caughtUp() {
+    synchronized (lock) {
+      return !overflowing || queuedBytes == 0;
+    }
   }
 
   /** Moves the images appended so far to the writer's queue; under lock. */
@@ -308,6 +396,9 @@ public final class ShardPersistence implements ChangeListener {
   private long run(Op op) {
     if (op instanceof Images images) {
       writeLog(images.bytes());
+      synchronized (lock) {
+        queuedBytes -= images.bytes().readableBytes();
+      }
       return images.mark();
     } else if (op instanceof Rotate rotate) {
       rotate(rotate.generation());
@@ -335,8 +426,16 @@ public final class ShardPersistence implements ChangeListener {
       }
       addLogBytes(Block.HEADER_BYTES + images.readableBytes());
     } catch (IOException e) {
-      logBroken = true;
+      breakLog();
       failed("writing " + logPath, e);
+    }
+  }
+
+  /** The current log misses changes from now on: only a later snapshot repairs it. */
+  private void breakLog() {
+    logBroken = true;
+    synchronized (lock) {
+      brokenGeneration = Math.max(brokenGeneration, logGeneration);
     }
   }
 
@@ -345,7 +444,7 @@ public final class ShardPersistence implements ChangeListener {
       log.force(false);
       unsyncedSince = -1;
     } catch (IOException e) {
-      logBroken = true;
+      breakLog();
       unsyncedSince = -1;
       failed("forcing " + logPath + " to disk", e);
     }
@@ -369,9 +468,10 @@ public final class ShardPersistence implements ChangeListener {
     closeLog();
     DataFile file = identity.withKind(DataFile.LOG).withGeneration(newGeneration);
     logPath = file.in(dir);
+    logGeneration = newGeneration;
     logBroken = false;
     try {
-      log = FileChannel.open(logPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+      log = files.open(logPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING);
       ByteBuf header = Unpooled.buffer(DataFile.HEADER_BYTES);
       file.writeHeader(header);
@@ -380,7 +480,7 @@ public final class ShardPersistence implements ChangeListener {
       forceDirectory();
       addLogBytes(DataFile.HEADER_BYTES);
     } catch (IOException e) {
-      logBroken = true;
+      breakLog();
       failed("starting " + logPath, e);
     }
   }
@@ -407,7 +507,7 @@ public final class ShardPersistence implements ChangeListener {
     snapshotStartedNanos = System.nanoTime();
     snapshotBytes = DataFile.HEADER_BYTES;
     try {
-      snapshot = FileChannel.open(file.temporaryIn(dir), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+      snapshot = files.open(file.temporaryIn(dir), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING);
       ByteBuf header = Unpooled.buffer(DataFile.HEADER_BYTES);
       file.writeHeader(header);
@@ -453,7 +553,13 @@ public final class ShardPersistence implements ChangeListener {
       return e;
     }
     long tookMillis = (System.nanoTime() - snapshotStartedNanos) / 1_000_000;
-    needsRepair = false;
+    synchronized (lock) {
+      // A log that misses changes after this snapshot began is not repaired by it.
+      if (brokenGeneration < snapshotGeneration) {
+        needsRepair = false;
+        overflowError = null;
+      }
+    }
     PersistenceStats current = stats;
     long currentLog = logPath == null ? 0 : sizeOf(logPath);
     stats = new PersistenceStats(currentLog, clock.epochNanos() / 1_000_000, tookMillis, snapshotBytes,

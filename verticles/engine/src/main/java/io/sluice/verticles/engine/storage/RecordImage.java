@@ -68,11 +68,27 @@ public final class RecordImage {
    *     reader index is then where it was
    */
   public static void apply(ByteBuf in, Store store) {
+    apply(in, store, false);
+  }
+
+  /**
+   * Like {@link #apply}, but only for a key the store does not hold (live): what a second copy of
+   * a partition adds to the copy that serves it. A removal is not applied.
+   */
+  public static void applyIfAbsent(ByteBuf in, Store store) {
+    apply(in, store, true);
+  }
+
+  private static void apply(ByteBuf in, Store store, boolean onlyAbsent) {
     int start = in.readerIndex();
     try {
       byte kind = in.readByte();
       byte[] key = new byte[in.readUnsignedShortLE()];
       in.readBytes(key);
+      if (onlyAbsent && (kind == REMOVAL || store.find(key, store.hash(key), store.now()) != null)) {
+        skipState(in, kind);
+        return;
+      }
       switch (kind) {
         case REMOVAL -> store.restoreRemoval(key);
         case COUNTER -> {
@@ -100,6 +116,24 @@ public final class RecordImage {
     } catch (MalformedImageException bad) {
       in.readerIndex(start);
       throw bad;
+    }
+  }
+
+  /** Moves past the state that follows an image's key. */
+  private static void skipState(ByteBuf in, byte kind) {
+    switch (kind) {
+      case REMOVAL -> { }
+      case COUNTER -> in.skipBytes(1 + 8 + 8);
+      case BUFFER -> {
+        in.skipBytes(1 + 8);
+        int length = in.readIntLE();
+        if (length < 0 || length > in.readableBytes()) {
+          throw new MalformedImageException("a buffer of " + Integer.toUnsignedString(length)
+              + " bytes with " + in.readableBytes() + " left");
+        }
+        in.skipBytes(length);
+      }
+      default -> throw new MalformedImageException("unknown image kind " + kind);
     }
   }
 

@@ -39,8 +39,8 @@ class ShardPersistenceTest {
 
   private ShardPersistence open(Store store, FsyncPolicy policy) throws Exception {
     ShardLoader.Loaded loaded = ShardLoader.load(dir, identity, store, false);
-    ShardPersistence persistence = new ShardPersistence(dir, identity, loaded.nextGeneration(), loaded, policy,
-        Duration.ofMinutes(5).toNanos(), clock);
+    ShardPersistence persistence = new ShardPersistence(dir, identity, loaded.nextGeneration(), loaded,
+        WriterSettings.of(policy, Duration.ofMinutes(5).toNanos()), clock);
     store.listen(persistence);
     return persistence;
   }

@@ -67,6 +67,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   static final boolean ROUTER_ONLY = Boolean.getBoolean("sluice.cluster.router-only");
   private static final byte CHANGES = 1;
   private static final byte RESET = 2;
+  /** A copy loaded from disk by a node that does not own it: the owner adds the keys it lacks. */
+  private static final byte MERGE = 3;
 
   private final HazelcastInstance hazelcast;
   private final String self;
@@ -94,12 +96,23 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private final List<MessageConsumer<?>> consumers = new ArrayList<>();
   private Set<Integer> handingOff = new HashSet<>();
   private Promise<Void> left;
+  /**
+   * Set once this node leaves: it then keeps every copy it holds instead of dropping those it
+   * hands over, so that its data directory still holds them should a handover not land (every
+   * node stopping at once); a copy kept so only adds keys an owner lacks when it comes back.
+   */
+  private volatile boolean leavingSelf;
+  /**
+   * What the stores held before this node took part (loaded from its data directory), by
+   * partition; filled on the shard threads, read on this node's loop.
+   */
+  private final Map<Integer, ByteBuf> loaded = new ConcurrentHashMap<>();
 
   ClusterNode(HazelcastInstance hazelcast, String valueSize, int backups, ShardDirectory directory,
               PartitionStates states, Map<Integer, ReplicaFeed> feeds, List<Store> stores, MeterRegistry registry) {
     this.stores = stores;
     this.hazelcast = hazelcast;
-    this.self = hazelcast.getCluster().getLocalMember().getUuid().toString();
+    this.self = nodeIdOf(hazelcast.getCluster().getLocalMember());
     this.valueSize = valueSize;
     this.backups = backups;
     this.directory = directory;
@@ -111,6 +124,15 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
   public String self() {
     return self;
+  }
+
+  /**
+   * A member's id in the partition table: its {@link HazelcastSetup#NODE_ID} (kept in its data
+   * directory across restarts), or its Hazelcast UUID when it has none.
+   */
+  static String nodeIdOf(Member member) {
+    String id = member.getAttribute(HazelcastSetup.NODE_ID);
+    return id != null ? id : member.getUuid().toString();
   }
 
   public PartitionTable table() {
@@ -149,7 +171,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   public Future<io.vertx.core.json.JsonObject> describe() {
     PartitionTable now = table;
     java.util.Map<String, Member> byId = new HashMap<>();
-    hazelcast.getCluster().getMembers().forEach(member -> byId.put(member.getUuid().toString(), member));
+    hazelcast.getCluster().getMembers().forEach(member -> byId.put(nodeIdOf(member), member));
     List<Future<io.vertx.core.json.JsonObject>> described = new ArrayList<>();
     for (String id : now.members()) {
       Member member = byId.get(id);
@@ -213,6 +235,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       onPartition(partition, store -> {
         if (kind == RESET) {
           Snapshots.install(store, in);
+        } else if (kind == MERGE) {
+          Snapshots.merge(store, in);
         } else {
           Snapshots.apply(store, in);
         }
@@ -225,7 +249,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
         states.set(partition, PartitionStates.NOT_SERVED);
         feeds.get(partition).discard();
         records[0] = Snapshots.take(store);
-        if (!table.replicasOf(partition).contains(self)) {
+        if (!leavingSelf && !table.replicasOf(partition).contains(self)) {
           Snapshots.clear(store);
         }
       }).onComplete(done -> {
@@ -246,9 +270,10 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
       @Override
       public void memberRemoved(MembershipEvent event) {
-        readyIds.remove(event.getMember().getUuid().toString());
+        String id = nodeIdOf(event.getMember());
+        readyIds.remove(id);
         if (readyMembers != null) {
-          readyMembers.removeAsync(event.getMember().getUuid().toString());
+          readyMembers.removeAsync(id);
         }
         context.runOnContext(v -> recompute());
       }
@@ -265,11 +290,13 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       return null;
     })
         .compose(v -> Future.all(consumers.stream().map(MessageConsumer::completion).toList()))
+        .compose(v -> takeLoaded())
         .compose(v -> ROUTER_ONLY ? Future.succeededFuture()
             : Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context).onSuccess(done -> readyIds.add(self)))
         .onSuccess(v -> {
       recompute();
       started = true;
+      handOverLoaded();
       LOG.log(System.Logger.Level.INFO, "cluster member " + self + " joined: " + table.members().size()
           + " members, owns " + table.owned(self) + " of " + PartitionTable.PARTITIONS + " partitions, backs up "
           + table.backedUp(self));
@@ -292,7 +319,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
   /**
    * Why this node may not join, or nothing: every member must use the value size of the oldest
-   * member. The other members log the refusal too (see {@link #acceptedMembers}).
+   * member, and no other member may have this node's id (two nodes started on copies of one data
+   * directory). The other members log the refusal too (see {@link #acceptedMembers}).
    */
   private List<String> refusal() {
     Member oldest = hazelcast.getCluster().getMembers().iterator().next();
@@ -301,7 +329,57 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       return List.of("refused by the cluster: its members use --value-size " + theirs + ", this node "
           + valueSize + "; start it with the cluster's value size");
     }
+    Member me = hazelcast.getCluster().getLocalMember();
+    for (Member member : hazelcast.getCluster().getMembers()) {
+      if (!member.getUuid().equals(me.getUuid()) && self.equals(nodeIdOf(member))) {
+        return List.of("refused by the cluster: member " + member.getAddress() + " has this node's id " + self
+            + " (from " + NodeIdentity.FILE + " in the data directory): each node needs its own data directory;"
+            + " if it is this node's previous run, start again once the cluster has removed it (seconds)");
+      }
+    }
     return List.of();
+  }
+
+  /** Keeps a copy of every store that holds records before this node takes part: what its data directory gave. */
+  private Future<Void> takeLoaded() {
+    List<Future<Void>> taken = new ArrayList<>();
+    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+      int partition = p;
+      taken.add(onPartition(partition, store -> {
+        if (store.size() > 0) {
+          loaded.put(partition, Snapshots.take(store));
+        }
+      }));
+    }
+    return Future.all(taken).mapEmpty();
+  }
+
+  /**
+   * Sends each loaded copy of a partition this node does not own to its owner, which adds the keys
+   * it lacks (the records a whole-cluster stop left on this node's disk); a copy this node keeps
+   * neither as owner nor as backup is then dropped.
+   */
+  private void handOverLoaded() {
+    loaded.forEach((partition, records) -> {
+      String owner = table.owner(partition);
+      if (owner == null || owner.equals(self)) {
+        records.release();
+        return;
+      }
+      Promise<Void> taken = Promise.promise();
+      sendReplica(owner, MERGE, partition, records, System.nanoTime(),
+          System.nanoTime() + HANDOFF_TIMEOUT_MILLIS * 1_000_000, taken);
+      taken.future().onSuccess(v -> {
+        if (!table.replicasOf(partition).contains(self)) {
+          onPartition(partition, store -> {
+            if (!table.replicasOf(partition).contains(self)) {
+              Snapshots.clear(store);
+            }
+          });
+        }
+      });
+    });
+    loaded.clear();
   }
 
   /**
@@ -317,9 +395,9 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       if (reference == null) {
         reference = size;
       }
-      String id = member.getUuid().toString();
+      String id = nodeIdOf(member);
       if (reference.equals(size)) {
-        if (ready.contains(id)) {
+        if (ready.contains(id) && !accepted.contains(id)) {
           accepted.add(id);
         }
       } else if (refusedLogged.add(id)) {
@@ -341,6 +419,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       return;
     }
     PartitionTable previous = table;
+    boolean firstTable = !joined;
     if (!joined) {
       // Joining: the partitions were the others' until now.
       joined = true;
@@ -356,7 +435,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       boolean mine = self.equals(now);
       if (mine && !self.equals(was)) {
         if (was != null && live.contains(was)) {
-          takeOver(p, was);
+          takeOver(p, was, firstTable);
         } else {
           states.set(p, PartitionStates.SERVING);
           seed(p, newBackups(p, previous, next));
@@ -372,7 +451,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       } else {
         awaitingFrom.remove(p);
         states.set(p, PartitionStates.NOT_SERVED);
-        if (!self.equals(was) && !next.replicasOf(p).contains(self) && previous.replicasOf(p).contains(self)) {
+        if (!leavingSelf && !self.equals(was) && !next.replicasOf(p).contains(self)
+            && previous.replicasOf(p).contains(self)) {
           onPartition(p, Snapshots::clear);
         }
       }
@@ -385,8 +465,13 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
     return fresh;
   }
 
-  /** Asks the partition's previous owner for it; serves it once its records are in. */
-  private void takeOver(int partition, String from) {
+  /**
+   * Asks the partition's previous owner for it; serves it once its records are in. With
+   * {@code keepLoaded} (this node's first table: its stores hold what its data directory gave), the
+   * records loaded here join the previous owner's, whose copy wins for a key both hold (it served
+   * meanwhile).
+   */
+  private void takeOver(int partition, String from, boolean keepLoaded) {
     states.set(partition, PartitionStates.AWAITING);
     awaitingFrom.put(partition, from);
     Buffer ask = Buffer.buffer(2).appendUnsignedShortLE(partition);
@@ -402,7 +487,9 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
           }
           ByteBuf records = ((BufferInternal) reply.result().body()).getByteBuf();
           onPartition(partition, store -> {
+            ByteBuf own = keepLoaded ? Snapshots.take(store) : Unpooled.EMPTY_BUFFER;
             Snapshots.install(store, records);
+            Snapshots.merge(store, own);
             states.set(partition, PartitionStates.SERVING);
           }).onSuccess(v -> {
             List<String> others = new ArrayList<>(table.backupsOf(partition));
@@ -430,7 +517,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       }
       ByteBuf records = Snapshots.take(store);
       for (String target : targets) {
-        sendReplica(target, RESET, partition, records.retainedDuplicate(), System.nanoTime(), System.nanoTime() + HANDOFF_TIMEOUT_MILLIS * 1_000_000);
+        sendReplica(target, RESET, partition, records.retainedDuplicate(), System.nanoTime(), System.nanoTime() + HANDOFF_TIMEOUT_MILLIS * 1_000_000, null);
       }
       records.release();
     });
@@ -439,7 +526,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   @Override
   public void ship(int partition, ByteBuf images, long firstChangeNanos) {
     for (String backup : table.backupsOf(partition)) {
-      sendReplica(backup, CHANGES, partition, images.retainedDuplicate(), firstChangeNanos, 0);
+      sendReplica(backup, CHANGES, partition, images.retainedDuplicate(), firstChangeNanos, 0, null);
     }
     images.release();
   }
@@ -447,8 +534,11 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   /**
    * Sends images to a backup; acknowledged once applied there. A backup not registered yet (it is
    * joining) is tried again until {@code retryUntilNanos}.
+   *
+   * @param acked completed once applied there, failed when given up; null for none
    */
-  private void sendReplica(String backup, byte kind, int partition, ByteBuf images, long sinceNanos, long retryUntilNanos) {
+  private void sendReplica(String backup, byte kind, int partition, ByteBuf images, long sinceNanos, long retryUntilNanos,
+                           Promise<Void> acked) {
     ByteBuf message = Unpooled.buffer(3 + images.readableBytes());
     message.writeByte(kind).writeShortLE(partition).writeBytes(images);
     images.release();
@@ -457,13 +547,20 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       meters.replicaSettled();
       if (ack.succeeded()) {
         meters.replicated(System.nanoTime() - sinceNanos);
+        if (acked != null) {
+          acked.complete();
+        }
       } else if (ack.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS
           && System.nanoTime() < retryUntilNanos) {
         ByteBuf again = message.copy(3, message.writerIndex() - 3);
-        vertx.setTimer(100, id -> sendReplica(backup, kind, partition, again, sinceNanos, retryUntilNanos));
+        vertx.setTimer(100, id -> sendReplica(backup, kind, partition, again, sinceNanos, retryUntilNanos, acked));
       } else {
-        LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": backup " + backup
-            + " did not take " + (kind == RESET ? "its copy" : "changes") + ": " + LogText.failure(ack.cause()));
+        LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": " + backup + " did not take "
+            + (kind == RESET ? "its copy" : kind == MERGE ? "the copy loaded here" : "changes") + ": "
+            + LogText.failure(ack.cause()));
+        if (acked != null) {
+          acked.fail(ack.cause());
+        }
       }
     });
   }
@@ -489,6 +586,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
    */
   public Future<Void> leave() {
     return Future.<Void>future(promise -> context.runOnContext(v -> {
+      leavingSelf = true;
       if (table.members().size() <= 1 || !table.members().contains(self)) {
         promise.complete();
         return;

@@ -2,10 +2,13 @@ package io.sluice.verticles.server.cluster;
 
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.persist.ShardPersistence;
 import io.sluice.verticles.engine.shard.ThrottrShard;
+import io.sluice.verticles.engine.storage.ChangeListener;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.verticles.server.shard.HostedRoute;
 import io.sluice.verticles.server.shard.ShardDirectory;
 
@@ -22,12 +25,17 @@ import java.util.Map;
  */
 public final class ClusterPartitions {
 
+  /** Where, under the data directory, a node keeps its partitions' snapshots and logs. */
+  public static final String DIRECTORY = "partitions";
+
   private final ShardDirectory directory;
   private final PartitionStates states = new PartitionStates();
   private final List<Store> stores = new ArrayList<>();
   private final List<List<HostedRoute>> byVerticle = new ArrayList<>();
   private final Map<Integer, ReplicaFeed> feeds = new HashMap<>();
   private volatile ReplicaFeed.Shipper shipper;
+  /** Each partition's log, when persisting; empty otherwise. */
+  private List<ShardPersistence> logs = List.of();
 
   /**
    * @param recordLimits the records the whole cluster may hold: each partition's store holds its
@@ -60,7 +68,23 @@ public final class ClusterPartitions {
 
   /** The routes shard verticle {@code index} serves. */
   public List<HostedRoute> routesOf(int index) {
-    return byVerticle.get(index);
+    if (logs.isEmpty()) {
+      return byVerticle.get(index);
+    }
+    return byVerticle.get(index).stream().map(route -> route.persistedBy(logs.get(route.route()))).toList();
+  }
+
+  /**
+   * Every partition's store, loaded from disk, is persisted from now on by its log (index: the
+   * partition), besides feeding its backups. Before the shard verticles deploy.
+   */
+  public void persistThrough(PersistentShards persistence) {
+    List<ShardPersistence> opened = new ArrayList<>();
+    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+      opened.add(persistence.shard(p));
+      stores.get(p).listen(ChangeListener.both(feeds.get(p), persistence.shard(p)));
+    }
+    logs = List.copyOf(opened);
   }
 
   PartitionStates states() {

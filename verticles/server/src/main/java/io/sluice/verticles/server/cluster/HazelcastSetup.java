@@ -21,6 +21,12 @@ public final class HazelcastSetup {
   /** The member attribute carrying a node's {@code --value-size}: nodes must agree on it. */
   public static final String VALUE_SIZE = "sluice.value-size";
 
+  /**
+   * The member attribute carrying a node's id in the partition table ({@link NodeIdentity}): kept
+   * across restarts with a data directory, where Hazelcast's member UUID is new at every start.
+   */
+  public static final String NODE_ID = "sluice.node-id";
+
   /** A member named in --cluster-members that does not answer delays the join by at most this. */
   static final int JOIN_TIMEOUT_SECONDS = 10;
 
@@ -33,14 +39,21 @@ public final class HazelcastSetup {
    */
   public static io.vertx.core.Future<io.vertx.core.Vertx> clusteredVertx(io.vertx.core.VertxBuilder builder,
       io.vertx.core.VertxOptions options, ClusterSettings settings, ValueSize valueSize) {
-    options.getEventBusOptions().setHost(settings.host()).setPort(0);
-    return builder.with(options).withClusterManager(clusterManager(settings, valueSize)).buildClustered();
+    return clusteredVertx(builder, options, settings, valueSize, java.util.UUID.randomUUID().toString());
   }
 
-  public static HazelcastClusterManager clusterManager(ClusterSettings settings, ValueSize valueSize) {
+  /** The same, for a node whose id in the partition table is {@code nodeId} ({@link NodeIdentity}). */
+  public static io.vertx.core.Future<io.vertx.core.Vertx> clusteredVertx(io.vertx.core.VertxBuilder builder,
+      io.vertx.core.VertxOptions options, ClusterSettings settings, ValueSize valueSize, String nodeId) {
+    options.getEventBusOptions().setHost(settings.host()).setPort(0);
+    return builder.with(options).withClusterManager(clusterManager(settings, valueSize, nodeId)).buildClustered();
+  }
+
+  public static HazelcastClusterManager clusterManager(ClusterSettings settings, ValueSize valueSize, String nodeId) {
     Config config = settings.configFile().map(HazelcastSetup::readYaml).orElseGet(() -> tcpJoin(settings));
     config.setClusterName(settings.name());
     config.getMemberAttributeConfig().setAttribute(VALUE_SIZE, valueSize.label());
+    config.getMemberAttributeConfig().setAttribute(NODE_ID, nodeId);
     // Vert.x's own maps and locks need no more than its defaults; what Sluice needs is to notice
     // a dead member within seconds (kill -9 closes its sockets, so usually much sooner).
     setIfAbsent(config, "hazelcast.heartbeat.interval.seconds", "1");

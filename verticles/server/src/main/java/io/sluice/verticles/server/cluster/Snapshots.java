@@ -35,6 +35,16 @@ final class Snapshots {
     }
   }
 
+  /**
+   * Adds the images of keys the store does not hold; the store's own records win. Joins a copy
+   * loaded from disk with the copy that serves (docs/cluster.md, "Persistence").
+   */
+  static void merge(Store store, ByteBuf images) {
+    while (images.isReadable()) {
+      RecordImage.applyIfAbsent(images, store);
+    }
+  }
+
   /** Drops every record: a copy this node no longer keeps. */
   static void clear(Store store) {
     List<Record> all = new ArrayList<>(store.size());

@@ -32,8 +32,16 @@ public final class PersistenceMetrics {
           "Age of the oldest write not yet forced to disk; 0 when none", s -> s.fsyncLagMillis() / 1000.0);
       gauge(registry, tag, shard, "sluice.persistence.failing",
           "1 while a write has failed and no snapshot has repaired the files since", s -> s.failing() ? 1 : 0);
+      gauge(registry, tag, shard, "sluice.persistence.queue.bytes",
+          "Changes waiting in memory for the writer (bounded by --persistence-queue-bytes)", s -> s.queuedBytes());
+      gauge(registry, tag, shard, "sluice.persistence.queue.peak.bytes",
+          "The most changes that ever waited in memory for the writer", s -> s.queuePeakBytes());
       FunctionCounter.builder("sluice.persistence.errors", shard, s -> s.stats().errors())
-          .description("Failed writes to the data directory (full disk, I/O errors)")
+          .description("Failed writes to the data directory (full disk, I/O errors), and overflows of the writer's queue")
+          .tag("shard", tag)
+          .register(registry);
+      FunctionCounter.builder("sluice.persistence.queue.overflows", shard, s -> s.stats().overflows())
+          .description("Times the disk fell behind by more than --persistence-queue-bytes and a snapshot had to repair")
           .tag("shard", tag)
           .register(registry);
     }

@@ -54,8 +54,8 @@ public final class PersistentShards {
       loading.add(vertx.executeBlocking(() -> {
         DataFile identity = new DataFile(DataFile.LOG, valueSize.bytes(), shard, stores.size(), 0);
         ShardLoader.Loaded loaded = ShardLoader.load(dir, identity, store, settings.recover());
-        return new ShardPersistence(dir, identity, loaded.nextGeneration(), loaded, settings.fsync(),
-            settings.snapshotInterval().toNanos(), clock);
+        return new ShardPersistence(dir, identity, loaded.nextGeneration(), loaded, settings.writer(stores.size()),
+            clock);
       }, false));
     }
     return Future.join(loading).transform(all -> {
@@ -123,7 +123,8 @@ public final class PersistentShards {
       perShard.add(new JsonObject().put("shard", i).put("logBytes", s.logBytes())
           .put("lastSnapshotAtMillis", s.lastSnapshotEpochMillis()).put("lastSnapshotMillis", s.lastSnapshotMillis())
           .put("lastSnapshotBytes", s.lastSnapshotBytes()).put("fsyncLagMillis", s.fsyncLagMillis())
-          .put("errors", s.errors()).put("failing", s.failing()));
+          .put("errors", s.errors()).put("failing", s.failing()).put("queuedBytes", s.queuedBytes())
+          .put("queuePeakBytes", s.queuePeakBytes()).put("queueOverflows", s.overflows()));
     }
     return view.put("fsync", shards.get(0).policy().label()).put("failing", failure() != null)
         .put("error", failure()).put("logBytes", logBytes).put("errors", errors)

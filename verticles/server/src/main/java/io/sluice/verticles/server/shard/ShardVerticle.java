@@ -18,9 +18,10 @@ import java.util.List;
  * placed on it in a cluster) and serves batches sent to its event-bus address, on its own event
  * loop, one at a time. Reclaims expired records in small bounded steps on a timer so a sweep never
  * stalls the shard; on the same timer, warns (at most once a minute) when a store is full and
- * evicts or refuses records. With persistence (a single node's one route), it takes snapshots in
- * slices between requests, holds replies until their changes are on disk when the policy is
- * {@code always}, and flushes its log when undeployed.
+ * evicts or refuses records. With persistence (each route's store its own log: a single node's
+ * shard, or each partition in a cluster), it takes snapshots in slices between requests, holds
+ * replies until their changes are on disk when the policy is {@code always}, and flushes its logs
+ * when undeployed.
  */
 public final class ShardVerticle extends VerticleBase {
 
@@ -34,32 +35,22 @@ public final class ShardVerticle extends VerticleBase {
   private final BatchExecutor[] executors;
   private final ShardDirectory directory;
   private final long sweepIntervalMillis;
-  private final ShardPersistence persistence;
+  /** The persisted routes' logs; empty when nothing is persisted. */
+  private final List<ShardPersistence> logs;
   private MessageConsumer<ShardParcel> consumer;
   private long sweepTimer = -1;
   private long snapshotTimer = -1;
   private boolean stopped;
 
+  /** @param routes what it serves, each persisted by its {@link HostedRoute#persistence} when set */
   public ShardVerticle(int index, List<HostedRoute> routes, ShardDirectory directory, long sweepIntervalMillis) {
-    this(index, routes, directory, sweepIntervalMillis, null);
-  }
-
-  /**
-   * @param persistence the log and snapshots of the one route's store, already listening to it;
-   *                    null for none
-   */
-  public ShardVerticle(int index, List<HostedRoute> routes, ShardDirectory directory, long sweepIntervalMillis,
-                       ShardPersistence persistence) {
-    if (persistence != null && routes.size() != 1) {
-      throw new IllegalArgumentException("a persistent shard serves exactly one route, not " + routes.size());
-    }
     this.index = index;
     this.routes = List.copyOf(routes);
     this.executors = new BatchExecutor[directory.shards()];
     routes.forEach(route -> executors[route.route()] = route.executor());
     this.directory = directory;
     this.sweepIntervalMillis = sweepIntervalMillis;
-    this.persistence = persistence;
+    this.logs = routes.stream().map(HostedRoute::persistence).filter(java.util.Objects::nonNull).toList();
   }
 
   @Override
@@ -75,10 +66,12 @@ public final class ShardVerticle extends VerticleBase {
         }
       }
     });
-    if (persistence != null) {
+    if (!logs.isEmpty()) {
       snapshotTimer = vertx.setPeriodic(SNAPSHOT_CHECK_MILLIS, id -> {
-        if (persistence.snapshotDue()) {
-          snapshot();
+        for (HostedRoute route : routes) {
+          if (route.persistence() != null && route.persistence().snapshotDue()) {
+            snapshot(route);
+          }
         }
       });
     }
@@ -94,25 +87,34 @@ public final class ShardVerticle extends VerticleBase {
         routes.forEach(route -> directory.register(route.route(), route.executor(), this::whenDurable)));
   }
 
-  /** Runs {@code reply} on this shard's loop once the changes so far are as safe as the policy promises. */
+  /**
+   * Runs {@code reply} on this shard's loop once the changes so far are as safe as the policy
+   * promises, in every store of this shard.
+   */
   private void whenDurable(Runnable reply) {
-    if (persistence == null) {
+    if (logs.isEmpty()) {
       reply.run();
       return;
     }
     Context loop = context;
-    persistence.whenDurable(() -> {
-      if (io.vertx.core.Vertx.currentContext() == loop) {
-        reply.run();
-      } else {
-        loop.runOnContext(v -> reply.run());
-      }
-    });
+    java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger(logs.size());
+    for (ShardPersistence log : logs) {
+      log.whenDurable(() -> {
+        if (waiting.decrementAndGet() > 0) {
+          return;
+        }
+        if (io.vertx.core.Vertx.currentContext() == loop) {
+          reply.run();
+        } else {
+          loop.runOnContext(v -> reply.run());
+        }
+      });
+    }
   }
 
-  /** Starts a snapshot; its slices run one per turn of this loop, each after the last was written. */
-  public void snapshot() {
-    SnapshotRun run = persistence.startSnapshot(routes.get(0).store());
+  /** Starts a snapshot of a route's store; its slices run one per turn of this loop, each after the last was written. */
+  private void snapshot(HostedRoute route) {
+    SnapshotRun run = route.persistence().startSnapshot(route.store());
     slice(run);
   }
 
@@ -135,12 +137,14 @@ public final class ShardVerticle extends VerticleBase {
     vertx.cancelTimer(sweepTimer);
     vertx.cancelTimer(snapshotTimer);
     Future<Void> unregistered = consumer.unregister();
-    if (persistence == null) {
+    if (logs.isEmpty()) {
       return unregistered;
     }
-    // Everything the shard changed is in the log; write and force it before the process goes.
+    // Everything the shard changed is in the logs; write and force them before the process goes.
     return unregistered.eventually(() -> vertx.executeBlocking(() -> {
-      persistence.close();
+      for (ShardPersistence log : logs) {
+        log.close();
+      }
       return null;
     }));
   }

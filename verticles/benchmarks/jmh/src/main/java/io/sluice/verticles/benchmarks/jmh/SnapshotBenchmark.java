@@ -9,6 +9,7 @@ import io.sluice.verticles.engine.persist.FsyncPolicy;
 import io.sluice.verticles.engine.persist.ShardLoader;
 import io.sluice.verticles.engine.persist.ShardPersistence;
 import io.sluice.verticles.engine.persist.SnapshotRun;
+import io.sluice.verticles.engine.persist.WriterSettings;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ThrottrShard;
 import io.sluice.verticles.engine.storage.Store;
@@ -60,8 +61,8 @@ public class SnapshotBenchmark {
     store = new Store(Clock.SYSTEM, Clock.SYSTEM.epochNanos());
     dir = Files.createTempDirectory("sluice-snapshot-benchmark");
     ShardLoader.Loaded empty = ShardLoader.load(dir, SHARD, store, false);
-    ShardPersistence log = new ShardPersistence(dir, SHARD, empty.nextGeneration(), empty, FsyncPolicy.NO,
-        TimeUnit.HOURS.toNanos(1), Clock.SYSTEM);
+    ShardPersistence log = new ShardPersistence(dir, SHARD, empty.nextGeneration(), empty,
+        WriterSettings.of(FsyncPolicy.NO, TimeUnit.HOURS.toNanos(1)), Clock.SYSTEM);
     store.listen(log);
     ThrottrShard shard = new ThrottrShard(store, ValueSize.UINT64);
     ShardBatch batch = new ShardBatch(0);
