@@ -78,9 +78,4 @@ class ClusterVectorsTest extends TcpVectorsTest {
         mine.table().members().size() == 2 && theirs.table().members().size() == 2 && mine.ready() && theirs.ready());
     return served;
   }
-
-  @Override
-  protected String publishWithoutSubscribers() {
-    return "01";
-  }
 }

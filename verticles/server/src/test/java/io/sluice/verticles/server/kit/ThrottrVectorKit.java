@@ -47,14 +47,6 @@ public abstract class ThrottrVectorKit {
     await(vertx.close());
   }
 
-  /**
-   * PUBLISH's status when nobody subscribes: 00, as the reference; a cluster node answers 01, as it
-   * does not count the other nodes' subscribers and sends the message anyway (docs/cluster.md).
-   */
-  protected String publishWithoutSubscribers() {
-    return "00";
-  }
-
   /** Starts the Sluice the vectors run against (a single node unless a subclass says otherwise). */
   protected SluiceUnderTest startServer(ValueSize size) {
     return new SluiceUnderTest(vertx, size);
@@ -388,7 +380,7 @@ public abstract class ThrottrVectorKit {
     expect("13 04 02 00 6e 65 77 73 42 43",
         "19 04 02 00 6e 65 77 73 42 43 19 04 02 00 6e 65 77 73 42 43 01");
     assertThat(Hex.of(await(b.receive(10)))).isEqualTo("19 04 02 00 6e 65 77 73 42 43");
-    expect("13 06 01 00 6e 6f 62 6f 64 79 01", publishWithoutSubscribers());
+    expect("13 06 01 00 6e 6f 62 6f 64 79 01", "00");
     assertInStep();
   }
 
