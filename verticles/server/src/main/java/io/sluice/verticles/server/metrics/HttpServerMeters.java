@@ -12,7 +12,9 @@ import io.vertx.core.spi.observability.HttpRequest;
 import io.vertx.core.spi.observability.HttpResponse;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntFunction;
@@ -42,6 +44,14 @@ final class HttpServerMeters implements HttpServerMetrics<HttpServerMeters.Excha
   private static final List<HttpMethod> METHODS = List.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.POST,
       HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.PATCH, HttpMethod.OPTIONS, HttpMethod.TRACE, HttpMethod.CONNECT);
   private static final int OTHER = METHODS.size();
+  /** A HashMap: its lookup tries identity first, which Vert.x's own method constants pass. */
+  private static final Map<HttpMethod, Integer> METHOD_INDEX = new HashMap<>();
+
+  static {
+    for (int i = 0; i < METHODS.size(); i++) {
+      METHOD_INDEX.put(METHODS.get(i), i);
+    }
+  }
   private static final String PREFIX = "vertx.http.server.";
   /** Status codes below this are cached; the rest (none Sluice sends) are looked up each time. */
   private static final int CODES = 600;
@@ -136,8 +146,7 @@ final class HttpServerMeters implements HttpServerMetrics<HttpServerMeters.Excha
   }
 
   private static int methodIndex(HttpMethod method) {
-    int index = METHODS.indexOf(method);
-    return index < 0 ? OTHER : index;
+    return METHOD_INDEX.getOrDefault(method, OTHER);
   }
 
   private ResponseSeries responseSeries(int method, String code) {
