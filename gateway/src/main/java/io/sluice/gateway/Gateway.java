@@ -10,6 +10,7 @@ import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
+import io.sluice.verticles.server.metrics.VertxMeters;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
@@ -28,7 +29,6 @@ import io.vertx.core.VertxOptions;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.cluster.HazelcastSetup;
 import io.sluice.verticles.server.cluster.NodeIdentity;
-import io.vertx.micrometer.MicrometerMetricsFactory;
 
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.strategies.policy.Policies;
@@ -72,7 +72,7 @@ public final class Gateway {
     PrometheusMeterRegistry metrics = SluiceMetrics.newRegistry();
     VertxOptions options = new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
         .setMetricsOptions(SluiceMetrics.vertxOptions());
-    VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(metrics));
+    VertxBuilder builder = Vertx.builder().withMetrics(new VertxMeters(metrics));
     ClusterSettings cluster = clusterSettings(config);
     Vertx vertx = cluster.enabled()
         ? joinCluster(builder, options, cluster, config)

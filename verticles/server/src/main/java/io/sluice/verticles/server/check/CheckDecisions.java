@@ -12,6 +12,8 @@ import io.sluice.verticles.strategies.policy.Policy;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Counts the check API's answers, for {@code /metrics} and the dashboard's {@link LimitActivity}:
@@ -38,7 +40,9 @@ final class CheckDecisions {
   private final LimitActivity activity;
   private final Clock clock;
   private final Timer duration;
-  private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, PolicyMeters> policies = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Counter> errors = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Counter> requests = new ConcurrentHashMap<>();
 
   CheckDecisions(MeterRegistry registry, LimitActivity activity, Clock clock) {
     this.registry = registry;
@@ -73,48 +77,115 @@ final class CheckDecisions {
 
   /** One decision of {@code policy} for {@code key}. */
   void record(Policy policy, String key, Decision decision) {
-    String name = policy.name();
-    boolean near = activity.policy(name).decided(key, decision, clock.epochNanos());
-    String outcome = decision.allowed() ? "allowed" : policy.shadow() ? "shadow_denied" : "denied";
-    counter("decision\n" + name + '\n' + outcome, () -> Counter.builder("sluice.check.decisions")
-        .description("HTTP check API decisions, by policy: allowed, denied, or shadow_denied (a shadow policy's, allowed)")
-        .tag("policy", name)
-        .tag("decision", outcome)
-        .register(registry)).increment();
-    if (!decision.allowed()) {
-      for (Result result : decision.results()) {
-        if (!result.allowed()) {
-          counter("denial\n" + name + '\n' + result.name(), () -> Counter.builder("sluice.check.denials")
-              .description("Limits that denied a check, by policy and quota (a request denied by two counts twice)")
-              .tag("policy", name)
-              .tag("quota", result.name())
-              .register(registry)).increment();
-        }
+    PolicyMeters meters = policyMeters(policy.name());
+    boolean near = meters.activity.decided(key, decision, clock.epochNanos());
+    if (decision.allowed()) {
+      meters.allowed.increment();
+      if (near) {
+        meters.nearLimit.increment();
       }
-    } else if (near) {
-      counter("near\n" + name, () -> Counter.builder("sluice.check.near.limit")
-          .description("Checks allowed with 80 % or more of their binding limit used, by policy")
-          .tag("policy", name)
-          .register(registry)).increment();
+      return;
+    }
+    (policy.shadow() ? meters.shadowDenied : meters.denied).increment();
+    for (Result result : decision.results()) {
+      if (!result.allowed()) {
+        meters.denial(result.name()).increment();
+      }
     }
   }
 
   /** A check refused before or while it was decided, by its reason ({@code missing_key}, …). */
   void error(String reason) {
-    counter("error\n" + reason, () -> Counter.builder("sluice.check.errors")
+    resolved(errors, reason, r -> Counter.builder("sluice.check.errors")
         .description("Checks refused with an error, by API and reason (the Sluice-Error header)")
         .tag("api", API)
-        .tag("reason", reason)
+        .tag("reason", r)
         .register(registry)).increment();
   }
 
   /** One call of {@code command} (check, peek, reset), counted whatever its answer. */
   void request(String command) {
-    counter(command, () -> RequestMeters.counter(registry, "http", command)).increment();
+    resolved(requests, command, c -> RequestMeters.counter(registry, "http", c)).increment();
   }
 
-  private Counter counter(String id, java.util.function.Supplier<Counter> create) {
-    Counter found = counters.get(id);
-    return found != null ? found : counters.computeIfAbsent(id, k -> create.get());
+  private PolicyMeters policyMeters(String name) {
+    return resolved(policies, name, n -> new PolicyMeters(n, registry, activity.policy(n)));
+  }
+
+  /** The meter kept under {@code key}, made on first use: a plain read once it exists. */
+  private static <T> T resolved(ConcurrentHashMap<String, T> meters, String key, Function<String, T> create) {
+    T found = meters.get(key);
+    return found != null ? found : meters.computeIfAbsent(key, create);
+  }
+
+  /**
+   * One policy's series, resolved once: a decision then costs increments only, no name or tags
+   * built and no registry lookup (Micrometer's runs the meter filters). Keyed by the policy's name,
+   * so a reload that keeps the name keeps its series; whether a denial counts as
+   * {@code shadow_denied} is read from the policy at each decision, since a reload may change it.
+   * Each series appears on its first count, as a scrape has always shown them.
+   */
+  private static final class PolicyMeters {
+
+    private final String policy;
+    private final MeterRegistry registry;
+    private final LimitActivity.PolicyActivity activity;
+    private final OnFirstUse allowed;
+    private final OnFirstUse denied;
+    private final OnFirstUse shadowDenied;
+    private final OnFirstUse nearLimit;
+    private final ConcurrentHashMap<String, Counter> denials = new ConcurrentHashMap<>();
+
+    PolicyMeters(String policy, MeterRegistry registry, LimitActivity.PolicyActivity activity) {
+      this.policy = policy;
+      this.registry = registry;
+      this.activity = activity;
+      this.allowed = decisions("allowed");
+      this.denied = decisions("denied");
+      this.shadowDenied = decisions("shadow_denied");
+      this.nearLimit = new OnFirstUse(() -> Counter.builder("sluice.check.near.limit")
+          .description("Checks allowed with 80 % or more of their binding limit used, by policy")
+          .tag("policy", policy)
+          .register(registry));
+    }
+
+    private OnFirstUse decisions(String outcome) {
+      return new OnFirstUse(() -> Counter.builder("sluice.check.decisions")
+          .description("HTTP check API decisions, by policy: allowed, denied, or shadow_denied (a shadow policy's, allowed)")
+          .tag("policy", policy)
+          .tag("decision", outcome)
+          .register(registry));
+    }
+
+    Counter denial(String quota) {
+      return resolved(denials, quota, q -> Counter.builder("sluice.check.denials")
+          .description("Limits that denied a check, by policy and quota (a request denied by two counts twice)")
+          .tag("policy", policy)
+          .tag("quota", q)
+          .register(registry));
+    }
+  }
+
+  /**
+   * A counter registered when first incremented. Two threads may both register it: the registry
+   * hands both the same meter, so no count is lost.
+   */
+  private static final class OnFirstUse {
+
+    private final Supplier<Counter> register;
+    private volatile Counter counter;
+
+    OnFirstUse(Supplier<Counter> register) {
+      this.register = register;
+    }
+
+    void increment() {
+      Counter found = counter;
+      if (found == null) {
+        found = register.get();
+        counter = found;
+      }
+      found.increment();
+    }
   }
 }

@@ -1,7 +1,6 @@
 package io.sluice.verticles.server.http;
 
 import io.sluice.verticles.engine.log.LogLimiter;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -13,33 +12,24 @@ import io.vertx.core.http.HttpServerRequest;
  * while Sluice is answering, and for good once a connection becomes a WebSocket (which has
  * {@code --idle-timeout}) or a stream of server-sent events.
  *
- * <p>Lives on the connection's event loop, like the connection.
+ * <p>Only an instant is kept here: {@link RequestDeadlines} looks at every connection's at once,
+ * so a request costs two field writes rather than a timer set and cancelled. Lives on the
+ * connection's event loop, like the connection.
  */
 final class RequestDeadline {
 
   private static final System.Logger LOG = System.getLogger(RequestDeadline.class.getName());
-
-  private final Vertx vertx;
   private final HttpConnection connection;
-  private final long timeoutMillis;
-  private final LogLimiter log;
-  private long timer = -1;
+  private final RequestDeadlines all;
+  private boolean running;
+  private long deadlineNanos;
   private int unanswered;
   private boolean servedOne;
   private boolean gone;
 
-  private RequestDeadline(Vertx vertx, HttpConnection connection, long timeoutMillis, LogLimiter log) {
-    this.vertx = vertx;
+  RequestDeadline(HttpConnection connection, RequestDeadlines all) {
     this.connection = connection;
-    this.timeoutMillis = timeoutMillis;
-    this.log = log;
-  }
-
-  /** Starts the clock on a connection just accepted. */
-  static RequestDeadline start(Vertx vertx, HttpConnection connection, long timeoutMillis, LogLimiter log) {
-    RequestDeadline deadline = new RequestDeadline(vertx, connection, timeoutMillis, log);
-    deadline.arm();
-    return deadline;
+    this.all = all;
   }
 
   /** A request's head has arrived: the clock runs on until its body has, then waits for the answer. */
@@ -49,16 +39,16 @@ final class RequestDeadline {
     // one. (A WebSocket upgrade's response counts as ended without ever being answered here.)
     request.end().onComplete(received -> {
       if (unanswered > 0) {
-        disarm();
+        stop();
       }
     });
     request.response().endHandler(v -> answered(request));
-    request.response().closeHandler(v -> disarm());
+    request.response().closeHandler(v -> stop());
   }
 
   void closed() {
     gone = true;
-    disarm();
+    stop();
   }
 
   private void answered(HttpServerRequest request) {
@@ -68,34 +58,34 @@ final class RequestDeadline {
       gone = true;
     }
     if (--unanswered == 0) {
-      arm();
+      start();
     }
   }
 
-  private void arm() {
-    disarm();
-    if (gone) {
-      return;
-    }
-    timer = vertx.setTimer(timeoutMillis, id -> expired());
+  /** Starts the clock: the next request must have arrived whole within the timeout from now. */
+  void start() {
+    running = !gone;
+    deadlineNanos = all.now() + all.timeoutNanos();
   }
 
-  private void disarm() {
-    if (timer != -1) {
-      vertx.cancelTimer(timer);
-      timer = -1;
-    }
+  private void stop() {
+    running = false;
   }
 
-  private void expired() {
-    timer = -1;
+  /** @param nowNanos on {@link System#nanoTime()}'s scale, whose values may wrap */
+  boolean expiredAt(long nowNanos) {
+    return running && nowNanos - deadlineNanos >= 0;
+  }
+
+  void close() {
+    stop();
     String line = "closing HTTP connection from " + connection.remoteAddress() + ": no complete request within "
-        + timeoutMillis + " ms (--http-request-timeout)";
+        + all.timeoutNanos() / 1_000_000 + " ms (--http-request-timeout)";
     if (servedOne && unanswered == 0) {
       // A keep-alive connection left idle after its last answer: routine.
       LOG.log(System.Logger.Level.DEBUG, line);
     } else {
-      log.log(LOG, System.Logger.Level.WARNING, line);
+      all.log().log(LOG, System.Logger.Level.WARNING, line);
     }
     connection.close();
   }

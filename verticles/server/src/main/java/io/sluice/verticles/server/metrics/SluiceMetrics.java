@@ -5,9 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.MeterFilter;
-import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -23,15 +21,12 @@ import io.sluice.verticles.engine.storage.Bound;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.protocol.binary.codec.RequestType;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.spi.observability.HttpRequest;
 import io.vertx.micrometer.Label;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Sluice's own series, next to Vert.x's, read straight from the figures the instance already keeps
@@ -45,10 +40,6 @@ import java.util.Set;
  * shard numbers and configured policies, and {@link #vertxOptions()} keeps Vert.x's own series the same.
  */
 public final class SluiceMetrics {
-
-  /** The methods {@code vertx_http_server_*} names; any other is counted as {@code OTHER}. */
-  private static final Set<HttpMethod> KNOWN_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.POST,
-      HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.PATCH, HttpMethod.OPTIONS, HttpMethod.TRACE, HttpMethod.CONNECT);
 
   private SluiceMetrics() {
   }
@@ -65,25 +56,8 @@ public final class SluiceMetrics {
   public static PrometheusMeterRegistry newRegistry() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().meterFilter(MeterFilter.deny(SluiceMetrics::isRegisteredPerEvent));
-    registry.config().meterFilter(LATENCY_BUCKETS);
     return registry;
   }
-
-  /**
-   * {@code vertx_http_server_response_time_seconds_bucket}: fixed buckets from 1 ms to 2.5 s, so
-   * dashboards can draw latency percentiles of the HTTP check API (11 series per status and method).
-   */
-  private static final MeterFilter LATENCY_BUCKETS = new MeterFilter() {
-    @Override
-    public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
-      if (!id.getName().equals("vertx.http.server.response.time")) {
-        return config;
-      }
-      double[] bucketsNanos = java.util.stream.DoubleStream.of(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)
-          .map(seconds -> seconds * 1e9).toArray();
-      return DistributionStatisticConfig.builder().serviceLevelObjectives(bucketsNanos).build().merge(config);
-    }
-  };
 
   private static boolean isRegisteredPerEvent(Meter.Id id) {
     return id.getType() == Meter.Type.GAUGE && id.getName().startsWith("vertx.") && !id.getName().startsWith("vertx.pool.");
@@ -195,22 +169,14 @@ public final class SluiceMetrics {
   }
 
   /**
-   * Vert.x's own series with bounded labels. A client may send any token as an HTTP method, and
-   * Vert.x's {@code method} label would keep one series per token for ever (and its own map of them,
-   * which a meter filter applied afterwards cannot shrink), so that label is off and the method is
-   * added here, mapped into a fixed set. Paths, routes, event-bus addresses (channel names) and
-   * peer addresses are never labels.
+   * Vert.x's own series with bounded labels: paths, routes, event-bus addresses (channel names) and
+   * peer addresses are never labels. The HTTP server's series are kept by {@link HttpServerMeters}
+   * (through {@link VertxMeters}), which maps the method a client sends into a fixed set.
    */
   public static MicrometerMetricsOptions vertxOptions() {
     return new MicrometerMetricsOptions()
         .setEnabled(true)
-        .setLabels(EnumSet.of(Label.HTTP_CODE, Label.POOL_TYPE, Label.POOL_NAME, Label.EB_SIDE))
-        .setServerRequestTagsProvider(request -> List.of(Tag.of("method", methodLabel(request))));
-  }
-
-  private static String methodLabel(HttpRequest request) {
-    HttpMethod method = request.method();
-    return KNOWN_METHODS.contains(method) ? method.name() : "OTHER";
+        .setLabels(EnumSet.of(Label.HTTP_CODE, Label.POOL_TYPE, Label.POOL_NAME, Label.EB_SIDE));
   }
 
   /**

@@ -109,6 +109,22 @@ class SlowClientsTest {
   }
 
   @Test
+  void aConnectionInUseOutlivesTheRequestTimeout() throws Exception {
+    try (Socket busy = open(sut.httpPort())) {
+      byte[] request = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+      // Three timeouts' worth of requests, each well within the timeout of the previous answer: the
+      // clock restarts at every answer, so the connection is never closed under them.
+      for (int i = 0; i < 12; i++) {
+        busy.getOutputStream().write(request);
+        assertThat(RawHttp.read(busy.getInputStream()).status()).isEqualTo(200);
+        TimeUnit.MILLISECONDS.sleep(REQUEST_TIMEOUT.toMillis() / 4); // the client's pace, not synchronisation
+      }
+      busy.getOutputStream().write(request);
+      assertThat(RawHttp.read(busy.getInputStream()).status()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void tooManyHeaderLinesGet431() throws Exception {
     String[] headers = new String[25];
     headers[0] = "Host: 127.0.0.1";

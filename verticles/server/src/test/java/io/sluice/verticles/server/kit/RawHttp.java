@@ -53,12 +53,16 @@ public final class RawHttp {
       request.append(upgrade ? "\r\n" : "Connection: close\r\n\r\n");
       socket.getOutputStream().write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
       socket.getOutputStream().write(content);
-      InputStream in = socket.getInputStream();
-      String head = readHead(in);
-      int status = Integer.parseInt(head.substring(9, 12));
-      String answer = status == 101 ? "" : new String(in.readNBytes(contentLength(head)), StandardCharsets.UTF_8);
-      return new Answer(status, head, answer);
+      return read(socket.getInputStream());
     }
+  }
+
+  /** The next answer on a connection (a kept-alive one, say): its head, then its body unless 101. */
+  public static Answer read(InputStream in) throws IOException {
+    String head = readHead(in);
+    int status = Integer.parseInt(head.substring(9, 12));
+    String answer = status == 101 ? "" : new String(in.readNBytes(contentLength(head)), StandardCharsets.UTF_8);
+    return new Answer(status, head, answer);
   }
 
   private static int contentLength(String head) {

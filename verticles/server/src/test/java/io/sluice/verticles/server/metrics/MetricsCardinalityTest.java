@@ -16,7 +16,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.micrometer.MicrometerMetricsFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +42,7 @@ class MetricsCardinalityTest {
   private final PrometheusMeterRegistry registry = SluiceMetrics.newRegistry();
   private final Vertx server = Vertx.builder()
       .with(new VertxOptions().setMetricsOptions(SluiceMetrics.vertxOptions()))
-      .withMetrics(new MicrometerMetricsFactory(registry))
+      .withMetrics(new VertxMeters(registry))
       .build();
   // The client on its own Vert.x, without metrics: only the server's series are scraped.
   private final Vertx clients = Vertx.vertx();
