@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.udp;
 
+import io.sluice.verticles.benchmarks.load.UdpKeyFlood;
 import io.sluice.verticles.engine.storage.Eviction;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.server.kit.HttpCalls;
@@ -10,17 +11,8 @@ import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,12 +34,6 @@ class UdpKeyFloodTest {
   private static final int KEYS = 100_000;
   private static final int MAX_KEYS = 5_000;
   private static final int MAX_STATS_KEYS = 10_000;
-  /** Requests in flight: below the ~200 small datagrams the kernel's default receive buffer holds. */
-  private static final int WINDOW = 128;
-  /** A request whose reply has not come for this long was lost to a full buffer. */
-  private static final int LOSS_TIMEOUT_MILLIS = 100;
-  /** No reply for this long once every request is sent: the flood is over. */
-  private static final int RECEIVE_TIMEOUT_MILLIS = 1_000;
   /** The rule cache (the most of it), the statistics (about 200 bytes a key) and the records, with room to spare. */
   private static final long MOST_HEAP_GROWTH = 24L << 20;
 
@@ -66,7 +52,7 @@ class UdpKeyFloodTest {
   @Test
   void distinctKeysCostTheBoundsNotARecordEach() throws Exception {
     long before = LiveHeap.bytes();
-    long answered = flood();
+    long answered = UdpKeyFlood.send(new InetSocketAddress(InetAddress.getLoopbackAddress(), sut.udpPort()), KEYS);
     assertThat(answered).as("requests answered (the rest lost to the kernel's receive buffer)").isGreaterThan(KEYS * 99L / 100);
 
     String scrape = Scrapes.scrape(http);
@@ -83,47 +69,6 @@ class UdpKeyFloodTest {
       assertThat(fresh.request("over_limit fresh ip=132.185.1.1")).isEqualTo("ok N 0.0 300.0 20");
       assertThat(fresh.request("get_stats fresh cust=bbc")).isEqualTo("n_req=1 n_over=0 last_max_rate=0 key=fresh cust=bbc");
       assertThat(fresh.request("ping")).isEqualTo("pong");
-    }
-  }
-
-  /**
-   * Sends every key once with at most {@link #WINDOW} requests in flight, a thread counting the
-   * replies; a permit not given back within {@link #LOSS_TIMEOUT_MILLIS} was a request lost to a
-   * full buffer. Answers the number of replies.
-   */
-  private long flood() throws Exception {
-    try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), sut.udpPort()));
-      socket.setReceiveBufferSize(1 << 20);
-      socket.setSoTimeout(RECEIVE_TIMEOUT_MILLIS);
-      Semaphore inFlight = new Semaphore(WINDOW);
-      AtomicLong answered = new AtomicLong();
-      AtomicBoolean allSent = new AtomicBoolean();
-      Thread replies = new Thread(() -> {
-        DatagramPacket reply = new DatagramPacket(new byte[512], 512);
-        while (true) {
-          try {
-            socket.receive(reply);
-            answered.incrementAndGet();
-            inFlight.release();
-          } catch (SocketTimeoutException quiet) {
-            if (allSent.get()) {
-              return;
-            }
-          } catch (IOException closed) {
-            return;
-          }
-        }
-      });
-      replies.start();
-      for (int i = 0; i < KEYS; i++) {
-        inFlight.tryAcquire(LOSS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        byte[] request = (i + " over_limit u" + i + " ip=132.185.1.1").getBytes(StandardCharsets.ISO_8859_1);
-        socket.send(new DatagramPacket(request, request.length));
-      }
-      allSent.set(true);
-      replies.join();
-      return answered.get();
     }
   }
 }
