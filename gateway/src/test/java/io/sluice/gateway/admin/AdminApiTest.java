@@ -3,7 +3,6 @@ package io.sluice.gateway.admin;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
-import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -21,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.sluice.gateway.process.Waits.await;
 
 /**
  * The admin actions of the dashboard's API on the gateway as the jar runs it, with an auth token:
@@ -54,9 +53,6 @@ class AdminApiTest {
     await(client.close());
   }
 
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-  }
 
   private record Answer(int status, String body) {
   }

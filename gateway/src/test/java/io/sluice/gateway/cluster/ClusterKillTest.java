@@ -9,7 +9,6 @@ import io.sluice.protocol.binary.client.UpdateAttribute;
 import io.sluice.protocol.binary.client.UpdateChange;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.server.cluster.ClusterNode;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,9 +26,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.sluice.gateway.process.Waits.await;
+import static io.sluice.gateway.process.Waits.until;
 
 /**
  * A node in a separate process is killed with SIGKILL (no shutdown hook, no handoff): the node
@@ -71,7 +71,7 @@ class ClusterKillTest {
         "--tcp-port", String.valueOf(victimTcp), "--http-port", String.valueOf(victimHttp), "--grpc-port", "0", "--udp-port", "0",
         "--event-loops", "1")
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    awaitCondition("the second node is ready (log " + log + ")", Duration.ofSeconds(90),
+    until(Duration.ofSeconds(90), "the second node is ready (log " + log + ")",
         () -> status(victimHttp, "/ready") == 200 && node.table().members().size() == 2 && node.ready());
 
     ThrottrClient viaSurvivor = await(ThrottrClient.connect(clients, new ThrottrClientOptions().setPort(survivor.server().tcpPort())));
@@ -83,14 +83,14 @@ class ClusterKillTest {
     int victimOwned = survivor.server().cluster().orElseThrow().node().table().owned(
         node.table().members().stream().filter(id -> !id.equals(node.self())).findFirst().orElseThrow());
     assertThat(victimOwned).isPositive();
-    awaitCondition("the victim's changes reached their backup", Duration.ofSeconds(10),
+    until(Duration.ofSeconds(10), "the victim's changes reached their backup",
         () -> metric(victimHttp, "sluice_cluster_replication_in_flight ") == 0
             && node.meters().replicasInFlight() == 0);
 
     long killedAt = System.nanoTime();
     victim.destroyForcibly();
     assertThat(victim.waitFor(10, TimeUnit.SECONDS)).isTrue();
-    awaitCondition("the survivor serves alone", Duration.ofSeconds(30),
+    until(Duration.ofSeconds(30), "the survivor serves alone",
         () -> node.table().members().size() == 1 && node.ready());
     System.out.println("kill -9 failover: " + victimOwned + " partitions served again after "
         + (System.nanoTime() - killedAt) / 1_000_000 + " ms");
@@ -128,26 +128,5 @@ class ClusterKillTest {
     }
   }
 
-  private static void awaitCondition(String what, Duration within, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + within + ": " + what);
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
 
-  private static <T> T await(Future<T> future) {
-    try {
-      return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new AssertionError("future did not complete: " + e, e);
-    }
-  }
 }

@@ -8,7 +8,6 @@ import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.server.cluster.ClusterNode;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +26,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.sluice.gateway.process.Waits.await;
+import static io.sluice.gateway.process.Waits.until;
 
 /**
  * The dashboard's Cluster view in a real headless Chromium, against a real cluster of two nodes
@@ -77,9 +78,6 @@ class ClusterDashboardBrowserTest {
     NODES.clear();
   }
 
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-  }
 
   private static String textOf(String css) {
     return wait.ignoring(StaleElementReferenceException.class)

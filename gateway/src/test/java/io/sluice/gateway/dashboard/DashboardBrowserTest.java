@@ -48,10 +48,11 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static io.sluice.gateway.process.Waits.await;
+import static io.sluice.gateway.process.Waits.until;
 
 /**
  * The dashboard in a real headless Chromium (Debian's chromium and chromium-driver, installed by
@@ -105,9 +106,6 @@ class DashboardBrowserTest {
     }
   }
 
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-  }
 
   private static void open(String route) {
     browser.get(base + route);

@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
+import java.time.Duration;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -24,12 +25,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static io.sluice.gateway.process.Waits.await;
+import static io.sluice.gateway.process.Waits.until;
 
 /**
  * A cluster of three nodes in separate processes, each with its own {@code --data-dir}: keys written
@@ -138,7 +140,7 @@ class ClusterPersistenceProcessTest {
   }
 
   private void awaitCluster(List<SluiceProcess> nodes) {
-    awaitCondition("every node ready in a cluster of " + NODES, () -> nodes.stream().allMatch(node ->
+    until(Duration.ofSeconds(120), "every node ready in a cluster of " + NODES, () -> nodes.stream().allMatch(node ->
         status(node, "/ready") == 200 && cluster(node).getJsonArray("members").size() == NODES));
   }
 
@@ -186,25 +188,5 @@ class ClusterPersistenceProcessTest {
     }
   }
 
-  /** Asks again every 100 ms until it holds; fails after 120 s (three JVMs on a shared machine). */
-  private static void awaitCondition(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("still not true after 120 s: " + what).isLessThan(deadline);
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
 
-  private static <T> T await(Future<T> future) {
-    try {
-      return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new AssertionError("future did not complete: " + e, e);
-    }
-  }
 }

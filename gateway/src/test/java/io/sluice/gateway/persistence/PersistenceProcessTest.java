@@ -11,6 +11,7 @@ import io.sluice.protocol.binary.codec.response.Response;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
+import java.time.Duration;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -36,6 +37,8 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static io.sluice.gateway.process.Waits.await;
+import static io.sluice.gateway.process.Waits.until;
 
 /**
  * {@code --data-dir} with Sluice in a child process: stopped with SIGTERM, killed with kill -9,
@@ -245,30 +248,19 @@ class PersistenceProcessTest {
 
   /** Waits until the writer has put a first block in the log (it writes every 100 ms). */
   private static void awaitLogGrowth(Path log) throws Exception {
-    awaitCondition("the log grows", () -> Files.size(log) > 32);
+    until(Duration.ofSeconds(30), "the log grows", () -> Files.size(log) > 32);
   }
 
   /** Waits until a file whose name matches {@code regex} is in {@code dir}. */
   private static void awaitFile(Path dir, String regex) throws Exception {
-    awaitCondition("a file /" + regex + "/", () -> {
+    until(Duration.ofSeconds(30), "a file /" + regex + "/", () -> {
       try (Stream<Path> files = Files.list(dir)) {
         return files.anyMatch(p -> p.getFileName().toString().matches(regex));
       }
     });
   }
 
-  private interface Condition {
-    boolean holds() throws Exception;
-  }
 
-  /** Polls {@code condition} every 20 ms until it holds, for at most 30 s. */
-  private static void awaitCondition(String what, Condition condition) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.holds()) {
-      assertThat(System.nanoTime()).as("%s within 30 s", what).isLessThan(deadline);
-      Thread.sleep(20);
-    }
-  }
 
   /** Waits until the wall clock has passed {@code epochMillis} (a TTL runs out, a second goes by). */
   private static void awaitWallClock(long epochMillis) throws InterruptedException {
@@ -299,7 +291,4 @@ class PersistenceProcessTest {
     }
   }
 
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
 }
