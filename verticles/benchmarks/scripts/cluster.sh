@@ -16,7 +16,7 @@ pids=()
 start() { # name, ready port, options...
   local name=$1 http=$2
   shift 2
-  java ${NODE_JAVA_OPTS:-} -jar "$jar" --http-port "$http" "$@" >"$log/$name.log" 2>&1 &
+  java ${NODE_JAVA_OPTS:-} -jar "$jar" --http-port "$http" --grpc-port 0 "$@" >"$log/$name.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 900); do
     grep -q "serving Throttr" "$log/$name.log" && return

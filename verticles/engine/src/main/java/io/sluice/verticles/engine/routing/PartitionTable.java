@@ -84,6 +84,11 @@ public final class PartitionTable {
     return nodes.length <= 1 ? List.of() : List.of(nodes).subList(1, nodes.length);
   }
 
+  /** Whether {@code partition} has a backup: with none, its changes go nowhere. */
+  public boolean hasBackups(int partition) {
+    return replicas[partition].length > 1;
+  }
+
   /** Owner first, then the backups. */
   public List<String> replicasOf(int partition) {
     return Collections.unmodifiableList(List.of(replicas[partition]));

@@ -524,6 +524,11 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   }
 
   @Override
+  public boolean hasBackups(int partition) {
+    return table.hasBackups(partition);
+  }
+
+  @Override
   public void ship(int partition, ByteBuf images, long firstChangeNanos) {
     for (String backup : table.backupsOf(partition)) {
       sendReplica(backup, CHANGES, partition, images.retainedDuplicate(), firstChangeNanos, 0, null);

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.cluster;
 
+import io.netty.buffer.ByteBuf;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.persist.ShardPersistence;
@@ -46,7 +47,17 @@ public final class ClusterPartitions {
     for (int i = 0; i < shards; i++) {
       byVerticle.add(new ArrayList<>());
     }
-    ReplicaFeed.Shipper late = (partition, images, since) -> shipper.ship(partition, images, since);
+    ReplicaFeed.Shipper late = new ReplicaFeed.Shipper() {
+      @Override
+      public void ship(int partition, ByteBuf images, long since) {
+        shipper.ship(partition, images, since);
+      }
+
+      @Override
+      public boolean hasBackups(int partition) {
+        return shipper != null && shipper.hasBackups(partition);
+      }
+    };
     for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
       Store store = new Store(clock, metricsOriginNanos, recordLimits.share(PartitionTable.PARTITIONS));
       ReplicaFeed feed = new ReplicaFeed(p, states, late);

@@ -22,13 +22,19 @@ final class ReplicaFeed implements ChangeListener {
   /** Where the images go: the partition's backups, as the table says at that moment. */
   interface Shipper {
     void ship(int partition, ByteBuf images, long firstChangeNanos);
+
+    /**
+     * Whether the partition has a backup now. A backup added later gets the whole partition,
+     * copied after the table changed, so a change not noted before then is not lost.
+     */
+    boolean hasBackups(int partition);
   }
 
   private final int partition;
   private final PartitionStates states;
   private final Shipper shipper;
   /** Key to its last state; null for a removal. In change order. */
-  private Map<ByteBuffer, Record> dirty = new LinkedHashMap<>();
+  private final Map<ByteBuffer, Record> dirty = new LinkedHashMap<>();
   private long firstChangeNanos;
   private boolean flushScheduled;
 
@@ -49,7 +55,7 @@ final class ReplicaFeed implements ChangeListener {
   }
 
   private void note(Record record, Record state) {
-    if (!states.serving(partition)) {
+    if (!states.serving(partition) || !shipper.hasBackups(partition)) {
       return;
     }
     if (dirty.isEmpty()) {
@@ -65,7 +71,7 @@ final class ReplicaFeed implements ChangeListener {
 
   /** Forgets what was not shipped yet: a handoff carries the whole partition instead. */
   void discard() {
-    dirty = new LinkedHashMap<>();
+    dirty.clear();
   }
 
   private void flush() {
@@ -82,7 +88,8 @@ final class ReplicaFeed implements ChangeListener {
         RecordImage.writeState(images, record);
       }
     });
-    dirty = new LinkedHashMap<>();
+    // Kept and cleared, not replaced: a new map would grow its table again every turn.
+    dirty.clear();
     shipper.ship(partition, images, firstChangeNanos);
   }
 }
