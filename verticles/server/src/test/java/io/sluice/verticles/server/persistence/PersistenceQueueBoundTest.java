@@ -122,6 +122,9 @@ class PersistenceQueueBoundTest {
         disk));
     insertAll("before-", 100, 7);
     disk.close();
+    // One insert first, to have the writer stuck on the disk before the flood comes.
+    var first = client.insert("first", 5, TtlUnit.SECONDS, 600);
+    Poll.until("the writer is stuck on the disk", () -> disk.stuckWriters() > 0);
     // Pipelined: each reply waits for an fsync that cannot come, until the queue overflows.
     List<Request> inserts = new ArrayList<>();
     for (int i = 0; i < KEYS; i++) {
@@ -131,6 +134,7 @@ class PersistenceQueueBoundTest {
         .setPort(sluice.tcpPort()).setMaxPending(KEYS)));
     assertThat(await(pipelining.batch(inserts))).as("every reply released without the disk")
         .allMatch(reply -> ((Response.Status) reply).ok());
+    assertThat(await(first)).as("the first reply released too").isTrue();
     assertThat(disk.stuckWriters()).as("the writer is still stuck").isPositive();
     assertThat(http.get("/ready").status()).isEqualTo(503);
 
