@@ -269,6 +269,16 @@ public abstract class FrontConnection implements Transport, PushSink {
     }
   }
 
+  /**
+   * After a close: reads again, so that a closing handshake (WebSocket's close frame) can be
+   * answered; the caller drops whatever else comes.
+   */
+  protected void readTheClosingHandshake() {
+    readingPaused = false;
+    channel.config().setAutoRead(true);
+    input.resume();
+  }
+
   /** Whether the session has asked to stop reading (back-pressure). */
   protected boolean readingPaused() {
     return readingPaused;

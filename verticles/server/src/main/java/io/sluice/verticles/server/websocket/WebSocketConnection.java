@@ -282,5 +282,9 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   @Override
   protected void closeTransport(String reason) {
     socket.close(closeStatus, reason.length() > 120 ? reason.substring(0, 120) : reason);
+    // Reading was stopped at the bad input; without the peer's answering close frame Vert.x would
+    // keep the TCP connection for its closing timeout (10 s). Frames that come meanwhile are dropped.
+    socket.frameHandler(ignored -> { });
+    readTheClosingHandshake();
   }
 }
