@@ -89,8 +89,10 @@ class StoreLimitsTest {
       assertThat(counter(store, "new" + i, 60 * SECOND)).isNotNull();
     }
     // A sample may miss the last few expired ones while live ones are in it: Redis's trade-off too.
-    assertThat(store.evicted(Bound.KEYS)).isLessThan(10);
-    assertThat(store.expiredReclaimed()).isGreaterThan(90);
+    // Samples of 8 from 100 miss them about 7 times in a run (11 at the 99th percentile, 15 the
+    // most in 200,000 simulated runs); evicting live records first would evict all 100.
+    assertThat(store.evicted(Bound.KEYS)).isLessThanOrEqualTo(20);
+    assertThat(store.expiredReclaimed()).isGreaterThanOrEqualTo(80);
     assertThat(store.counters()).isEqualTo(100);
   }
 
