@@ -11,6 +11,7 @@ import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.server.grpc.RlsFixture;
 import io.sluice.verticles.server.grpc.RlsSettings;
+import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Hex;
@@ -86,6 +87,9 @@ class ClusterFrontsTest {
       byte[] connection = new byte[17];
       connection[0] = 0x15;
       System.arraycopy(whoami, 1, connection, 1, 16);
+      // The reply's bytes are counted when the write completes, which may be after they arrived.
+      Poll.until("its node counted the WHOAMI reply as written", () -> NODES.get(1).server().instance().connections()
+          .all().stream().anyMatch(stats -> stats.writeBytes() == 17));
 
       await(local.send(connection));
       String onItsNode = Hex.of(await(local.receive(238)));
