@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ final class CliServer implements AutoCloseable {
   }
 
   final ManualClock clock = new ManualClock();
+  private final long startedAtNanos = clock.epochNanos();
   private final Gateway gateway;
   private final String scheme;
 
@@ -36,6 +38,15 @@ final class CliServer implements AutoCloseable {
     SluiceConfig config = ((Invocation.Run) ConfigLoader.load(all, Map.of())).config();
     gateway = Gateway.start(config, () -> config, clock);
     scheme = config.tlsCertificate().isPresent() ? "https" : "http";
+  }
+
+  /**
+   * Moves the clock to the server's next one-minute tick (counted from its start), where the
+   * statistics of the minute before become visible.
+   */
+  void toNextMinuteTick() {
+    long minute = Duration.ofMinutes(1).toNanos();
+    clock.advance(Duration.ofNanos(minute - (clock.epochNanos() - startedAtNanos) % minute));
   }
 
   int tcpPort() {

@@ -58,15 +58,31 @@ class CliTest {
     assertThat(new JsonObject(missing.out()).getString("status")).isEqualTo("00");
   }
 
-  /** What docs/operating.md shows: an hour reads as seconds, to the second, as it runs down. */
+  /** The examples of docs/operating.md's "sluice cli", as written there, one second after the insert. */
+  @Test
+  void theOperatingGuidesExamples() {
+    server.toNextMinuteTick();
+    assertThat(cli("insert", "user:42", "100", "1h")).isEqualTo(new Run(0, "OK\n", ""));
+    server.clock.advance(Duration.ofSeconds(1));
+    assertThat(cli("query", "user:42").out()).isEqualTo("quota 100, ttl 3599 s\n");
+    assertThat(cli("--json", "query", "user:42").out())
+        .isEqualTo("{\"key\":\"user:42\",\"quota\":100,\"ttl\":3599,\"ttl_unit\":\"seconds\",\"ok\":true}\n");
+    assertThat(cli("update", "user:42", "ttl", "patch", "5m")).isEqualTo(new Run(0, "OK\n", ""));
+    assertThat(cli("query", "user:42").out()).isEqualTo("quota 100, ttl 300 s\n");
+    assertThat(cli("set", "greeting", "hello", "1h")).isEqualTo(new Run(0, "OK\n", ""));
+    server.clock.advance(Duration.ofSeconds(1));
+    assertThat(cli("get", "greeting").out()).isEqualTo("hello  (ttl 3599 s)\n");
+    server.toNextMinuteTick();
+    assertThat(cli("stats").out()).contains("user:42  reads 5 last minute, 5 total; writes 2 last minute, 2 total\n");
+  }
+
+  /** An hour reads as seconds, to the second, as it runs down. */
   @Test
   void aTtlInHoursShowsLiveInSeconds() {
-    assertThat(cli("insert", "user:42", "100", "1h")).isEqualTo(new Run(0, "OK\n", ""));
-    assertThat(cli("query", "user:42").out()).isEqualTo("quota 100, ttl 3600 s\n");
+    assertThat(cli("insert", "hourly", "100", "1h")).isEqualTo(new Run(0, "OK\n", ""));
+    assertThat(cli("query", "hourly").out()).isEqualTo("quota 100, ttl 3600 s\n");
     server.clock.advance(Duration.ofMillis(1500));
-    assertThat(cli("query", "user:42").out()).isEqualTo("quota 100, ttl 3598 s\n");
-    assertThat(cli("--json", "query", "user:42").out())
-        .isEqualTo("{\"key\":\"user:42\",\"quota\":100,\"ttl\":3598,\"ttl_unit\":\"seconds\",\"ok\":true}\n");
+    assertThat(cli("query", "hourly").out()).isEqualTo("quota 100, ttl 3598 s\n");
     assertThat(cli("insert", "day", "1", "24h").status()).as("86,400 s do not fit uint16: minutes do").isZero();
     assertThat(cli("query", "day").out()).isEqualTo("quota 1, ttl 1440 to 1441 m\n");
     assertThat(cli("insert", "too-long", "1", "70000h").err())
@@ -95,9 +111,9 @@ class CliTest {
 
   @Test
   void buffersSetAndGet() {
-    assertThat(cli("set", "greeting", "hello world", "1h").status()).isZero();
-    assertThat(cli("get", "greeting").out()).isEqualTo("hello world  (ttl 3600 s)\n");
-    JsonObject json = new JsonObject(cli("--json", "get", "greeting").out());
+    assertThat(cli("set", "b1", "hello world", "1h").status()).isZero();
+    assertThat(cli("get", "b1").out()).isEqualTo("hello world  (ttl 3600 s)\n");
+    JsonObject json = new JsonObject(cli("--json", "get", "b1").out());
     assertThat(json.getString("value")).isEqualTo("hello world");
     assertThat(json.getString("value_base64")).isEqualTo("aGVsbG8gd29ybGQ=");
     assertThat(json.getLong("ttl")).isEqualTo(3600);
@@ -121,14 +137,15 @@ class CliTest {
    */
   @Test
   void statsCountTheReadsOfTheLastWholeMinute() {
+    server.toNextMinuteTick();
     cli("insert", "read-me", "5", "1h");
     cli("query", "read-me");
     cli("query", "read-me");
     assertThat(cli("stats").out()).contains("read-me  reads 0 last minute, 0 total; writes 0 last minute, 0 total\n")
         .contains("this minute's figures show after the next tick");
-    server.clock.advance(Duration.ofSeconds(60));
+    server.toNextMinuteTick();
     assertThat(cli("stats").out()).contains("read-me  reads 3 last minute, 3 total; writes 1 last minute, 1 total\n");
-    server.clock.advance(Duration.ofSeconds(60));
+    server.toNextMinuteTick();
     JsonObject item = new JsonObject(cli("--json", "stats").out()).getJsonArray("keys").stream().map(JsonObject.class::cast)
         .filter(key -> key.getString("key").equals("read-me")).findFirst().orElseThrow();
     assertThat(item.getLong("reads_per_minute")).as("the STATS of the minute before").isEqualTo(1);
@@ -146,7 +163,7 @@ class CliTest {
     assertThat(session.out()).contains("connections: 1\n")
         .contains("bytes read: " + (3 + 4 + 2 + 2 + 2 + 1) + " by the connections open now, ");
     assertThat(cli("info").out()).as("a one-shot info has sent its 1 byte").contains("bytes read: 1 by the connections open now");
-    server.clock.advance(Duration.ofSeconds(60));
+    server.toNextMinuteTick();
     Waits.until(Duration.ofSeconds(10), "the server's once-a-second roll saw the tick",
         () -> new JsonObject(cli("--json", "info").out()).getLong("read_bytes_per_minute") > 0);
   }
