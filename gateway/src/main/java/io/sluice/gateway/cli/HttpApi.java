@@ -69,9 +69,13 @@ final class HttpApi {
     }
     return client.request(request)
         .compose(sent -> body == null ? sent.send() : sent.send(body.toBuffer()))
-        .compose(response -> response.body().map(content -> new Reply(response.statusCode(), json(response.statusCode(), path, content))))
-        .recover(failed -> Future.failedFuture(failed instanceof IllegalStateException ? failed
-            : new IllegalStateException("cannot reach " + base + ": " + Cli.message(failed))));
+        .compose(response -> response.body().map(content -> new Answer(response.statusCode(), content)))
+        .recover(failed -> Future.failedFuture(new IllegalStateException("cannot reach " + base + ": " + Cli.message(failed))))
+        .map(answer -> new Reply(answer.status(), json(answer, path)));
+  }
+
+  /** A whole response, before its body is read as JSON. */
+  private record Answer(int status, Buffer content) {
   }
 
   /** A URL such as {@code https://gateway/sluice} puts every path under {@code /sluice}. */
@@ -80,12 +84,12 @@ final class HttpApi {
     return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
   }
 
-  private JsonObject json(int status, String path, Buffer content) {
+  private JsonObject json(Answer answer, String path) {
     try {
-      return new JsonObject(content);
+      return new JsonObject(answer.content());
     } catch (DecodeException | ClassCastException notJson) {
-      String start = content.toString(StandardCharsets.UTF_8);
-      throw new IllegalStateException("HTTP " + status + " from " + base + path + " is not a JSON object: "
+      String start = answer.content().toString(StandardCharsets.UTF_8);
+      throw new IllegalStateException("HTTP " + answer.status() + " from " + base + path + " is not a JSON object: "
           + (start.length() > 80 ? start.substring(0, 80) + "…" : start));
     }
   }

@@ -15,7 +15,8 @@ final class Servers {
 
   private final Vertx vertx;
   private final CliSettings settings;
-  private ThrottrClient throttr;
+  /** Set on the event loop when connected, read by the command's thread after it awaited that. */
+  private volatile ThrottrClient throttr;
   private HttpApi http;
 
   Servers(Vertx vertx, CliSettings settings) {

@@ -120,6 +120,8 @@ class CliCheckApiTest {
     Run unreachable = CliServer.run(List.of("--http", "http://127.0.0.1:1", "policies"), Map.of(), new ByteArrayInputStream(new byte[0]));
     assertThat(unreachable.status()).isEqualTo(2);
     assertThat(unreachable.err()).startsWith("sluice cli: policies failed: cannot reach http://127.0.0.1:1: ");
+    assertThat(cli("--http", server.httpUrl() + "/behind/a/proxy", "policies").err()).as("the URL's path prefixes every path")
+        .startsWith("sluice cli: policies failed: HTTP 404: ");
     Run noThrottr = CliServer.run(List.of("--port", "1", "--http", server.httpUrl(), "policies"), WITH_TOKEN,
         new ByteArrayInputStream(new byte[0]));
     assertThat(noThrottr.status()).as("the HTTP commands need no Throttr port").isZero();
