@@ -206,8 +206,10 @@ public final class Cli {
     StringBuilder text = new StringBuilder()
         .append("Usage: sluice cli [options] [COMMAND ARGS...]\n")
         .append("A client for people: Throttr commands on the Throttr port; check, policies and reset on the HTTP\n")
-        .append("port. Without a command it reads commands from the input, one a line (help, quit). A TTL is in seconds unless a unit follows: ns, us, ms, s, m, h (500ms, 5m).\n")
-        .append("Exit status: 0; 1 when the server answered 00 or denied a check; 2 for usage or connection errors.\n\n")
+        .append("port. Without a command it reads commands from the input, one a line (help, quit).\n")
+        .append("A TTL is in seconds unless a unit follows: ns, us, ms, s, m, h (500ms, 5m).\n")
+        .append("Exit status: 0; 1 when the server answered 00 or denied a check; 2 for a usage error, an HTTP\n")
+        .append("error status or a server that cannot be reached.\n\n")
         .append("Options:\n");
     for (CliOptions.Row row : CliOptions.ALL) {
       String usage = row.takesValue() ? row.flag() + " " + row.valueLabel() : row.flag();
@@ -215,7 +217,7 @@ public final class Cli {
     }
     text.append("\nCommands:\n");
     for (CliCommand command : CliCommand.values()) {
-      text.append(String.format("  %-46s %s%n", command.usage(), command.description()));
+      text.append(String.format("  %-50s %s%n", command.usage(), command.description()));
     }
     return text.toString();
   }

@@ -39,8 +39,8 @@ public final class CliOptions {
   public static final Row TLS_CERT = new Row("tls-cert", "FILE", "client certificate (PEM), for a server with"
       + " --tls-client-ca; with --tls-key", List.of());
   public static final Row TLS_KEY = new Row("tls-key", "FILE", "the client certificate's private key (PEM)", List.of());
-  public static final Row HTTP = new Row("http", "URL", "the HTTP port, for check, policies and reset"
-      + " (http://127.0.0.1:8080); https:// uses the --tls-* files", List.of());
+  public static final Row HTTP = new Row("http", "URL", "HTTP port for check, policies, reset (http://127.0.0.1:8080);"
+      + " https uses --tls-*", List.of());
   public static final Row TOKEN = new Row("token", "TOKEN", "the server's --auth-token, for the HTTP API"
       + " (default: $" + CliSettings.TOKEN_VARIABLE + ")", List.of());
   public static final Row JSON = new Row("json", null, "print one JSON object per reply, for scripts", List.of());
