@@ -65,6 +65,11 @@ public final class Gateway {
    * @param reread reads the configuration again from the same sources, for SIGHUP ({@link Reloader})
    */
   public static Gateway start(SluiceConfig config, Callable<SluiceConfig> reread) throws Exception {
+    return start(config, reread, Clock.SYSTEM);
+  }
+
+  /** @param clock the time of expiry and of the one-minute statistics windows: a test's hand-moved one */
+  public static Gateway start(SluiceConfig config, Callable<SluiceConfig> reread, Clock clock) throws Exception {
     HeapTuning.apply();
     int loops = config.eventLoops();
     // By default one event loop per core: shard i and front instance i then share loop i, so a key
@@ -93,7 +98,7 @@ public final class Gateway {
             config.persistenceQueueBytes(), io.sluice.verticles.engine.persist.FileChannels.DISK));
 
     try {
-      SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
+      SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), clock, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
       LOG.log(System.Logger.Level.INFO, "records: at most " + (config.maxKeys() == Long.MAX_VALUE ? "unlimited" : config.maxKeys())

@@ -62,5 +62,9 @@ class CompletionTest {
         .containsAll(CliOptions.ALL.stream().map(CliOptions.Row::flag).toList());
     assertThat(complete("sluice", "cli", "--port", "9000", "in")).containsExactly("insert", "info");
     assertThat(complete("sluice", "cli", "--value-size", "")).containsExactly("uint8", "uint16", "uint32", "uint64");
+    assertThat(complete("sluice", "cli", "c")).containsExactly("connections", "check");
+    Files.writeString(directory.resolve("client-ca.pem"), "");
+    assertThat(complete("sluice", "cli", "--tls-ca", directory.resolve("client-c").toString()))
+        .containsExactly(directory.resolve("client-ca.pem").toString());
   }
 }

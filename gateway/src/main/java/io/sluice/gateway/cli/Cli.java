@@ -1,7 +1,6 @@
 package io.sluice.gateway.cli;
 
 import io.sluice.protocol.binary.client.ThrottrClient;
-import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -14,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,9 +21,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code sluice cli}: a Throttr client for people, like redis-cli. One-shot
+ * {@code sluice cli}: a Throttr client for people, like redis-cli, that also checks, lists and resets
+ * the HTTP check API's limits. One-shot
  * ({@code sluice cli [options] COMMAND ARGS…}) or, without a command, a prompt reading one command
- * per line. Exit status: 0, 1 when the server answered {@code 00}, 2 for a usage or connection error.
+ * per line. Exit status: 0, 1 when the server answered {@code 00} or denied a check, 2 for a usage
+ * or connection error.
  */
 public final class Cli {
 
@@ -45,36 +47,38 @@ public final class Cli {
   }
 
   public static int run(List<String> args, InputStream in, PrintStream out, PrintStream err) {
-    CliOptions.Parsed options;
+    return run(args, System.getenv(), in, out, err);
+  }
+
+  /** @param environment where the HTTP API's token is read from when {@code --token} is not given */
+  public static int run(List<String> args, Map<String, String> environment, InputStream in, PrintStream out, PrintStream err) {
+    CliSettings settings;
     try {
-      options = CliOptions.parse(args);
+      settings = CliOptions.parse(args, environment);
     } catch (IllegalArgumentException usage) {
       err.println("sluice cli: " + usage.getMessage());
       return TROUBLE;
     }
-    if (options.help()) {
+    if (settings.help()) {
       out.print(help());
       return OK;
     }
     Vertx vertx = Vertx.vertx();
     try {
-      ThrottrClient client;
-      try {
-        client = await(ThrottrClient.connect(vertx, new ThrottrClientOptions().setHost(options.host())
-            .setPort(options.port()).setValueSize(options.valueSize())));
-      } catch (Exception unreachable) {
-        err.println("sluice cli: cannot connect to " + options.host() + ":" + options.port() + ": " + message(unreachable));
-        return TROUBLE;
-      }
-      Cli cli = new Cli(out, err, options.json());
-      return options.command().isEmpty() ? cli.prompt(client, in) : cli.execute(client, options.command());
+      Servers servers = new Servers(vertx, settings);
+      Cli cli = new Cli(out, err, settings.json());
+      return settings.command().isEmpty() ? cli.prompt(servers, in) : cli.execute(servers, settings.command());
     } finally {
-      vertx.close();
+      try {
+        await(vertx.close());
+      } catch (Exception notClosed) {
+        err.println("sluice cli: closing the connections: " + message(notClosed));
+      }
     }
   }
 
   /** One command: its exit status. */
-  private int execute(ThrottrClient client, List<String> words) {
+  private int execute(Servers servers, List<String> words) {
     CliCommand command = CliCommand.named(words.get(0)).orElse(null);
     if (command == null) {
       err.println("sluice cli: unknown command '" + words.get(0) + "' (commands: " + String.join(", ", CliCommand.words()) + ")");
@@ -83,9 +87,9 @@ public final class Cli {
     List<String> args = words.subList(1, words.size());
     try {
       if (command == CliCommand.SUBSCRIBE) {
-        return subscribe(client, args);
+        return subscribe(await(servers.throttr()), args);
       }
-      Result result = await(command.run(client, args));
+      Result result = await(command.run(servers, args));
       out.println(json ? result.json().encode() : result.text());
       return result.ok() ? OK : STATUS_00;
     } catch (IllegalArgumentException usage) {
@@ -129,7 +133,7 @@ public final class Cli {
   }
 
   /** Reads commands, one a line, until end of input or "quit"; the status is the last command's. */
-  private int prompt(ThrottrClient client, InputStream in) {
+  private int prompt(Servers servers, InputStream in) {
     boolean interactive = System.console() != null;
     BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
     int status = OK;
@@ -154,7 +158,7 @@ public final class Cli {
           out.print(help());
           continue;
         }
-        status = execute(client, words);
+        status = execute(servers, words);
       }
     } catch (IOException unreadable) {
       err.println("sluice cli: cannot read the input: " + unreadable.getMessage());
@@ -201,8 +205,11 @@ public final class Cli {
   static String help() {
     StringBuilder text = new StringBuilder()
         .append("Usage: sluice cli [options] [COMMAND ARGS...]\n")
-        .append("A Throttr client for people. Without a command it reads commands from the input, one a line\n")
-        .append("(help, quit). Exit status: 0, 1 when the server answered 00, 2 for usage or connection errors.\n\n")
+        .append("A client for people: Throttr commands on the Throttr port; check, policies and reset on the HTTP\n")
+        .append("port. Without a command it reads commands from the input, one a line (help, quit).\n")
+        .append("A TTL is in seconds unless a unit follows: ns, us, ms, s, m, h (500ms, 5m).\n")
+        .append("Exit status: 0; 1 when the server answered 00 or denied a check; 2 for a usage error, an HTTP\n")
+        .append("error status or a server that cannot be reached.\n\n")
         .append("Options:\n");
     for (CliOptions.Row row : CliOptions.ALL) {
       String usage = row.takesValue() ? row.flag() + " " + row.valueLabel() : row.flag();
@@ -210,7 +217,7 @@ public final class Cli {
     }
     text.append("\nCommands:\n");
     for (CliCommand command : CliCommand.values()) {
-      text.append(String.format("  %-46s %s%n", command.usage(), command.description()));
+      text.append(String.format("  %-50s %s%n", command.usage(), command.description()));
     }
     return text.toString();
   }
@@ -225,7 +232,8 @@ public final class Cli {
     }
   }
 
-  private static String message(Throwable failure) {
+  /** The innermost cause's message: what went wrong, without the layers that passed it on. */
+  static String message(Throwable failure) {
     Throwable root = failure;
     while (root.getCause() != null) {
       root = root.getCause();
