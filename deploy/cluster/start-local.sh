@@ -6,11 +6,17 @@
 #   deploy/cluster/start-local.sh [nodes] [extra options for every node...]
 #   deploy/cluster/start-local.sh stop        # SIGTERM to every node: each hands its partitions over
 #
-# JAVA_OPTS is passed to every node's JVM; SLUICE_JAR overrides gateway/target/sluice.jar.
+# JAVA_OPTS is passed to every node's JVM; SLUICE_JAR overrides gateway/target/sluice.jar (lib/sluice.jar
+# in the distribution).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
-jar="${SLUICE_JAR:-$here/../../gateway/target/sluice.jar}"
+# The build's jar in the repository; lib/sluice.jar where this script came with the distribution.
+jar="$here/../../gateway/target/sluice.jar"
+if [[ -e "$here/../../lib/sluice.jar" ]]; then
+  jar="$here/../../lib/sluice.jar"
+fi
+jar="${SLUICE_JAR:-$jar}"
 dir="${SLUICE_CLUSTER_DIR:-/tmp/sluice-cluster}"
 mkdir -p "$dir"
 

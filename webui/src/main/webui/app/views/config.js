@@ -25,17 +25,28 @@ export function mount(root, { signal }) {
     ],
     emptyText: 'No HTTP check policy.',
   });
+  const reload = el('p', { id: 'config-last-reload', className: 'muted', text: 'No reload (SIGHUP) since the start.' });
   const status = el('div');
   root.append(viewHeader('Configuration', { subtitle: el('span', { className: 'muted', text: 'in effect, secrets redacted' }) }),
     status,
     el('section', { className: 'card' }, el('div', { className: 'table-scroll' }, options.element)),
-    el('section', { className: 'card' }, el('h2', { text: 'Policies' }), el('div', { className: 'table-scroll' }, policies.element)));
+    el('section', { className: 'card' }, el('h2', { text: 'Policies' }), el('div', { className: 'table-scroll' }, policies.element)),
+    el('section', { className: 'card' }, el('h2', { text: 'Last reload' }), reload));
   get('/api/admin/config', null, signal)
     .then((config) => {
       options.setItems(config.options);
       policies.setItems(config.policies);
+      if (config.lastReload) reload.replaceChildren(...describeReload(config.lastReload));
     })
     .catch((error) => {
       if (!isAbort(error) && error.status !== 401) status.replaceChildren(notice(error.message, 'error'));
     });
+}
+
+/** When the last reload ran, its outcome, and what each part changed or why it was refused. */
+function describeReload(last) {
+  return [
+    el('span', { text: `${new Date(last.atMillis).toLocaleString()}: ${last.outcome}` }),
+    el('ul', {}, last.parts.map((part) => el('li', { className: 'mono wrap', text: `${part.part}: ${part.result} — ${part.detail}` }))),
+  ];
 }

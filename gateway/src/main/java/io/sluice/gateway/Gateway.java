@@ -2,6 +2,7 @@ package io.sluice.gateway;
 
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
+import io.sluice.gateway.config.Reread;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.ServerSettings;
@@ -58,18 +59,18 @@ public final class Gateway {
 
   /** Starts with a configuration that SIGHUP reads again unchanged (tests, embedding). */
   public static Gateway start(SluiceConfig config) throws Exception {
-    return start(config, () -> config);
+    return start(config, () -> Reread.of(config));
   }
 
   /**
    * @param reread reads the configuration again from the same sources, for SIGHUP ({@link Reloader})
    */
-  public static Gateway start(SluiceConfig config, Callable<SluiceConfig> reread) throws Exception {
+  public static Gateway start(SluiceConfig config, Callable<Reread> reread) throws Exception {
     return start(config, reread, Clock.SYSTEM);
   }
 
   /** @param clock the time of expiry and of the one-minute statistics windows: a test's hand-moved one */
-  public static Gateway start(SluiceConfig config, Callable<SluiceConfig> reread, Clock clock) throws Exception {
+  public static Gateway start(SluiceConfig config, Callable<Reread> reread, Clock clock) throws Exception {
     HeapTuning.apply();
     int loops = config.eventLoops();
     // By default one event loop per core: shard i and front instance i then share loop i, so a key
@@ -112,21 +113,30 @@ public final class Gateway {
           + tls.engine().resolved().name().toLowerCase(java.util.Locale.ROOT) + " engine, TLS 1.2 and 1.3"
           + (tls.clientCa().isPresent() ? ", client certificates required" : "") + ")"));
       ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
-      Reloader reloader = new Reloader(config, reread, metrics)
+      Reloader reloader = new Reloader(config, reread, metrics, Clock.SYSTEM, server.lastReload())
           .add("policies", next -> {
             Policies policies = next.policies();
-            return () -> server.replacePolicies(policies);
+            return () -> server.replacePolicies(policies).describe();
           })
           .add("udp rules", next -> {
-            RuleSet rules = UdpRules.load(next.rulesFile());
-            return () -> server.replaceUdpRules(rules);
+            RuleSet rules = UdpRules.load(next.config().rulesFile());
+            return () -> {
+              server.replaceUdpRules(rules);
+              return "udp rules read again";
+            };
           });
-      reloader.add("tls certificates and token file", next -> server::reload);
+      reloader.add("tls certificates and token file", next -> () -> {
+        server.reload();
+        return "tls certificates and token file read again";
+      });
       RlsConfigSource rlsConfig = server.rateLimitService().settings().config();
       if (rlsConfig.path() != null) {
         reloader.add("rls config", next -> {
           RlsConfig read = RlsConfigReader.read(rlsConfig.path());
-          return () -> rlsConfig.install(read);
+          return () -> {
+            rlsConfig.install(read);
+            return "rls config domains " + read.domains().keySet().stream().sorted().toList();
+          };
         });
       }
       HangupSignal.onHangup(reloader::reload);

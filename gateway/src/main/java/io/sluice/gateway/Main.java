@@ -5,7 +5,7 @@ import io.sluice.gateway.cli.Cli;
 import io.sluice.gateway.config.ConfigException;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
-import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.gateway.config.Reread;
 
 import java.util.Arrays;
 import java.util.List;
@@ -17,8 +17,8 @@ public final class Main {
   }
 
   /** The configuration from the same flags, the environment and the config file as they are now. */
-  private static SluiceConfig rereadConfiguration(List<String> arguments) throws ConfigException {
-    return ((Invocation.Run) ConfigLoader.load(arguments, System.getenv())).config();
+  private static Reread rereadConfiguration(List<String> arguments) throws ConfigException {
+    return ConfigLoader.reread(arguments, System.getenv());
   }
 
   public static void main(String[] args) {

@@ -2,22 +2,33 @@ package io.sluice.gateway;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.gateway.config.Reread;
 import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.server.reload.LastReload;
+import io.sluice.verticles.server.reload.ReloadReport;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * What SIGHUP does: re-read the configuration (flags, environment, config file) and hand it to
  * every reloadable part, each of which checks its new version completely before anything
- * changes. A part whose new version is bad is refused: its previous version keeps serving, the
- * refusal is logged and counted ({@code sluice_config_reloads_total{part, result}}); the others
- * still reload. Connections and counters are untouched: parts swap what decides, not what is held.
+ * changes. A part whose new version is bad is refused: its previous version keeps serving, one
+ * WARN line says why, and the refusal is counted ({@code sluice_config_reloads_total{part, result}});
+ * the others still reload. One INFO line says what the parts put in service changed, and the
+ * admin API shows the same ({@link LastReload}). A configuration that cannot be read at all is one
+ * refusal, of the part {@code configuration}, and nothing changes. Connections and counters are
+ * untouched: parts swap what decides, not what is held.
  *
- * <p>Adding a part is one line: {@code reloader.add("tls certificates", config -> { Certs next =
- * Certs.load(config); return () -> server.replaceCertificates(next); });}
+ * <p>Adding a part is one line: {@code reloader.add("tls certificates", next -> { Certs certs =
+ * Certs.load(next.config()); return () -> { server.replaceCertificates(certs); return "tls
+ * certificates reloaded"; }; });}
  */
 final class Reloader {
 
@@ -25,18 +36,31 @@ final class Reloader {
   @FunctionalInterface
   interface Part {
     /**
-     * Reads and checks this part's new version from {@code config}, changing nothing.
+     * Reads and checks this part's new version from {@code next}, changing nothing.
      *
-     * @return what puts the new version in service; it must not fail
-     * @throws Exception when the new version cannot be used; the message is logged as the reason
+     * @return what puts the new version in service
+     * @throws Exception when the new version cannot be used; the message, which names the file
+     *                   and what is wrong, is logged as the reason
      */
-    Runnable prepare(SluiceConfig config) throws Exception;
+    Install prepare(Reread next) throws Exception;
   }
+
+  /** Puts a checked new version in service; it must not fail. */
+  @FunctionalInterface
+  interface Install {
+    /** @return what changed, for the log and the admin API: {@code policies added [a], changed [], removed []} */
+    String install();
+  }
+
+  /** The part a configuration that cannot be read at all is counted and reported as. */
+  static final String CONFIGURATION = "configuration";
 
   private static final System.Logger LOG = System.getLogger(Reloader.class.getName());
 
-  private final Callable<SluiceConfig> configuration;
+  private final Callable<Reread> configuration;
   private final MeterRegistry metrics;
+  private final Clock clock;
+  private final LastReload last;
   private final Map<String, Part> parts = new LinkedHashMap<>();
   /** What the server started with: options a reload cannot apply are compared with it. */
   private final SluiceConfig started;
@@ -44,54 +68,69 @@ final class Reloader {
   /**
    * @param started       the configuration the server started with
    * @param configuration reads the configuration again, from the same flags, environment and file
+   * @param last          where each reload's report goes, for the admin API
    */
-  Reloader(SluiceConfig started, Callable<SluiceConfig> configuration, MeterRegistry metrics) {
+  Reloader(SluiceConfig started, Callable<Reread> configuration, MeterRegistry metrics, Clock clock, LastReload last) {
     this.started = started;
     this.configuration = configuration;
     this.metrics = metrics;
+    this.clock = clock;
+    this.last = last;
+    counters(CONFIGURATION);
   }
 
   Reloader add(String name, Part part) {
     parts.put(name, part);
-    result(name, "ok");
-    result(name, "refused");
+    counters(name);
     return this;
   }
 
   /** Runs on SIGHUP's thread; one reload at a time. */
   synchronized void reload() {
-    SluiceConfig next;
+    long atMillis = TimeUnit.NANOSECONDS.toMillis(clock.epochNanos());
+    Reread next;
     try {
       next = configuration.call();
     } catch (Exception unreadable) {
-      for (String name : parts.keySet()) {
-        refuse(name, unreadable);
-      }
+      last.record(new ReloadReport(atMillis, List.of(refuse(CONFIGURATION, unreadable,
+          "reload refused, nothing changed: "))));
       return;
     }
-    List<String> fixed = started.changedSettings(next);
+    List<String> fixed = started.changedSettings(next.config());
     if (!fixed.isEmpty()) {
       LOG.log(System.Logger.Level.WARNING, "reload: these options cannot change while Sluice runs and keep their"
           + " values until a restart: " + String.join(", ", fixed), Map.of("options", String.join(" ", fixed)));
     }
+    List<ReloadReport.PartResult> results = new ArrayList<>();
     for (Map.Entry<String, Part> part : parts.entrySet()) {
-      Runnable install;
+      Install install;
       try {
         install = part.getValue().prepare(next);
       } catch (Exception invalid) {
-        refuse(part.getKey(), invalid);
+        results.add(refuse(part.getKey(), invalid, "reload: " + part.getKey() + " refused, the previous one stays in service: "));
         continue;
       }
-      install.run();
+      results.add(new ReloadReport.PartResult(part.getKey(), true, install.install()));
       result(part.getKey(), "ok").increment();
-      LOG.log(System.Logger.Level.INFO, "reload: " + part.getKey() + " reloaded", Map.of("part", part.getKey(), "result", "ok"));
     }
+    List<String> changes = results.stream().filter(ReloadReport.PartResult::reloaded)
+        .map(ReloadReport.PartResult::detail).collect(Collectors.toList());
+    if (!changes.isEmpty()) {
+      LOG.log(System.Logger.Level.INFO, "reloaded: " + String.join("; ", changes), Map.of("result", "ok"));
+    }
+    last.record(new ReloadReport(atMillis, results));
   }
 
-  private void refuse(String name, Exception reason) {
+  private ReloadReport.PartResult refuse(String name, Exception reason, String prefix) {
     result(name, "refused").increment();
-    LOG.log(System.Logger.Level.WARNING, "reload: " + name + " refused, the previous one stays in service: "
-        + reason.getMessage(), Map.of("part", name, "result", "refused"));
+    LOG.log(System.Logger.Level.WARNING, prefix + reason.getMessage(), Map.of("part", name, "result", "refused"));
+    return new ReloadReport.PartResult(name, false, reason.getMessage());
+  }
+
+  /** Both series of a part from the start, so that a dashboard sees a zero before the first reload. */
+  private void counters(String part) {
+    result(part, "ok");
+    result(part, "refused");
   }
 
   private Counter result(String part, String result) {

@@ -8,6 +8,8 @@ import io.sluice.gateway.process.ChildProcess;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -25,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -114,23 +117,37 @@ class DeployKitTest {
     assertThat(exposed).isEqualTo(expectedPorts(environment));
   }
 
-  @Test
-  void theKubernetesManifestsMatchTheOptionTable() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"kubernetes/sluice.yaml", "cluster/k8s/sluice.yaml"})
+  void theKubernetesManifestsRunTheImageLockedDownAndMatchTheOptionTable(String manifest) throws Exception {
     List<Map<String, Object>> documents = new ArrayList<>();
-    for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(Files.readString(DEPLOY.resolve("kubernetes/sluice.yaml")))) {
+    for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(Files.readString(DEPLOY.resolve(manifest)))) {
       documents.add(map(document));
     }
     Map<String, Object> workload = documents.stream().filter(d -> List.of("Deployment", "StatefulSet").contains(d.get("kind"))).findFirst().orElseThrow();
-    Map<String, Object> service = documents.stream().filter(d -> "Service".equals(d.get("kind"))).findFirst().orElseThrow();
-    Map<String, Object> configMap = documents.stream().filter(d -> "ConfigMap".equals(d.get("kind"))).findFirst().orElseThrow();
+    List<Map<String, Object>> services = documents.stream().filter(d -> "Service".equals(d.get("kind"))).toList();
+    assertThat(services).isNotEmpty();
 
-    Map<String, Object> container = map(list(map(map(map(workload.get("spec")).get("template")).get("spec")).get("containers")).get(0));
+    Map<String, Object> pod = map(map(map(workload.get("spec")).get("template")).get("spec"));
+    Map<String, Object> container = map(list(pod.get("containers")).get(0));
+    // The image deploy/docker/Dockerfile builds, run by its ENTRYPOINT (bin/sluice): not a bare JRE told to java -jar.
+    assertThat(container.get("image")).isEqualTo("sluice:" + projectVersion(Files.readString(GATEWAY.resolve("pom.xml"))));
+    assertThat(container).doesNotContainKeys("command", "args");
     Map<String, String> environment = new HashMap<>();
+    Map<String, Object> secretToken = null;
     for (Object entry : list(container.get("env"))) {
       Map<String, Object> variable = map(entry);
-      assertThat(isKnownVariable((String) variable.get("name"))).as(variable.get("name") + " is an option's variable").isTrue();
-      environment.put((String) variable.get("name"), variable.get("value") == null ? null : String.valueOf(variable.get("value")));
+      String name = (String) variable.get("name");
+      assertThat(isKnownVariable(name) || "POD_IP".equals(name)).as(name + " is an option's variable").isTrue();
+      environment.put(name, variable.get("value") == null ? null : String.valueOf(variable.get("value")));
+      if (name.equals(Options.AUTH_TOKEN.environmentVariable().orElseThrow())) {
+        secretToken = map(map(variable.get("valueFrom")).get("secretKeyRef"));
+      }
     }
+    assertThat(environment.get(Options.BIND.environmentVariable().orElseThrow())).isEqualTo("0.0.0.0");
+    assertThat(secretToken).as("bound to 0.0.0.0: the HTTP port's token comes from a Secret").isNotNull();
+    assertThat(secretToken).containsEntry("name", "sluice").containsEntry("key", "auth-token");
+
     Map<String, String> portNames = new HashMap<>();
     Set<String> declared = new TreeSet<>();
     for (Object entry : list(container.get("ports"))) {
@@ -139,7 +156,7 @@ class DeployKitTest {
       declared.add(spelled);
       portNames.put((String) port.get("name"), spelled);
     }
-    assertThat(declared).isEqualTo(expectedPorts(environment));
+    assertThat(declared).as("every listener's port, gRPC's too").isEqualTo(expectedPorts(environment));
     String httpPort = environment.getOrDefault(Options.HTTP_PORT.environmentVariable().orElseThrow(), "8080") + "/tcp";
     Map<String, Object> readiness = map(map(container.get("readinessProbe")).get("httpGet"));
     Map<String, Object> liveness = map(map(container.get("livenessProbe")).get("httpGet"));
@@ -147,23 +164,44 @@ class DeployKitTest {
     assertThat(liveness.get("path")).isEqualTo("/health");
     assertThat(portNames.get(String.valueOf(readiness.get("port")))).isEqualTo(httpPort);
     assertThat(portNames.get(String.valueOf(liveness.get("port")))).isEqualTo(httpPort);
-    Map<String, Object> limits = map(map(container.get("resources")).get("limits"));
-    assertThat(limits).containsKeys("cpu", "memory");
+    Map<String, Object> resources = map(container.get("resources"));
+    assertThat(map(resources.get("requests"))).containsKeys("cpu", "memory");
+    assertThat(map(resources.get("limits"))).containsKeys("cpu", "memory");
+
+    // Non-root, read-only root file system, no capability, no privilege to gain; /tmp writable for the JVM.
+    assertThat(map(pod.get("securityContext"))).containsEntry("runAsNonRoot", true);
+    Map<String, Object> locked = map(container.get("securityContext"));
+    assertThat(locked).containsEntry("allowPrivilegeEscalation", false).containsEntry("readOnlyRootFilesystem", true);
+    assertThat(list(map(locked.get("capabilities")).get("drop"))).containsExactly("ALL");
+    assertThat(list(container.get("volumeMounts"))).anySatisfy(mount -> assertThat(map(mount)).containsEntry("mountPath", "/tmp"));
 
     Set<String> served = new TreeSet<>();
-    for (Object entry : list(map(service.get("spec")).get("ports"))) {
-      Map<String, Object> port = map(entry);
-      String target = portNames.get(String.valueOf(port.get("targetPort")));
-      assertThat(target).as("service port " + port.get("name") + " targets a container port").isNotNull();
-      assertThat(target).isEqualTo(port.get("port") + "/" + String.valueOf(port.get("protocol")).toLowerCase(java.util.Locale.ROOT));
-      served.add(target);
+    for (Map<String, Object> service : services) {
+      for (Object entry : list(map(service.get("spec")).get("ports"))) {
+        Map<String, Object> port = map(entry);
+        String target = portNames.get(String.valueOf(port.get("targetPort")));
+        assertThat(target).as("service port " + port.get("name") + " targets a container port").isNotNull();
+        assertThat(target).isEqualTo(port.get("port") + "/" + String.valueOf(port.get("protocol")).toLowerCase(java.util.Locale.ROOT));
+        served.add(target);
+      }
     }
     assertThat(served).isEqualTo(declared);
+    Object podLabels = map(map(map(workload.get("spec")).get("template")).get("metadata")).get("labels");
+    services.forEach(service -> assertThat(map(service.get("spec")).get("selector")).isEqualTo(podLabels));
 
-    // The configuration the ConfigMap mounts is one Sluice accepts.
-    Path config = Files.writeString(directory.resolve("sluice.yaml"), (String) map(configMap.get("data")).get("sluice.yaml"));
-    assertThat(ConfigLoader.load(List.of("--config", config.toString()), Map.of())).isInstanceOf(Invocation.Run.class);
-    assertThat(environment.get(Options.CONFIG.environmentVariable().orElseThrow())).isEqualTo("/etc/sluice/sluice.yaml");
+    if (Boolean.parseBoolean(environment.get(Options.CLUSTER.environmentVariable().orElseThrow()))) {
+      // A drain takes one member at a time, which the partitions' backups survive.
+      Map<String, Object> budget = documents.stream().filter(d -> "PodDisruptionBudget".equals(d.get("kind"))).findFirst().orElseThrow();
+      assertThat(map(budget.get("spec"))).containsEntry("maxUnavailable", 1);
+      assertThat(map(map(budget.get("spec")).get("selector")).get("matchLabels")).isEqualTo(podLabels);
+    }
+    Optional<Map<String, Object>> configMap = documents.stream().filter(d -> "ConfigMap".equals(d.get("kind"))).findFirst();
+    if (configMap.isPresent()) {
+      // The configuration the ConfigMap mounts is one Sluice accepts.
+      Path config = Files.writeString(directory.resolve("sluice.yaml"), (String) map(configMap.get().get("data")).get("sluice.yaml"));
+      assertThat(ConfigLoader.load(List.of("--config", config.toString()), Map.of())).isInstanceOf(Invocation.Run.class);
+      assertThat(environment.get(Options.CONFIG.environmentVariable().orElseThrow())).isEqualTo("/etc/sluice/sluice.yaml");
+    }
   }
 
   @Test

@@ -60,6 +60,40 @@ class DistributionIT {
     assertThat(Files.readString(home.resolve("bin/sluice"))).startsWith("#!/bin/sh\n").contains("exec \"$java\"");
   }
 
+  /**
+   * Every file the shipped configuration and deployment kit name by a path ({@code
+   * deploy/rules/musicbrainz.yaml}, {@code docs/envoy.md}, {@code deploy/cluster/k8s/}) is in the
+   * archive at that path, and the example policies and the MusicBrainz rules load.
+   */
+  @Test
+  void shipsEveryFileItsConfigurationNames() throws Exception {
+    // A file (with its extension) or a folder (with its slash): "kubectl exec deploy/sluice" names neither.
+    Pattern named = Pattern.compile("\\b(?:deploy|docs)/[A-Za-z0-9_./-]*(?:\\.[a-z]+\\b|/)");
+    List<String> missing = new ArrayList<>();
+    int checked = 0;
+    List<Path> shipped;
+    try (var files = Files.walk(home)) {
+      shipped = files.filter(Files::isRegularFile)
+          .filter(file -> file.startsWith(home.resolve("conf")) || file.startsWith(home.resolve("deploy"))).toList();
+    }
+    for (Path file : shipped) {
+      Matcher path = named.matcher(Files.readString(file));
+      while (path.find()) {
+        checked++;
+        if (!Files.exists(home.resolve(path.group()))) {
+          missing.add(home.relativize(file) + " names " + path.group());
+        }
+      }
+    }
+    assertThat(missing).as("paths the shipped files name that the archive lacks").isEmpty();
+    assertThat(checked).as("conf/sluice.yaml names the rules, the examples and docs at least").isGreaterThan(10);
+    assertThat(home.resolve("deploy/nginx/sluice-auth.conf")).isRegularFile();
+
+    ChildProcess.Finished check = ChildProcess.run(List.of("bin/sluice", "--check-config", "--config", "deploy/examples/sluice.yaml",
+        "--rules", "deploy/rules/musicbrainz.yaml"), Map.of(), home);
+    assertThat(check.status()).as(check.output()).isZero();
+  }
+
   @Test
   void printsItsVersion() throws Exception {
     ChildProcess.Finished version = ChildProcess.run(List.of("bin/sluice", "--version"), Map.of(), home);

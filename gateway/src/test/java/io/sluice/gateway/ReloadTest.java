@@ -1,6 +1,7 @@
 package io.sluice.gateway;
 
 import io.sluice.gateway.process.ChildProcess;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,16 +26,25 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * SIGHUP sent to a real gateway process: a good change is served at once, a bad one is refused
- * with the previous version kept; connections stay open and counters keep counting throughout.
+ * SIGHUP sent to a real gateway process: a good change is served at once and shown by the
+ * dashboard's API and one log line, a bad one is refused with the previous version kept and one
+ * WARN line naming what is wrong; connections stay open and counters keep counting throughout.
  */
 class ReloadTest {
 
-  private static final String POLICIES_V1 = "policies:\n  two:\n    strategy: fixed_window\n    limit: 2\n    window: 1h\n";
-  private static final String POLICIES_V2 = POLICIES_V1 + "  added:\n    strategy: fixed_window\n    limit: 9\n    window: 1h\n";
+  private static final String TWO = "  two:\n    strategy: fixed_window\n    limit: 2\n    window: 1h\n";
+  private static final String POLICIES_V1 = "policies:\n" + TWO
+      + "  changing:\n    strategy: fixed_window\n    limit: 3\n    window: 1h\n"
+      + "  gone:\n    strategy: fixed_window\n    limit: 3\n    window: 1h\n";
+  private static final String POLICIES_V2 = "policies:\n" + TWO
+      + "  changing:\n    strategy: fixed_window\n    limit: 4\n    window: 1h\n"
+      + "  added:\n    strategy: fixed_window\n    limit: 9\n    window: 1h\n";
+  /** V2 with one typo, in the window of 'changing' (whose key is line 6 of the file). */
+  private static final String POLICIES_TYPO = POLICIES_V2.replace("limit: 4\n    window: 1h", "limit: 4\n    window: 1hr");
   private static final String RULES_V1 = "default:\n  fixed-reply: {over: false, rate: 0}\n  limit: 1\n  period: 1\n";
   private static final String RULES_V2 = "default:\n  fixed-reply: {over: true, rate: 0}\n  limit: 2\n  period: 3\n";
   private static final String RULES_BAD = "rules:\n  - pattern: '(unclosed'\n    limit: 1\n    period: 1\n" + RULES_V2;
+  private static final Pattern RELOADED = Pattern.compile(" INFO .*reloaded: ");
 
   @TempDir
   Path directory;
@@ -42,7 +54,7 @@ class ReloadTest {
   private int udpPort;
 
   @Test
-  void aGoodChangeIsServedAndABadOneRefusedWithoutDroppingConnectionsOrCounters() throws Exception {
+  void aGoodChangeIsServedAndShownAndABadOneRefusedWithoutDroppingConnectionsOrCounters() throws Exception {
     Path config = Files.writeString(directory.resolve("sluice.yaml"), POLICIES_V1);
     Path rules = Files.writeString(directory.resolve("rules.yaml"), RULES_V1);
     try (ChildProcess gateway = ChildProcess.start(ChildProcess.gatewayCommand("--config", config.toString(),
@@ -57,21 +69,48 @@ class ReloadTest {
         assertThat(udp("over_limit a")).isEqualTo("ok N 0.0 1.0 1");
         assertThat(check("two")).isEqualTo(200);
         assertThat(check("added")).isEqualTo(400);
+        assertThat(limitQuotas()).isEqualTo(Map.of("two", 2, "changing", 3, "gone", 3));
+        assertThat(configuredPolicies()).containsExactly("two", "changing", "gone");
+        assertThat(json("/api/admin/config").getValue("lastReload")).as("no reload yet").isNull();
 
-        // A good change of both files.
+        // A good change of both files: a policy added, one changed, one removed.
         Files.writeString(config, POLICIES_V2 + "max-frame: 9000\n");
         Files.writeString(rules, RULES_V2);
         int mark = gateway.lineCount();
         gateway.signal("HUP");
-        gateway.awaitLine(Pattern.compile("reload: udp rules reloaded"), mark);
+        gateway.awaitLine(Pattern.compile("reloaded: policies added \\[added\\], changed \\[changing\\], removed \\[gone\\];"
+            + " udp rules read again; tls certificates and token file read again( |$)"), mark);
+        assertThat(gateway.linesFrom(mark)).filteredOn(line -> RELOADED.matcher(line).find()).as("one line says what changed")
+            .hasSize(1);
         assertThat(gateway.awaitLine(Pattern.compile("cannot change while Sluice runs.*--max-frame \\(8096 -> 9000\\)"), mark)).isNotNull();
         assertThat(udp("over_limit a")).isEqualTo("ok Y 0.0 2.0 3");
         assertThat(check("added")).isEqualTo(200);
+        assertThat(check("gone")).isEqualTo(400);
         // The policy kept by name kept its counter: one left of 2, then denied.
         assertThat(check("two")).isEqualTo(200);
         assertThat(check("two")).isEqualTo(429);
+        assertThat(limitQuotas()).as("the Limits view's API shows the reloaded set")
+            .isEqualTo(Map.of("two", 2, "changing", 4, "added", 9));
+        assertThat(configuredPolicies()).containsExactly("two", "changing", "added");
+        JsonObject reload = json("/api/admin/config").getJsonObject("lastReload");
+        assertThat(reload.getString("outcome")).isEqualTo("ok");
+        assertThat(reload.getLong("atMillis")).isCloseTo(System.currentTimeMillis(), org.assertj.core.data.Offset.offset(60_000L));
+        assertThat(reload.getJsonArray("parts").getJsonObject(0).getMap()).containsEntry("part", "policies")
+            .containsEntry("result", "ok").containsEntry("detail", "policies added [added], changed [changing], removed [gone]");
+
+        // A typo in one policy: one WARN, naming the file, the line and the policy; the rest reloads.
+        Files.writeString(config, POLICIES_TYPO);
+        mark = gateway.lineCount();
+        gateway.signal("HUP");
+        gateway.awaitLine(Pattern.compile("reloaded: udp rules read again; tls certificates and token file read again( |$)"), mark);
+        assertThat(gateway.linesFrom(mark)).filteredOn(line -> line.contains(" WARN ")).singleElement().asString()
+            .containsPattern("reload: policies refused, the previous one stays in service: config file .*sluice.yaml:6: policy 'changing'")
+            .contains("1hr");
+        assertThat(check("added")).as("the policies in service stay").isEqualTo(200);
+        assertThat(json("/api/admin/config").getJsonObject("lastReload").getString("outcome")).isEqualTo("partly refused");
 
         // A bad rules file and a config file that is not YAML: both refused, the previous versions serve on.
+        Files.writeString(config, POLICIES_V2);
         Files.writeString(rules, RULES_BAD);
         mark = gateway.lineCount();
         gateway.signal("HUP");
@@ -80,8 +119,11 @@ class ReloadTest {
         Files.writeString(config, "policies: [unclosed\n");
         mark = gateway.lineCount();
         gateway.signal("HUP");
-        gateway.awaitLine(Pattern.compile("reload: policies refused, the previous one stays in service: .*sluice.yaml:\\d+(:\\d+)?: malformed YAML"), mark);
+        gateway.awaitLine(Pattern.compile(" WARN .*reload refused, nothing changed: config file .*sluice.yaml:\\d+(:\\d+)?: malformed YAML"), mark);
         assertThat(check("added")).as("the policy added by the good reload still serves").isEqualTo(200);
+        reload = json("/api/admin/config").getJsonObject("lastReload");
+        assertThat(reload.getString("outcome")).isEqualTo("refused");
+        assertThat(reload.getJsonArray("parts").getJsonObject(0).getString("part")).isEqualTo("configuration");
 
         // The Throttr connection opened before the reloads is still served, its key intact: QUERY "k".
         throttr.getOutputStream().write(new byte[] {0x02, 0x01, 'k'});
@@ -90,10 +132,11 @@ class ReloadTest {
         assertThat(Short.reverseBytes(reply.readShort())).isEqualTo((short) 7);
 
         String metrics = get("/metrics");
-        assertThat(metrics).contains("sluice_config_reloads_total{part=\"udp rules\",result=\"ok\"} 1.0")
-            .contains("sluice_config_reloads_total{part=\"udp rules\",result=\"refused\"} 2.0")
+        assertThat(metrics).contains("sluice_config_reloads_total{part=\"udp rules\",result=\"ok\"} 2.0")
+            .contains("sluice_config_reloads_total{part=\"udp rules\",result=\"refused\"} 1.0")
             .contains("sluice_config_reloads_total{part=\"policies\",result=\"ok\"} 2.0")
-            .contains("sluice_config_reloads_total{part=\"policies\",result=\"refused\"} 1.0");
+            .contains("sluice_config_reloads_total{part=\"policies\",result=\"refused\"} 1.0")
+            .contains("sluice_config_reloads_total{part=\"configuration\",result=\"refused\"} 1.0");
       }
       assertThat(gateway.process().isAlive()).as("SIGHUP must not stop the server").isTrue();
       // Many requests and connections, and not one duplicate-gauge warning from Micrometer.
@@ -114,7 +157,7 @@ class ReloadTest {
       Files.writeString(rls, rlsConfig(5, "hour"));
       int mark = gateway.lineCount();
       gateway.signal("HUP");
-      gateway.awaitLine(Pattern.compile("reload: rls config reloaded"), mark);
+      gateway.awaitLine(Pattern.compile("reloaded: .*rls config domains \\[api\\]"), mark);
       assertThat(rlsStatus()).as("5 an hour now, the count kept: the third").isEqualTo(200);
 
       Files.writeString(rls, rlsConfig(5, "fortnight"));
@@ -156,6 +199,26 @@ class ReloadTest {
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString("{\"policy\":\"" + policy + "\",\"key\":\"user-1\"}")).build(),
         HttpResponse.BodyHandlers.ofString()).statusCode();
+  }
+
+  /** Each policy of the Limits view's API with the quota of its one limit. */
+  private Map<String, Integer> limitQuotas() throws Exception {
+    Map<String, Integer> quotas = new LinkedHashMap<>();
+    for (Object policy : json("/api/limits").getJsonArray("policies")) {
+      JsonObject one = (JsonObject) policy;
+      quotas.put(one.getString("name"), one.getJsonArray("limits").getJsonObject(0).getInteger("quota"));
+    }
+    return quotas;
+  }
+
+  /** The policies' names as the admin API's configuration shows them. */
+  private List<String> configuredPolicies() throws Exception {
+    return json("/api/admin/config").getJsonArray("policies").stream()
+        .map(policy -> ((JsonObject) policy).getString("name")).toList();
+  }
+
+  private JsonObject json(String path) throws Exception {
+    return new JsonObject(get(path));
   }
 
   private String get(String path) throws Exception {

@@ -40,6 +40,8 @@ public final class ConfigLoader {
   private static final String DEFAULT = "default";
 
   private final List<String> problems = new ArrayList<>();
+  /** The problems of the policies alone: a reload refuses the policies for them, and nothing else. */
+  private final List<String> policyProblems = new ArrayList<>();
 
   private ConfigLoader() {
   }
@@ -51,7 +53,27 @@ public final class ConfigLoader {
    * @throws ConfigException naming every bad flag, variable, file or value and where it came from
    */
   public static Invocation load(List<String> args, Map<String, String> environment) throws ConfigException {
-    return new ConfigLoader().resolve(args, environment);
+    ConfigLoader loader = new ConfigLoader();
+    Invocation invocation = loader.resolve(args, environment);
+    if (!loader.policyProblems.isEmpty()) {
+      throw new ConfigException(loader.policyProblems);
+    }
+    return invocation;
+  }
+
+  /**
+   * The configuration of a running server read again (SIGHUP): like {@link #load}, except that
+   * problems in the policies alone leave the rest usable, so that they refuse the policies only.
+   *
+   * @throws ConfigException when anything besides the policies is wrong
+   */
+  public static Reread reread(List<String> args, Map<String, String> environment) throws ConfigException {
+    ConfigLoader loader = new ConfigLoader();
+    Invocation invocation = loader.resolve(args, environment);
+    if (!(invocation instanceof Invocation.Run run)) {
+      throw new ConfigException("the command line no longer asks to run Sluice");
+    }
+    return new Reread(run.config(), loader.policyProblems);
   }
 
   private Invocation resolve(List<String> args, Map<String, String> environment) throws ConfigException {
@@ -72,7 +94,7 @@ public final class ConfigLoader {
     settings.put(Options.CONFIG, configFile);
     YamlConfigFile.Contents file = configFile.value() == null
         ? new YamlConfigFile.Contents(Map.of(), Policies.none())
-        : YamlConfigFile.read((Path) configFile.value(), configFile.origin(), problems);
+        : YamlConfigFile.read((Path) configFile.value(), configFile.origin(), problems, policyProblems);
     Map<Option<?>, RawValue> fromFile = file.options();
 
     List<Map<Option<?>, RawValue>> lowestPrecedenceFirst = List.of(fromFile, fromEnvironment, fromCommandLine);
@@ -238,16 +260,19 @@ public final class ConfigLoader {
     ValueSize size = (ValueSize) valueSize.value();
     for (Policy policy : policies.all()) {
       if (!size.fits(policy.strategy().maxStateLength())) {
-        problems.add("policy '" + policy.name() + "' keeps states of up to " + policy.strategy().maxStateLength()
+        policyProblems.add("policy '" + policy.name() + "' keeps states of up to " + policy.strategy().maxStateLength()
             + " bytes, more than " + Options.VALUE_SIZE.flag() + " " + size.label() + " (" + valueSize.origin()
             + ") lets a value have (" + size.max() + "): use a wider value size, or fewer or shorter quota names");
       }
     }
   }
 
+  /** Every problem found so far, the policies' too, once anything besides the policies is wrong. */
   private void throwIfProblems() throws ConfigException {
     if (!problems.isEmpty()) {
-      throw new ConfigException(problems);
+      List<String> all = new ArrayList<>(problems);
+      all.addAll(policyProblems);
+      throw new ConfigException(all);
     }
   }
 

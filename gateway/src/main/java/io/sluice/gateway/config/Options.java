@@ -51,7 +51,7 @@ public final class Options {
   public static final Option<Integer> HTTP_PORT = Option.valued("http-port", "PORT", ValueType.port())
       .yaml("http.port").environment()
       .defaultValue(8080)
-      .describedAs("Port of the HTTP listener (WebSocket bridge at /ws, check API at /v1, /metrics; later the dashboard); 0 picks a free port.");
+      .describedAs("Port of the HTTP listener (dashboard at /, its API at /api, WebSocket bridge at /ws, check API at /v1, /metrics, /health, /ready); 0 picks a free port.");
 
   public static final Option<Integer> GRPC_PORT = Option.valued("grpc-port", "PORT", ValueType.port())
       .yaml("grpc.port").environment()

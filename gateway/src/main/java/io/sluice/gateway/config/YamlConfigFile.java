@@ -42,25 +42,30 @@ final class YamlConfigFile {
 
   private final Path path;
   private final List<String> problems;
+  private final List<String> policyProblems;
   private final Map<Option<?>, ConfigLoader.RawValue> found = new HashMap<>();
   private Policies policies = Policies.none();
   /** Line of each key already seen, to report a setting given twice (nested and dotted, say). */
   private final Map<String, Integer> firstLineOfKey = new HashMap<>();
 
-  private YamlConfigFile(Path path, List<String> problems) {
+  private YamlConfigFile(Path path, List<String> problems, List<String> policyProblems) {
     this.path = path;
     this.problems = problems;
+    this.policyProblems = policyProblems;
   }
 
   /**
    * @param path         the file, as the user gave it (messages quote it unchanged)
    * @param pathOrigin   where the path came from, for "cannot read" messages
-   * @param problems     receives every problem found; the file's other settings are still read
+   * @param problems     receives every problem found outside the policies; the file's other
+   *                     settings are still read
+   * @param policyProblems receives the problems of the {@code policies:} section, which a reload
+   *                     refuses on their own
    * @return the raw text of each option the file sets, with a {@code file:line} origin, and the
    *         policies of its {@code policies:} section
    */
-  static Contents read(Path path, String pathOrigin, List<String> problems) {
-    YamlConfigFile file = new YamlConfigFile(path, problems);
+  static Contents read(Path path, String pathOrigin, List<String> problems, List<String> policyProblems) {
+    YamlConfigFile file = new YamlConfigFile(path, problems, policyProblems);
     file.readFile(pathOrigin);
     return new Contents(file.found, file.policies);
   }
@@ -110,9 +115,9 @@ final class YamlConfigFile {
         // Not an option: a structure of its own, which only the file can give.
         Integer earlier = firstLineOfKey.putIfAbsent(key, line);
         if (earlier != null) {
-          problems.add(at(line) + ": '" + key + "' is given twice (first at line " + earlier + ")");
+          policyProblems.add(at(line) + ": '" + key + "' is given twice (first at line " + earlier + ")");
         } else {
-          policies = PolicySection.read(valueNode, this::at, problems);
+          policies = PolicySection.read(valueNode, this::at, policyProblems);
         }
       } else if (option.isPresent()) {
         readValue(option.get(), key, line, valueNode);

@@ -3,6 +3,7 @@ package io.sluice.gateway.cli;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
+import io.sluice.gateway.config.Reread;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.verticles.engine.time.ManualClock;
 
@@ -36,7 +37,7 @@ final class CliServer implements AutoCloseable {
     List<String> all = new ArrayList<>(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"));
     all.addAll(List.of(options));
     SluiceConfig config = ((Invocation.Run) ConfigLoader.load(all, Map.of())).config();
-    gateway = Gateway.start(config, () -> config, clock);
+    gateway = Gateway.start(config, () -> Reread.of(config), clock);
     scheme = config.tlsCertificate().isPresent() ? "https" : "http";
   }
 

@@ -133,4 +133,30 @@ class PolicySectionTest {
             + " value have (255): use a wider value size, or fewer or shorter quota names");
     assertThat(run("--config", file.toString(), "--value-size", "uint16").policies().all()).hasSize(2);
   }
+
+  /** SIGHUP: a typo in one policy refuses the policies alone; the other settings still read. */
+  @Test
+  void aRereadSetsPolicyProblemsApartFromTheOtherSettings() throws Exception {
+    Path file = write("""
+        udp.rules: rules.yaml
+        policies:
+          good: {strategy: gcra, burst: 3, rate: 5}
+          typo: {strategy: gcra, burst: 3, rate: fast}
+        """);
+    java.util.List<String> args = java.util.List.of("--config", file.toString());
+
+    Reread reread = ConfigLoader.reread(args, java.util.Map.of());
+
+    assertThat(reread.config().rulesFile()).contains(Path.of("rules.yaml"));
+    assertThat(reread.policyProblems()).singleElement().asString()
+        .startsWith("config file " + file + ":4: policy 'typo': ").contains("fast");
+    org.assertj.core.api.Assertions.assertThatThrownBy(reread::policies).isInstanceOf(ConfigException.class)
+        .hasMessage(reread.policyProblems().get(0));
+    assertThat(failure(args.toArray(String[]::new)).problems()).as("at start the same typo stops Sluice")
+        .isEqualTo(reread.policyProblems());
+    write("tcp.port: nope\npolicies:\n  typo: {strategy: gcra, burst: 3, rate: fast}\n");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConfigLoader.reread(args, java.util.Map.of()))
+        .as("any other problem refuses the whole reread, listing the policies' too").isInstanceOf(ConfigException.class)
+        .hasMessageContaining("--tcp-port").hasMessageContaining("policy 'typo'");
+  }
 }

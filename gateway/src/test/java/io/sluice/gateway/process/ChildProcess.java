@@ -126,6 +126,13 @@ public final class ChildProcess implements AutoCloseable {
     }
   }
 
+  /** The lines printed from the mark {@code fromLine} on (see {@link #lineCount()}). */
+  public List<String> linesFrom(int fromLine) {
+    synchronized (lines) {
+      return List.copyOf(lines.subList(fromLine, lines.size()));
+    }
+  }
+
   public String output() {
     synchronized (lines) {
       return String.join("\n", lines);

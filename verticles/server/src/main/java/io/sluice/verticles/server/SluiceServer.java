@@ -58,6 +58,11 @@ import io.sluice.verticles.server.http.HttpFeature;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 import io.vertx.core.Vertx;
 
+import io.sluice.verticles.server.check.LivePolicies;
+import io.sluice.verticles.server.reload.LastReload;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.sluice.verticles.strategies.policy.PolicyChanges;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -81,6 +86,9 @@ public final class SluiceServer {
   private final LimitActivity limitActivity = new LimitActivity();
   /** Where client connections register so that the admin API can close them. */
   private final ConnectionClosers closers = new ConnectionClosers();
+  /** What the last SIGHUP reload did, for the admin API. */
+  private final LastReload lastReload = new LastReload();
+  private LivePolicies policies;
   private ShardDirectory directory;
   private ClusterDeployment cluster;
   private PersistentShards persistence = PersistentShards.none();
@@ -89,7 +97,6 @@ public final class SluiceServer {
   private int tcpPort;
   private int httpPort;
   private int udpPort;
-  private CheckApi checkApi;
   private UdpVerticle udpFront;
   private int grpcPort = -1;
   private EnvoyRateLimit rls;
@@ -166,6 +173,7 @@ public final class SluiceServer {
   }
 
   private Future<Void> deploy(ServerSettings settings) {
+    policies = new LivePolicies(settings.policies());
     tls = settings.defences().tls().map(TlsReloads::new);
     tls.ifPresent(reloads -> watches.add(FileWatch.start(vertx, reloads.settings().files(), reloads::reload)));
     guards = new ListenerGuards(settings.defences(), tls,
@@ -211,7 +219,7 @@ public final class SluiceServer {
         })
         .compose(v -> clustered == null ? Future.succeededFuture() : ClusterDeployment.start(vertx, clustered,
             settings.cluster(), settings.valueSize(),
-            travellingWork(settings), instance.connections(), settings.frontInstances(), meters(),
+            travellingWork(policies), instance.connections(), settings.frontInstances(), meters(),
             verticle -> track(vertx.deployVerticle(verticle))).onSuccess(deployment -> cluster = deployment).mapEmpty())
         .compose(v -> listener("Throttr TCP", settings.tcp().bind(), settings.tcp().port(), deployTcp(settings, directory)))
         .compose(v -> listener("HTTP", settings.http().bind(), settings.http().port(), deployHttp(settings, directory)))
@@ -224,9 +232,9 @@ public final class SluiceServer {
    * lookups: the check API's checks, the UDP protocol's rate steps and get_size counts, Envoy's
    * window counters, the dashboard's key pages. The same list, in the same order, on every node.
    */
-  private static TaskCodecs travellingWork(ServerSettings settings) {
+  private static TaskCodecs travellingWork(LivePolicies policies) {
     List<TaskCodec<?>> tasks = new ArrayList<>();
-    tasks.add(new LimitTaskCodec(settings.policies()));
+    tasks.add(new LimitTaskCodec(policies));
     tasks.addAll(UdpRateCodecs.tasks());
     tasks.add(new WindowCounterCodec());
     List<ScanCodec<?>> scans = new ArrayList<>(UdpRateCodecs.scans());
@@ -342,12 +350,12 @@ public final class SluiceServer {
       features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token)));
     }
     features.add(HttpFeature.at("/ws", bridge::handler));
-    checkApi = new CheckApi(settings.policies(), directory, token, meters(), limitActivity, instance.clock());
+    CheckApi checkApi = new CheckApi(policies, directory, token, meters(), limitActivity, instance.clock());
     checkApi.mounts().forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     features.add(rls.json(token));
     features.add(rls.dashboardApi(token));
     // Last: the dashboard serves its page at "/" and so would match every path.
-    DashboardData dashboardData = new DashboardData(settings.policies(), limitActivity, settings.operator(), closers);
+    DashboardData dashboardData = new DashboardData(policies, limitActivity, settings.operator(), lastReload, closers);
     features.add(new Dashboard(instance, directory, token, dashboardData, protectedMode,
         persistence));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
@@ -413,9 +421,17 @@ public final class SluiceServer {
     });
   }
 
-  /** Replaces the check API's policies (a reload); keys' states stay in the shards. */
-  public void replacePolicies(io.sluice.verticles.strategies.policy.Policies policies) {
-    checkApi.replacePolicies(policies);
+  /**
+   * Replaces the policies of the check API and the dashboard (a reload); keys' states stay in the
+   * shards. Returns what changed, for the reload's log.
+   */
+  public PolicyChanges replacePolicies(Policies next) {
+    return policies.replace(next);
+  }
+
+  /** Where a reload leaves its report, which {@code GET /api/admin/config} shows. */
+  public LastReload lastReload() {
+    return lastReload;
   }
 
   /** Replaces the UDP rule table (a reload); rate state and statistics stay. */

@@ -36,7 +36,9 @@ import java.util.function.Supplier;
  */
 public final class CheckApi {
 
-  private volatile CheckPolicies policies;
+  private final LivePolicies live;
+  /** The policies in service as the endpoints look them up, built again when a reload replaced them. */
+  private volatile CheckPolicies lookup;
   private final ShardDirectory shards;
   private final BearerToken token;
   private final CheckDecisions decisions;
@@ -44,13 +46,17 @@ public final class CheckApi {
   private final Map<Context, ShardQueries> shardsByLoop = new ConcurrentHashMap<>();
 
   public CheckApi(Policies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics) {
-    this(policies, shards, token, metrics, new LimitActivity(), Clock.SYSTEM);
+    this(new LivePolicies(policies), shards, token, metrics, new LimitActivity(), Clock.SYSTEM);
   }
 
-  /** @param activity where decisions are counted for the dashboard's Limits view */
-  public CheckApi(Policies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics,
+  /**
+   * @param policies the policies in service, which a reload replaces
+   * @param activity where decisions are counted for the dashboard's Limits view
+   */
+  public CheckApi(LivePolicies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics,
                   LimitActivity activity, Clock clock) {
-    this.policies = new CheckPolicies(policies);
+    this.live = policies;
+    this.lookup = new CheckPolicies(policies.get());
     this.decisions = new CheckDecisions(metrics, activity, clock);
     this.shards = shards;
     this.token = token;
@@ -74,14 +80,21 @@ public final class CheckApi {
   private CheckServices services() {
     Context loop = Vertx.currentContext();
     ShardQueries routes = shardsByLoop.computeIfAbsent(loop, context -> new ShardQueries(context, shards));
-    return new CheckServices(() -> policies, routes, decisions);
+    return new CheckServices(this::policies, routes, decisions);
   }
 
   /**
-   * Later checks use {@code newPolicies} (a reload). Each key's state stays in its shard under
+   * The policies in service. After a reload the first request builds their lookup again; two
+   * requests racing to do so build the same thing. Each key's state stays in its shard under
    * {@code rl:<policy>:<key>}, so a policy kept by name keeps its counters.
    */
-  public void replacePolicies(Policies newPolicies) {
-    this.policies = new CheckPolicies(newPolicies);
+  private CheckPolicies policies() {
+    CheckPolicies built = lookup;
+    Policies current = live.get();
+    if (!built.isOf(current)) {
+      built = new CheckPolicies(current);
+      lookup = built;
+    }
+    return built;
   }
 }

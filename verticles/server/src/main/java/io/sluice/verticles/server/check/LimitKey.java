@@ -26,4 +26,10 @@ public final class LimitKey {
     }
     return bytes;
   }
+
+  /** The policy's name in a record key this class made: policy names hold no colon. */
+  static String policyOf(byte[] key) {
+    String text = new String(key, StandardCharsets.UTF_8);
+    return text.substring(PREFIX.length(), text.indexOf(':', PREFIX.length()));
+  }
 }

@@ -13,17 +13,19 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A check, peek or reset travelling to its key's owner in a cluster: the kind, the key, the
- * policy's name and the cost go; the owner takes the strategy from its own policies (every node
- * loads the same file), and the decision, or the failure, comes back.
+ * policy's name and the cost go; the owner takes the strategy from its own policies in service
+ * (every node loads the same file, and reloads it), and the decision, or the failure, comes back.
  */
 public final class LimitTaskCodec implements TaskCodec<LimitTask> {
 
-  private final Policies policies;
+  private final Supplier<Policies> policies;
 
-  public LimitTaskCodec(Policies policies) {
+  /** @param policies the policies in service, read at each task: a reload may replace them */
+  public LimitTaskCodec(Supplier<Policies> policies) {
     this.policies = policies;
   }
 
@@ -36,13 +38,9 @@ public final class LimitTaskCodec implements TaskCodec<LimitTask> {
   public void writeTask(ByteBuf out, LimitTask task) {
     out.writeByte(task.kind().ordinal());
     BatchWire.writeBytes(out, task.key());
-    BatchWire.writeString(out, task.strategy() == null ? "" : policyOf(task).name());
+    // The name from the key, not from the strategy: a reload may have replaced the policy since.
+    BatchWire.writeString(out, task.strategy() == null ? "" : LimitKey.policyOf(task.key()));
     out.writeLongLE(task.cost());
-  }
-
-  private Policy policyOf(LimitTask task) {
-    return policies.all().stream().filter(policy -> policy.strategy() == task.strategy()).findFirst()
-        .orElseThrow(() -> new IllegalStateException("the task's strategy belongs to no policy"));
   }
 
   @Override
@@ -51,10 +49,10 @@ public final class LimitTaskCodec implements TaskCodec<LimitTask> {
     byte[] key = BatchWire.readBytes(in);
     String policy = BatchWire.readString(in);
     long cost = in.readLongLE();
-    if (kind != LimitTask.Kind.RESET && policies.get(policy) == null) {
+    Policy named = kind == LimitTask.Kind.RESET ? null : policies.get().get(policy);
+    if (kind != LimitTask.Kind.RESET && named == null) {
       throw new IllegalArgumentException("policy " + policy + " is not configured on this node");
     }
-    Policy named = kind == LimitTask.Kind.RESET ? null : policies.get(policy);
     return new LimitTask(kind, key, named == null ? null : named.strategy(), cost,
         named == null ? OnFull.ALLOW : named.onFull());
   }

@@ -2,6 +2,7 @@ package io.sluice.verticles.server.dashboard;
 
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.http.ApiError;
+import io.sluice.verticles.server.reload.ReloadReport;
 import io.sluice.verticles.strategies.policy.Policy;
 import io.sluice.verticles.strategies.policy.PolicyParameters;
 import io.vertx.core.Future;
@@ -38,8 +39,9 @@ final class AdminRoutes {
 
   /**
    * GET /api/admin/config: {@code {"options":[{"option","yaml","value","origin","secret"}],
-   * "policies":[{"name","key","shadow","legacyHeaders","parameters"}]}}. Secret values (the token)
-   * are never sent, only whether they are set.
+   * "policies":[{"name","key","shadow","legacyHeaders","parameters"}], "lastReload":…}}, the
+   * policies as they are in service now. Secret values (the token) are never sent, only whether
+   * they are set.
    */
   Future<Void> config(RoutingContext context) {
     JsonArray options = new JsonArray();
@@ -55,6 +57,18 @@ final class AdminRoutes {
     }
     context.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
     return DashboardContext.ok(context, new JsonObject().put("options", options).put("policies", policies)
-        .put("internalMetrics", data.operator().internalMetrics()));
+        .put("internalMetrics", data.operator().internalMetrics())
+        .put("lastReload", data.lastReload().get().map(AdminRoutes::reload).orElse(null)));
+  }
+
+  /** {@code {"atMillis","outcome","parts":[{"part","result","detail"}]}}: what the last SIGHUP did. */
+  private static JsonObject reload(ReloadReport report) {
+    JsonArray parts = new JsonArray();
+    for (ReloadReport.PartResult part : report.parts()) {
+      parts.add(new JsonObject().put("part", part.part()).put("result", part.reloaded() ? "ok" : "refused")
+          .put("detail", part.detail()));
+    }
+    return new JsonObject().put("atMillis", report.atMillis()).put("outcome", report.outcome().spelling())
+        .put("parts", parts);
   }
 }

@@ -80,7 +80,7 @@ public final class Dashboard implements HttpFeature {
 
   private Router api(Vertx vertx) {
     ShardQueries shards = new ShardQueries(Vertx.currentContext(), directory);
-    KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard, new KeyStates(data.policies()));
+    KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard, new KeyStates(data.livePolicies()));
     ConnectionRoutes connections = new ConnectionRoutes(dashboard);
     ChannelRoutes channels = new ChannelRoutes(dashboard);
     LimitRoutes limits = new LimitRoutes(dashboard, data);

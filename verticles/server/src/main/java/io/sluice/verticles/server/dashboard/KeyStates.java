@@ -14,6 +14,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The state records of the rate limits, decoded for the key page instead of shown as raw text or
@@ -23,9 +24,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class KeyStates {
 
-  private final Policies policies;
+  private final Supplier<Policies> policies;
 
-  KeyStates(Policies policies) {
+  /** @param policies the policies in service, read at each decode: a reload may replace them */
+  KeyStates(Supplier<Policies> policies) {
     this.policies = policies;
   }
 
@@ -43,7 +45,7 @@ final class KeyStates {
 
   private JsonObject decodeLimit(String name, byte[] value, long nowNs) {
     int colon = name.indexOf(':', LimitKey.PREFIX.length());
-    Policy policy = colon < 0 ? null : policies.get(name.substring(LimitKey.PREFIX.length(), colon));
+    Policy policy = colon < 0 ? null : policies.get().get(name.substring(LimitKey.PREFIX.length(), colon));
     if (policy == null) {
       return null;
     }
