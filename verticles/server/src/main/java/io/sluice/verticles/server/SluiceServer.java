@@ -112,9 +112,13 @@ public final class SluiceServer {
    */
   public static Future<SluiceServer> start(Vertx vertx, ServerSettings settings, String version, Clock clock,
                                            PrometheusMeterRegistry metrics) {
-    Instance instance = Instance.start(version, settings.valueSize(), settings.shards(), clock);
-    SluiceServer server = new SluiceServer(vertx, instance, metrics);
-    return server.deploy(settings).map(server);
+    Future<Void> tlsFiles = settings.defences().tls().map(files -> TlsReloads.check(vertx, files))
+        .orElse(Future.succeededFuture());
+    return tlsFiles.compose(checked -> {
+      Instance instance = Instance.start(version, settings.valueSize(), settings.shards(), clock);
+      SluiceServer server = new SluiceServer(vertx, instance, metrics);
+      return server.deploy(settings).map(server);
+    });
   }
 
   public Instance instance() {
@@ -164,7 +168,7 @@ public final class SluiceServer {
   }
 
   private Future<Void> deploy(ServerSettings settings) {
-    tls = settings.defences().tls().map(TlsReloads::new);
+    tls = settings.defences().tls().map(files -> new TlsReloads(vertx, files, meters()));
     tls.ifPresent(reloads -> watches.add(FileWatch.start(vertx, reloads.settings().files(), reloads::reload)));
     guards = new ListenerGuards(settings.defences(), tls,
         new ConnectionGate(settings.defences().maxConnections(), meters(), instance.clock()), instance.clock());
