@@ -19,8 +19,17 @@ import java.util.stream.Stream;
  */
 public final class RlsConfigSource implements Supplier<RlsConfig> {
 
-  /** What a reload did. */
-  public record Reload(Outcome outcome, String detail) {
+  /**
+   * What a reload did.
+   *
+   * @param dropped domains the config before had and the new one has not (a file removed): their
+   *                descriptors now have no limit
+   */
+  public record Reload(Outcome outcome, String detail, List<String> dropped) {
+
+    public Reload(Outcome outcome, String detail) {
+      this(outcome, detail, List.of());
+    }
   }
 
   public enum Outcome { UNCHANGED, RELOADED, REFUSED }
@@ -73,9 +82,10 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
     lastSeen = fingerprint(path);
     try {
       RlsConfig read = RlsConfigReader.read(path);
+      List<String> dropped = current.domainsMissingFrom(read);
       current = read;
       return new Reload(Outcome.RELOADED, "domains " + read.domains().keySet().stream().sorted().toList()
-          + " from " + read.sources());
+          + " from " + read.sources(), dropped);
     } catch (RlsConfigException refused) {
       return new Reload(Outcome.REFUSED, refused.getMessage());
     }

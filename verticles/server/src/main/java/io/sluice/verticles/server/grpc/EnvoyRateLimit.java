@@ -88,7 +88,9 @@ public final class EnvoyRateLimit {
 
   /**
    * Re-reads the config now: what a SIGHUP should call. A refused config is logged as one ERROR
-   * line naming file, line and field, and the one in force stays.
+   * line naming file, line and field, and the one in force stays. A config that no longer has a
+   * domain (its file removed) is put in force, but logged at WARNING: that domain's requests are
+   * no longer limited.
    */
   public Future<RlsConfigSource.Reload> reload() {
     return reloadWith(RlsConfigSource::reload);
@@ -98,7 +100,14 @@ public final class EnvoyRateLimit {
     RlsConfigSource source = settings.config();
     return vertx.executeBlocking(() -> how.apply(source), false).onSuccess(reload -> {
       switch (reload.outcome()) {
-        case RELOADED -> LOG.log(System.Logger.Level.INFO, "rate limit config reloaded: " + reload.detail());
+        case RELOADED -> {
+          if (reload.dropped().isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "rate limit config reloaded: " + reload.detail());
+          } else {
+            LOG.log(System.Logger.Level.WARNING, "rate limit config reloaded without domains " + reload.dropped()
+                + ", whose requests now have no limit (a file removed?): " + reload.detail());
+          }
+        }
         case REFUSED -> LOG.log(System.Logger.Level.ERROR, "rate limit config refused, the previous one stays in force: "
             + reload.detail());
         default -> { }
