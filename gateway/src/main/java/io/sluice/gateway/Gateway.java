@@ -121,7 +121,7 @@ public final class Gateway {
       if (rlsConfig.path() != null) {
         reloader.add("rls config", next -> {
           RlsConfig read = RlsConfigReader.read(rlsConfig.path());
-          return () -> rlsConfig.install(read);
+          return () -> server.rateLimitService().install(read);
         });
       }
       HangupSignal.onHangup(reloader::reload);

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.grpc;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.rls.RateLimitService;
+import io.sluice.verticles.rls.RlsConfig;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.rls.RlsStats;
 import io.sluice.verticles.server.http.BearerToken;
@@ -98,20 +99,27 @@ public final class EnvoyRateLimit {
 
   private Future<RlsConfigSource.Reload> reloadWith(java.util.function.Function<RlsConfigSource, RlsConfigSource.Reload> how) {
     RlsConfigSource source = settings.config();
-    return vertx.executeBlocking(() -> how.apply(source), false).onSuccess(reload -> {
-      switch (reload.outcome()) {
-        case RELOADED -> {
-          if (reload.dropped().isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "rate limit config reloaded: " + reload.detail());
-          } else {
-            LOG.log(System.Logger.Level.WARNING, "rate limit config reloaded without domains " + reload.dropped()
-                + ", whose requests now have no limit (a file removed?): " + reload.detail());
-          }
+    return vertx.executeBlocking(() -> how.apply(source), false).onSuccess(EnvoyRateLimit::report);
+  }
+
+  /** Puts in force a config a SIGHUP has read already, and says so as a watched reload does. */
+  public void install(RlsConfig read) {
+    report(settings.config().install(read));
+  }
+
+  private static void report(RlsConfigSource.Reload reload) {
+    switch (reload.outcome()) {
+      case RELOADED -> {
+        if (reload.dropped().isEmpty()) {
+          LOG.log(System.Logger.Level.INFO, "rate limit config reloaded: " + reload.detail());
+        } else {
+          LOG.log(System.Logger.Level.WARNING, "rate limit config reloaded without domains " + reload.dropped()
+              + ", whose requests now have no limit (a file removed?): " + reload.detail());
         }
-        case REFUSED -> LOG.log(System.Logger.Level.ERROR, "rate limit config refused, the previous one stays in force: "
-            + reload.detail());
-        default -> { }
       }
-    });
+      case REFUSED -> LOG.log(System.Logger.Level.ERROR, "rate limit config refused, the previous one stays in force: "
+          + reload.detail());
+      default -> { }
+    }
   }
 }

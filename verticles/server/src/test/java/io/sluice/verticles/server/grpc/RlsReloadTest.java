@@ -125,4 +125,20 @@ class RlsReloadTest {
           .getRequestsPerUnit()).isEqualTo(10);
     }
   }
+  /** A SIGHUP reads the files itself and installs them: the same WARNING for the domains it drops. */
+  @Test
+  void aSighupInstallThatDropsADomainWarnsToo() throws Exception {
+    try (RlsFixture rls = new RlsFixture("a.yaml", config("kept", 10), "b.yaml", config("gone", 10));
+         LogCapture log = new LogCapture(EnvoyRateLimit.class.getName())) {
+      rls.rls().stopWatching();
+      java.nio.file.Files.delete(rls.configDir.resolve("b.yaml"));
+      rls.rls().install(io.sluice.verticles.rls.RlsConfigReader.read(rls.configDir));
+
+      assertThat(log.records()).singleElement().satisfies(warning -> {
+        assertThat(warning.getLevel()).isEqualTo(Level.WARNING);
+        assertThat(warning.getMessage()).contains("rate limit config reloaded without domains [gone]");
+      });
+      assertThat(rls.call(request("gone", descriptor("user", "x"))).getStatuses(0).hasCurrentLimit()).isFalse();
+    }
+  }
 }
