@@ -134,7 +134,7 @@ public final class Gateway {
         reloader.add("rls config", next -> {
           RlsConfig read = RlsConfigReader.read(rlsConfig.path());
           return () -> {
-            rlsConfig.install(read);
+            server.rateLimitService().install(read);
             return "rls config domains " + read.domains().keySet().stream().sorted().toList();
           };
         });

@@ -24,8 +24,14 @@ public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, bool
     replaces = List.copyOf(replaces);
   }
 
-  /** A limit a caller sets in its request (a descriptor's {@code limit}), counted like a configured one. */
-  static RateLimit override(long requestsPerUnit, WindowUnit unit, String statKey) {
-    return new RateLimit("", requestsPerUnit, unit, false, List.of(), false, statKey, false);
+  /**
+   * A limit a caller sets in its request (a descriptor's {@code limit}), counted as the configured
+   * one it overrides (its path, and whether that path is made of request values), or in no
+   * statistics when {@code configured} is null.
+   */
+  static RateLimit override(long requestsPerUnit, WindowUnit unit, RateLimit configured) {
+    return configured == null
+        ? new RateLimit("", requestsPerUnit, unit, false, List.of(), false, null, false)
+        : new RateLimit("", requestsPerUnit, unit, false, List.of(), false, configured.statKey(), configured.detailedMetric());
   }
 }

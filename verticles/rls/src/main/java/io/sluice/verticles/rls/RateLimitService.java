@@ -108,7 +108,7 @@ public final class RateLimitService {
       if (limit == null) {
         status = DescriptorStatus.newBuilder().setCode(Code.OK).build();
       } else if (limit.unlimited()) {
-        RlsStats.Counts counted = stats.of(domain, limit.statKey());
+        RlsStats.Counts counted = stats.of(domain, limit);
         counted.totalHits.add(hits[i]);
         counted.withinLimit.add(hits[i]);
         status = DescriptorStatus.newBuilder().setCode(Code.OK).setLimitRemaining(UNLIMITED_REMAINING).build();
@@ -136,7 +136,7 @@ public final class RateLimitService {
     long before = after - hits;
     long overThreshold = limit.requestsPerUnit();
     long nearThreshold = (long) Math.floor((double) ((float) overThreshold * NEAR_LIMIT_RATIO));
-    RlsStats.Counts counted = stats.of(domain, limit.statKey());
+    RlsStats.Counts counted = stats.of(domain, limit);
     counted.totalHits.add(hits);
     DescriptorStatus.Builder status = DescriptorStatus.newBuilder()
         .setCurrentLimit(RateLimitResponse.RateLimit.newBuilder().setName(limit.name())
@@ -214,8 +214,7 @@ public final class RateLimitService {
     RateLimitDescriptor.RateLimitOverride override = descriptor.getLimit();
     WindowUnit unit = WindowUnit.of(override.getUnit()).orElseThrow(() -> new InvalidRateLimitRequest(
         "descriptor " + index + ": the limit override's unit must be one of SECOND … WEEK, not " + override.getUnitValue()));
-    String statKey = configured != null ? configured.statKey() : null;
-    return RateLimit.override(Integer.toUnsignedLong(override.getRequestsPerUnit()), unit, statKey);
+    return RateLimit.override(Integer.toUnsignedLong(override.getRequestsPerUnit()), unit, configured);
   }
 
   private static HeaderValue header(String key, String value) {

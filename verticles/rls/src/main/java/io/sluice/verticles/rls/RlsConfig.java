@@ -22,6 +22,11 @@ public record RlsConfig(Map<String, DescriptorLevel> domains, List<String> sourc
     sources = List.copyOf(sources);
   }
 
+  /** The domains configured here that {@code next} does not configure, sorted: what a reload to it drops. */
+  public List<String> domainsMissingFrom(RlsConfig next) {
+    return domains.keySet().stream().filter(domain -> !next.domains().containsKey(domain)).sorted().toList();
+  }
+
   /**
    * The limit that applies to one descriptor of a request, or null: the entries are walked down
    * the domain's tree level by level, and the limit is the one of the node the LAST entry reaches.

@@ -19,8 +19,17 @@ import java.util.stream.Stream;
  */
 public final class RlsConfigSource implements Supplier<RlsConfig> {
 
-  /** What a reload did. */
-  public record Reload(Outcome outcome, String detail) {
+  /**
+   * What a reload did.
+   *
+   * @param dropped domains the config before had and the new one has not (a file removed): their
+   *                descriptors now have no limit
+   */
+  public record Reload(Outcome outcome, String detail, List<String> dropped) {
+
+    public Reload(Outcome outcome, String detail) {
+      this(outcome, detail, List.of());
+    }
   }
 
   public enum Outcome { UNCHANGED, RELOADED, REFUSED }
@@ -72,10 +81,7 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
     }
     lastSeen = fingerprint(path);
     try {
-      RlsConfig read = RlsConfigReader.read(path);
-      current = read;
-      return new Reload(Outcome.RELOADED, "domains " + read.domains().keySet().stream().sorted().toList()
-          + " from " + read.sources());
+      return swapIn(RlsConfigReader.read(path));
     } catch (RlsConfigException refused) {
       return new Reload(Outcome.REFUSED, refused.getMessage());
     }
@@ -85,9 +91,16 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
    * Puts in force a config already read from {@link #path()} with {@link RlsConfigReader}: a SIGHUP
    * reads first, so that a refused file changes nothing.
    */
-  public synchronized void install(RlsConfig read) {
+  public synchronized Reload install(RlsConfig read) {
     lastSeen = fingerprint(path);
+    return swapIn(read);
+  }
+
+  private Reload swapIn(RlsConfig read) {
+    List<String> dropped = current.domainsMissingFrom(read);
     current = read;
+    return new Reload(Outcome.RELOADED, "domains " + read.domains().keySet().stream().sorted().toList()
+        + " from " + read.sources(), dropped);
   }
 
   /** Name, size and modification time of the file, or of the directory and each config file in it. */

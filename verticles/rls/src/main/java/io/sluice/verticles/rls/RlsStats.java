@@ -3,6 +3,7 @@ package io.sluice.verticles.rls;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -10,8 +11,11 @@ import java.util.function.Consumer;
  * envoyproxy/ratelimit's statistics per domain and descriptor path ({@code database_users},
  * {@code message_type_marketing.to_number}): total_hits, over_limit, near_limit, within_limit and
  * shadow_mode, each counting hits (a hits_addend of 5 counts 5). Paths come from the config, so
- * their number is bounded by it, except where a descriptor asks for {@code detailed_metric}.
- * Counted from every front event loop at once.
+ * their number is bounded by it, except where a descriptor asks for {@code detailed_metric}: there
+ * the path is made of the request's values, which a client chooses. Those paths are kept up to
+ * {@link #MAX_DETAILED_PATHS} (all domains together); the hits of any further value are counted
+ * under its domain's path {@value #OTHER}, so that neither this map nor the metrics series read
+ * from it grow with what clients send. Counted from every front event loop at once.
  */
 public final class RlsStats {
 
@@ -59,10 +63,16 @@ public final class RlsStats {
     }
   }
 
+  /** Paths made of request values ({@code detailed_metric}) kept with counts of their own. */
+  public static final int MAX_DETAILED_PATHS = 1_000;
+  /** The path a domain's further request values are counted under, past {@link #MAX_DETAILED_PATHS}. */
+  public static final String OTHER = "other";
+
   private record Path(String domain, String descriptor) {
   }
 
   private final ConcurrentHashMap<Path, Counts> counts = new ConcurrentHashMap<>();
+  private final AtomicInteger detailedPaths = new AtomicInteger();
   private final Consumer<Counts> onNew;
 
   /** @param onNew told once of each new path's counts (to register its metrics series) */
@@ -74,18 +84,41 @@ public final class RlsStats {
     this(counts -> { });
   }
 
-  /** The counts of a path; those of a null path (an override the config does not know) are kept nowhere. */
-  Counts of(String domain, String descriptor) {
+  /**
+   * The counts of a limit's path; those of a null path (an override the config does not know) are
+   * kept nowhere, those of a request-made path past the cap are the domain's {@value #OTHER}.
+   */
+  Counts of(String domain, RateLimit limit) {
+    String descriptor = limit.statKey();
     if (descriptor == null) {
       return new Counts(domain, "");
     }
-    Path path = new Path(domain, descriptor);
-    Counts found = counts.get(path);
+    Counts found = counts.get(new Path(domain, descriptor));
     if (found != null) {
       return found;
     }
+    if (limit.detailedMetric()) {
+      found = created(domain, descriptor, true);
+      return found != null ? found : of(domain, OTHER);
+    }
+    return of(domain, descriptor);
+  }
+
+  private Counts of(String domain, String descriptor) {
+    Counts found = counts.get(new Path(domain, descriptor));
+    return found != null ? found : created(domain, descriptor, false);
+  }
+
+  /** The path's counts, made now if new; null if it is request-made and the cap is reached. */
+  private Counts created(String domain, String descriptor, boolean detailed) {
     Counts[] created = new Counts[1];
-    found = counts.computeIfAbsent(path, p -> created[0] = new Counts(domain, descriptor));
+    Counts found = counts.computeIfAbsent(new Path(domain, descriptor), p -> {
+      if (detailed && detailedPaths.incrementAndGet() > MAX_DETAILED_PATHS) {
+        detailedPaths.decrementAndGet();
+        return null;
+      }
+      return created[0] = new Counts(domain, descriptor);
+    });
     if (created[0] != null) {
       onNew.accept(created[0]);
     }

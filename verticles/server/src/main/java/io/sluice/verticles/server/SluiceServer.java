@@ -27,8 +27,6 @@ import io.sluice.verticles.server.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFrontVerticle;
-import io.vertx.core.Handler;
-import io.vertx.ext.web.RoutingContext;
 import io.sluice.verticles.server.http.ProtectedMode;
 import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.http.RequestGuard;
@@ -43,6 +41,7 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.metrics.LimitActivity;
+import io.sluice.verticles.server.metrics.MetricsScrape;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.engine.persist.ShardPersistence;
@@ -55,7 +54,6 @@ import io.sluice.verticles.server.dashboard.DashboardData;
 import io.sluice.verticles.server.dashboard.DashboardVerticle;
 import io.sluice.verticles.server.health.Health;
 import io.sluice.verticles.server.http.HttpFeature;
-import io.vertx.micrometer.PrometheusScrapingHandler;
 import io.vertx.core.Vertx;
 
 import io.sluice.verticles.server.check.LivePolicies;
@@ -121,9 +119,13 @@ public final class SluiceServer {
    */
   public static Future<SluiceServer> start(Vertx vertx, ServerSettings settings, String version, Clock clock,
                                            PrometheusMeterRegistry metrics) {
-    Instance instance = Instance.start(version, settings.valueSize(), settings.shards(), clock);
-    SluiceServer server = new SluiceServer(vertx, instance, metrics);
-    return server.deploy(settings).map(server);
+    Future<Void> tlsFiles = settings.defences().tls().map(files -> TlsReloads.check(vertx, files))
+        .orElse(Future.succeededFuture());
+    return tlsFiles.compose(checked -> {
+      Instance instance = Instance.start(version, settings.valueSize(), settings.shards(), clock);
+      SluiceServer server = new SluiceServer(vertx, instance, metrics);
+      return server.deploy(settings).map(server);
+    });
   }
 
   public Instance instance() {
@@ -174,7 +176,7 @@ public final class SluiceServer {
 
   private Future<Void> deploy(ServerSettings settings) {
     policies = new LivePolicies(settings.policies());
-    tls = settings.defences().tls().map(TlsReloads::new);
+    tls = settings.defences().tls().map(files -> new TlsReloads(vertx, files, meters()));
     tls.ifPresent(reloads -> watches.add(FileWatch.start(vertx, reloads.settings().files(), reloads::reload)));
     guards = new ListenerGuards(settings.defences(), tls,
         new ConnectionGate(settings.defences().maxConnections(), meters(), instance.clock()), instance.clock());
@@ -334,7 +336,10 @@ public final class SluiceServer {
     // First the public read-only probes, which orchestrators and scrapers reach by any name; the
     // guard then checks Host and Origin for everything after it.
     if (metrics != null) {
-      features.add(HttpFeature.at("/metrics", () -> metricsHandler(settings.defences().metricsAuth() ? token : null)));
+      // One for every front, so that scrapes arriving on different loops share one rendering.
+      MetricsScrape scrape = new MetricsScrape(vertx, metrics);
+      BearerToken metricsToken = settings.defences().metricsAuth() ? token : null;
+      features.add(HttpFeature.at("/metrics", () -> new Endpoint(List.of(), metricsToken, scrape::serve)));
     }
     features.add(new Health(directory, () -> {
       if (cluster != null) {
@@ -374,15 +379,6 @@ public final class SluiceServer {
       return track(vertx.deployVerticle(new DashboardVerticle(instance, directory, DASHBOARD_PERIOD_MILLIS,
           dashboardData, persistence)));
     }).mapEmpty();
-  }
-
-  /** The Prometheus scrape, behind the token when {@code token} is not null. */
-  private Handler<RoutingContext> metricsHandler(BearerToken token) {
-    Handler<RoutingContext> scrape = PrometheusScrapingHandler.create(metrics);
-    return new Endpoint(List.of(), token, context -> {
-      scrape.handle(context);
-      return Future.succeededFuture();
-    });
   }
 
   /**

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.grpc;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.rls.RateLimitService;
+import io.sluice.verticles.rls.RlsConfig;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.rls.RlsStats;
 import io.sluice.verticles.server.http.BearerToken;
@@ -88,7 +89,9 @@ public final class EnvoyRateLimit {
 
   /**
    * Re-reads the config now: what a SIGHUP should call. A refused config is logged as one ERROR
-   * line naming file, line and field, and the one in force stays.
+   * line naming file, line and field, and the one in force stays. A config that no longer has a
+   * domain (its file removed) is put in force, but logged at WARNING: that domain's requests are
+   * no longer limited.
    */
   public Future<RlsConfigSource.Reload> reload() {
     return reloadWith(RlsConfigSource::reload);
@@ -96,13 +99,27 @@ public final class EnvoyRateLimit {
 
   private Future<RlsConfigSource.Reload> reloadWith(java.util.function.Function<RlsConfigSource, RlsConfigSource.Reload> how) {
     RlsConfigSource source = settings.config();
-    return vertx.executeBlocking(() -> how.apply(source), false).onSuccess(reload -> {
-      switch (reload.outcome()) {
-        case RELOADED -> LOG.log(System.Logger.Level.INFO, "rate limit config reloaded: " + reload.detail());
-        case REFUSED -> LOG.log(System.Logger.Level.ERROR, "rate limit config refused, the previous one stays in force: "
-            + reload.detail());
-        default -> { }
+    return vertx.executeBlocking(() -> how.apply(source), false).onSuccess(EnvoyRateLimit::report);
+  }
+
+  /** Puts in force a config a SIGHUP has read already, and says so as a watched reload does. */
+  public void install(RlsConfig read) {
+    report(settings.config().install(read));
+  }
+
+  private static void report(RlsConfigSource.Reload reload) {
+    switch (reload.outcome()) {
+      case RELOADED -> {
+        if (reload.dropped().isEmpty()) {
+          LOG.log(System.Logger.Level.INFO, "rate limit config reloaded: " + reload.detail());
+        } else {
+          LOG.log(System.Logger.Level.WARNING, "rate limit config reloaded without domains " + reload.dropped()
+              + ", whose requests now have no limit (a file removed?): " + reload.detail());
+        }
       }
-    });
+      case REFUSED -> LOG.log(System.Logger.Level.ERROR, "rate limit config refused, the previous one stays in force: "
+          + reload.detail());
+      default -> { }
+    }
   }
 }

@@ -12,7 +12,7 @@ import java.util.function.ToDoubleFunction;
  * {@code sluice_rls_near_limit_total}, {@code sluice_rls_within_limit_total} and
  * {@code sluice_rls_shadow_mode_total}, labelled {@code domain} and {@code descriptor} (the
  * configured path, such as {@code message_type_marketing.to_number}; one per request value only
- * under {@code detailed_metric}).
+ * under {@code detailed_metric}, up to {@link RlsStats#MAX_DETAILED_PATHS}, then {@code other}).
  */
 final class RlsMetrics {
 

@@ -1,6 +1,9 @@
 package io.sluice.verticles.server.tls;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.net.ServerSSLOptions;
 
 import java.util.List;
@@ -11,7 +14,8 @@ import java.util.function.BiFunction;
  * The running servers whose certificates come from one {@link TlsSettings}: {@link #reload()} reads
  * the files again and hands them to every one, with no restart; connections already open keep the
  * certificate they were made with. A server registers on start and leaves on stop (a Vert.x
- * {@code NetServer} or {@code HttpServer}: both offer {@code updateSSLOptions}).
+ * {@code NetServer} or {@code HttpServer}: both offer {@code updateSSLOptions}). Reloads are counted
+ * in {@code sluice_tls_reloads_total{result="ok"|"refused"}}.
  */
 public final class TlsReloads {
 
@@ -21,11 +25,28 @@ public final class TlsReloads {
   public interface Updater extends BiFunction<ServerSSLOptions, Boolean, Future<Boolean>> {
   }
 
+  private final Vertx vertx;
   private final TlsSettings settings;
   private final List<Updater> servers = new CopyOnWriteArrayList<>();
+  private final Counter reloaded;
+  private final Counter refused;
 
-  public TlsReloads(TlsSettings settings) {
+  public TlsReloads(Vertx vertx, TlsSettings settings, MeterRegistry metrics) {
+    this.vertx = vertx;
     this.settings = settings;
+    this.reloaded = counter(metrics, "ok");
+    this.refused = counter(metrics, "refused");
+  }
+
+  /**
+   * Checks at start that the key matches the certificate: a pair that does not stops the start,
+   * where it would otherwise fail every handshake.
+   */
+  public static Future<Void> check(Vertx vertx, TlsSettings settings) {
+    return vertx.executeBlocking(() -> {
+      KeyPairCheck.verify(vertx, settings);
+      return null;
+    }, false);
   }
 
   public TlsSettings settings() {
@@ -42,17 +63,33 @@ public final class TlsReloads {
 
   /**
    * Reads the certificate, key and client CA files again and gives them to every server. Files that
-   * do not load (half written, a key that does not match) leave every server with the certificate
-   * it had, and say why in one WARNING line.
+   * do not load (half written) or a key that does not match the certificate (the certificate
+   * renewed before its key is written) leave every server with the certificate it had, and say why
+   * in one WARNING line naming the files.
    */
   public Future<Void> reload() {
-    ServerSSLOptions options = settings.sslOptions();
-    // force: the options name the same files as before, and equal options would be skipped.
-    List<Future<Boolean>> updates = servers.stream().map(server -> server.apply(options, true)).toList();
-    return Future.all(updates)
-        .onSuccess(v -> LOG.log(System.Logger.Level.INFO, "TLS certificate reloaded from " + settings.certificate()))
-        .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "TLS certificate not reloaded from "
-            + settings.certificate() + ", the previous one stays in use: " + e.getMessage()))
-        .mapEmpty();
+    return vertx.executeBlocking(() -> {
+      KeyPairCheck.verify(vertx, settings);
+      return settings.sslOptions();
+    }, false).compose(options -> {
+      // force: the options name the same files as before, and equal options would be skipped.
+      List<Future<Boolean>> updates = servers.stream().map(server -> server.apply(options, true)).toList();
+      return Future.all(updates);
+    }).onSuccess(v -> {
+      reloaded.increment();
+      LOG.log(System.Logger.Level.INFO, "TLS certificate reloaded from " + settings.certificate() + " and "
+          + settings.key());
+    }).onFailure(e -> {
+      refused.increment();
+      LOG.log(System.Logger.Level.WARNING, "TLS certificate not reloaded from " + settings.certificate() + " and "
+          + settings.key() + ", the previous one stays in use: " + e.getMessage());
+    }).mapEmpty();
+  }
+
+  private static Counter counter(MeterRegistry metrics, String result) {
+    return Counter.builder("sluice.tls.reloads")
+        .description("Reloads of the TLS certificate and key files: ok, or refused with the previous pair kept")
+        .tag("result", result)
+        .register(metrics);
   }
 }

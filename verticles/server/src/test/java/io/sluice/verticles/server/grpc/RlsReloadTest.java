@@ -108,4 +108,37 @@ class RlsReloadTest {
       assertThat(log.records().stream().filter(r -> r.getLevel() == Level.SEVERE)).hasSize(1);
     }
   }
+  /** Issue 30, item 8a: a removed file drops its domain's limits, which is said at WARNING, not INFO. */
+  @Test
+  void aRemovedFileDropsItsDomainWithOneWarning() throws Exception {
+    try (RlsFixture rls = new RlsFixture("a.yaml", config("kept", 10), "b.yaml", config("gone", 10));
+         LogCapture log = new LogCapture(EnvoyRateLimit.class.getName())) {
+      java.nio.file.Files.delete(rls.configDir.resolve("b.yaml"));
+      awaitCondition(() -> log.records().stream().anyMatch(r -> r.getLevel() == Level.WARNING));
+
+      List<LogRecord> warnings = log.records().stream().filter(r -> r.getLevel() == Level.WARNING).toList();
+      assertThat(warnings).hasSize(1);
+      assertThat(warnings.get(0).getMessage()).contains("rate limit config reloaded without domains [gone]")
+          .contains("now have no limit").contains("domains [kept]");
+      assertThat(rls.call(request("gone", descriptor("user", "x"))).getStatuses(0).hasCurrentLimit()).isFalse();
+      assertThat(rls.call(request("kept", descriptor("user", "x"))).getStatuses(0).getCurrentLimit()
+          .getRequestsPerUnit()).isEqualTo(10);
+    }
+  }
+  /** A SIGHUP reads the files itself and installs them: the same WARNING for the domains it drops. */
+  @Test
+  void aSighupInstallThatDropsADomainWarnsToo() throws Exception {
+    try (RlsFixture rls = new RlsFixture("a.yaml", config("kept", 10), "b.yaml", config("gone", 10));
+         LogCapture log = new LogCapture(EnvoyRateLimit.class.getName())) {
+      rls.rls().stopWatching();
+      java.nio.file.Files.delete(rls.configDir.resolve("b.yaml"));
+      rls.rls().install(io.sluice.verticles.rls.RlsConfigReader.read(rls.configDir));
+
+      assertThat(log.records()).singleElement().satisfies(warning -> {
+        assertThat(warning.getLevel()).isEqualTo(Level.WARNING);
+        assertThat(warning.getMessage()).contains("rate limit config reloaded without domains [gone]");
+      });
+      assertThat(rls.call(request("gone", descriptor("user", "x"))).getStatuses(0).hasCurrentLimit()).isFalse();
+    }
+  }
 }

@@ -4,6 +4,7 @@ import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.kit.LogCapture;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -30,6 +31,7 @@ import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
@@ -39,10 +41,12 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 import static io.sluice.verticles.server.kit.SluiceUnderTest.awaitFailure;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * TLS on the Throttr port and the HTTP port, with throwaway certificates: the project's client,
@@ -208,6 +212,50 @@ class TlsTest {
     Files.writeString(next.keyFile(), "not a key");
     await(sut.server().reload().otherwise((Void) null));
     assertServed(connect(sut.tcpPort(), trusting(renewed.caFile())), "still-renewed");
+  }
+
+  /**
+   * Issue 30, item 6: a key that does not match the certificate used to be loaded, after which
+   * every handshake failed (KEY_VALUES_MISMATCH). It is refused with a WARNING naming both files,
+   * counted, and the pair in use stays.
+   */
+  @Test
+  void aKeyThatDoesNotMatchTheCertificateIsRefusedAndHandshakesGoOn() throws Exception {
+    SluiceUnderTest sut = start(false, TlsEngine.AUTO);
+    try (LogCapture log = new LogCapture(TlsReloads.class.getName())) {
+      Path strangerKey = certificates.server("stranger").keyFile();
+      Path swap = Files.copy(strangerKey, folder.resolve("swap.tmp"));
+      Files.move(swap, serverCertificate.keyFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+      Poll.until("the watcher refuses the key", () -> log.records().stream().anyMatch(r -> r.getLevel() == Level.WARNING));
+      assertThat(awaitFailure(sut.server().reload())).hasMessageContaining("does not match");
+      List<String> warnings = log.records().stream().filter(r -> r.getLevel() == Level.WARNING)
+          .map(java.util.logging.LogRecord::getMessage).toList();
+      assertThat(warnings).hasSize(2).allSatisfy(warning -> assertThat(warning)
+          .contains("the private key in " + serverCertificate.keyFile() + " does not match the certificate in "
+              + serverCertificate.certificateFile())
+          .contains("the previous one stays in use"));
+      assertThat(log.records()).noneMatch(r -> r.getMessage().contains("TLS certificate reloaded"));
+    }
+
+    assertServed(connect(sut.tcpPort(), trusting(certificates.caFile())), "after-mismatch");
+    HttpClient https = HttpClient.newBuilder().sslContext(jdkTrusting(certificates.caFile())).build();
+    HttpResponse<String> metrics = https.send(HttpRequest.newBuilder(
+        URI.create("https://localhost:" + sut.httpPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.body()).contains("sluice_tls_reloads_total{result=\"refused\"} 2.0",
+        "sluice_tls_reloads_total{result=\"ok\"} 0.0");
+  }
+
+  @Test
+  void aKeyThatDoesNotMatchTheCertificateStopsTheStart() {
+    TestCertificates ca = new TestCertificates(folder, "sluice");
+    TestCertificates.Issued server = ca.server("server");
+    TestCertificates.Issued stranger = ca.server("stranger");
+    assertThatThrownBy(() -> new SluiceUnderTest(vertx, Defences.defaults().withTls(new TlsSettings(
+        server.certificateFile(), stranger.keyFile(), Optional.empty()))))
+        .rootCause().hasMessage("the private key in " + stranger.keyFile() + " does not match the certificate in "
+            + server.certificateFile());
   }
 
   private static SSLContext jdkTrusting(Path ca) throws Exception {
