@@ -347,7 +347,8 @@ public final class SluiceServer {
     features.add(rls.json(token));
     features.add(rls.dashboardApi(token));
     // Last: the dashboard serves its page at "/" and so would match every path.
-    DashboardData dashboardData = new DashboardData(settings.policies(), limitActivity, settings.operator(), closers);
+    DashboardData dashboardData = new DashboardData(settings.policies(), limitActivity, rls.stats(), settings.operator(),
+        closers, cluster != null);
     features.add(new Dashboard(instance, directory, token, dashboardData, protectedMode,
         persistence));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.

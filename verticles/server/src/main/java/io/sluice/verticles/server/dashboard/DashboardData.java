@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.dashboard;
 
+import io.sluice.verticles.rls.RlsStats;
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.metrics.LimitActivity;
@@ -10,20 +11,23 @@ import java.util.List;
 
 /**
  * What the dashboard shows besides the instance: the check API's policies and what they decided,
- * the last hour's history, the operator settings (the configuration the admin API shows) and the
- * way to close a connection.
+ * what Envoy's rate limit service answered, the last hour's history, the operator settings (the
+ * configuration the admin API shows), the way to close a connection, and whether this server is a
+ * cluster node (only then is there a {@code /api/cluster} for the page to ask).
  * One per server, shared by every HTTP front and the {@link DashboardVerticle}.
  */
-public record DashboardData(Policies policies, LimitActivity activity, History history, OperatorSettings operator,
-                            ConnectionClosers closers) {
+public record DashboardData(Policies policies, LimitActivity activity, RlsStats envoy, History history,
+                            OperatorSettings operator, ConnectionClosers closers, boolean clustered) {
 
-  public DashboardData(Policies policies, LimitActivity activity, OperatorSettings operator, ConnectionClosers closers) {
-    this(policies, activity, new History(), operator, closers);
+  public DashboardData(Policies policies, LimitActivity activity, RlsStats envoy, OperatorSettings operator,
+                       ConnectionClosers closers, boolean clustered) {
+    this(policies, activity, envoy, new History(), operator, closers, clustered);
   }
 
-  /** No policies, nothing decided yet, no configuration to show, no connection to close. */
+  /** No policies, nothing decided yet, no configuration to show, no connection to close, one node. */
   public static DashboardData empty() {
-    return new DashboardData(Policies.none(), new LimitActivity(), OperatorSettings.defaults(), new ConnectionClosers());
+    return new DashboardData(Policies.none(), new LimitActivity(), new RlsStats(), OperatorSettings.defaults(),
+        new ConnectionClosers(), false);
   }
 
   List<String> policyNames() {

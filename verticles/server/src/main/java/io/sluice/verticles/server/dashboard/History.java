@@ -5,7 +5,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayDeque;
-import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -20,24 +19,27 @@ final class History {
   static final int STEP_SECONDS = 10;
   static final int CAPACITY = 3600 / STEP_SECONDS;
 
-  /** Running totals and levels at one instant; per-policy totals are {allowed, denied}. */
+  /**
+   * Running totals and levels at one instant; per-policy totals are {allowed, denied}. Requests are
+   * every kind: Throttr commands (TCP and WebSocket), checks, Envoy calls and UDP verdicts.
+   */
   record Sample(long atMillis, long requests, long bytesRead, long bytesWritten, long connections, long keys,
-                Map<String, long[]> policies, long udpOverLimit, long udpUnderLimit) {
+                Map<String, long[]> policies, RateLimiting.Totals verdicts) {
   }
 
   private final ArrayDeque<Sample> samples = new ArrayDeque<>();
 
   /** Reads the totals of an overview and of the limits' activity as one sample. */
-  static Sample of(long atMillis, JsonObject overview, Collection<String> policies, LimitActivity activity) {
+  static Sample of(long atMillis, JsonObject overview, DashboardData data) {
     Map<String, long[]> byPolicy = new TreeMap<>();
-    for (String policy : policies) {
-      LimitActivity.PolicyActivity counts = activity.policy(policy);
+    for (String policy : data.policyNames()) {
+      LimitActivity.PolicyActivity counts = data.activity().policy(policy);
       byPolicy.put(policy, new long[] {counts.allowed(), counts.denied()});
     }
     JsonObject bytes = overview.getJsonObject("bytes");
-    return new Sample(atMillis, overview.getJsonObject("requests").getLong("total"), bytes.getLong("read"),
+    return new Sample(atMillis, overview.getJsonObject("requests").getLong("all"), bytes.getLong("read"),
         bytes.getLong("written"), overview.getLong("connections"), overview.getJsonObject("keys").getLong("total"),
-        byPolicy, activity.udpOverLimit(), activity.udpUnderLimit());
+        byPolicy, RateLimiting.Totals.of(overview.getJsonObject("rateLimiting")));
   }
 
   synchronized void add(Sample sample) {
@@ -50,8 +52,9 @@ final class History {
   /**
    * {@code {"stepSeconds":10,"samples":[{"t":ms,"connections":…,"keys":…,"requestsPerSecond":…,
    * "bytesInPerSecond":…,"bytesOutPerSecond":…,"udpOverLimitPerSecond":…,"udpUnderLimitPerSecond":…,
-   * "policies":{"name":{"allowedPerSecond":…,"deniedPerSecond":…}}}]}}, oldest first. Rates cover the
-   * step before each sample, so the first sample has none.
+   * "checksPerSecond":…,"envoyCallsPerSecond":…,"udpVerdictsPerSecond":…,"allowedPerSecond":…,
+   * "deniedPerSecond":…,"policies":{"name":{"allowedPerSecond":…,"deniedPerSecond":…}}}]}}, oldest
+   * first. Rates cover the step before each sample, so the first sample has none.
    */
   synchronized JsonObject json() {
     JsonArray items = new JsonArray();
@@ -61,11 +64,18 @@ final class History {
           .put("keys", sample.keys());
       if (previous != null && sample.atMillis() > previous.atMillis()) {
         double seconds = (sample.atMillis() - previous.atMillis()) / 1000.0;
+        RateLimiting.Totals verdicts = sample.verdicts();
+        RateLimiting.Totals earlier = previous.verdicts();
         item.put("requestsPerSecond", rate(sample.requests(), previous.requests(), seconds))
             .put("bytesInPerSecond", rate(sample.bytesRead(), previous.bytesRead(), seconds))
             .put("bytesOutPerSecond", rate(sample.bytesWritten(), previous.bytesWritten(), seconds))
-            .put("udpOverLimitPerSecond", rate(sample.udpOverLimit(), previous.udpOverLimit(), seconds))
-            .put("udpUnderLimitPerSecond", rate(sample.udpUnderLimit(), previous.udpUnderLimit(), seconds));
+            .put("udpOverLimitPerSecond", rate(verdicts.udp().denied(), earlier.udp().denied(), seconds))
+            .put("udpUnderLimitPerSecond", rate(verdicts.udp().allowed(), earlier.udp().allowed(), seconds))
+            .put("checksPerSecond", rate(verdicts.checks().total(), earlier.checks().total(), seconds))
+            .put("envoyCallsPerSecond", rate(verdicts.envoy().total(), earlier.envoy().total(), seconds))
+            .put("udpVerdictsPerSecond", rate(verdicts.udp().total(), earlier.udp().total(), seconds))
+            .put("allowedPerSecond", rate(verdicts.all().allowed(), earlier.all().allowed(), seconds))
+            .put("deniedPerSecond", rate(verdicts.all().denied(), earlier.all().denied(), seconds));
         JsonObject policies = new JsonObject();
         for (Map.Entry<String, long[]> policy : sample.policies().entrySet()) {
           long[] before = previous.policies().getOrDefault(policy.getKey(), new long[2]);
