@@ -9,7 +9,7 @@ const REFRESH_MS = 2000;
 export function mount(root, { signal }) {
   const sources = el('span', { className: 'muted' });
   const domains = el('div', { id: 'rls-domains' });
-  root.append(viewHeader('Rate limits', { subtitle: sources }), domains);
+  root.append(viewHeader('Envoy RLS', { subtitle: sources }), domains);
 
   async function refresh() {
     try {
