@@ -336,7 +336,7 @@ public final class SluiceServer {
         }
       }
       return java.util.Optional.ofNullable(persistence.failure());
-    }));
+    }, meters()));
     features.add(new RequestGuard(settings.http()));
     if (cluster != null) {
       features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token)));
