@@ -285,6 +285,8 @@ class DashboardBrowserTest {
     open("#/keys/" + URLEncoder.encode("udp:ws ip=1.2.3.4", StandardCharsets.UTF_8).replace("+", "%20"));
     wait.until(ExpectedConditions.textMatches(By.id("key-decoded-last-seen"), Pattern.compile(DATE_TIME_ZONE)));
     assertThat(textOf("#key-decoded-rate")).endsWith("per period");
+    // The state's bytes are binary (two doubles): shown as hex, not as mojibake.
+    assertThat(textOf("#key-detail-value")).matches("([0-9a-f]{2} )+[0-9a-f]{2}");
   }
 
   /** At 390 px wide (a phone) no view scrolls sideways: wide tables scroll inside their card. */

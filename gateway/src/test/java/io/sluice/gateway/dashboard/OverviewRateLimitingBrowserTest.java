@@ -125,6 +125,10 @@ class OverviewRateLimitingBrowserTest {
       wait.until(driver -> !driver.findElements(By.cssSelector("#view .card, #view .notice")).isEmpty());
     }
     wait.until(driver -> textOf("#cluster-summary").equals("single node"));
+    // Every UDP request came from a new source port of one address: one row for that address.
+    browser.get(base + "#/connections");
+    wait.until(driver -> textOf("#udp-peers-total").equals("1"));
+    assertThat(textOf("#udp-peers-table tbody tr")).startsWith("127.0.0.1");
     assertThat(HeadlessChromium.consoleErrors(browser)).as("console errors on a single node").isEmpty();
     assertThat(browser.findElement(By.id("nav-cluster")).isDisplayed()).isFalse();
   }
