@@ -19,7 +19,8 @@ export function startHistory() {
 /**
  * Oldest first: {t, connections, keys, requestsPerSecond (every kind), bytesInPerSecond, bytesOutPerSecond,
  * udpOverLimitPerSecond, udpUnderLimitPerSecond, checksPerSecond, envoyCallsPerSecond, udpVerdictsPerSecond,
- * allowedPerSecond, deniedPerSecond (all three ways), policies: {name: {allowedPerSecond, deniedPerSecond}}}.
+ * allowedPerSecond, deniedPerSecond (all three ways), policies: {name: {allowedPerSecond, deniedPerSecond}},
+ * envoyDomains: {domain: {hitsPerSecond, overLimitPerSecond}}}.
  */
 export function recentSamples() {
   return samples;
@@ -43,14 +44,9 @@ function seed(serverSamples) {
 function record(overview) {
   const t = Date.now();
   const limits = overview.limits ?? {};
-  const policies = {};
-  for (const [name, totals] of Object.entries(limits.policies ?? {})) {
-    const before = previous?.policies?.[name];
-    policies[name] = {
-      allowedPerSecond: rate(totals.allowed, before?.allowed, t),
-      deniedPerSecond: rate(totals.denied, before?.denied, t),
-    };
-  }
+  const envoyDomains = overview.rateLimiting?.envoyDomains ?? {};
+  const policies = pairRates(limits.policies, previous?.policies, t,
+    { allowed: 'allowedPerSecond', denied: 'deniedPerSecond' });
   const verdicts = verdictTotals(overview.rateLimiting);
   const sample = {
     t,
@@ -68,13 +64,27 @@ function record(overview) {
     allowedPerSecond: rate(verdicts.allowed, previous?.verdicts?.allowed, t),
     deniedPerSecond: rate(verdicts.denied, previous?.verdicts?.denied, t),
     policies,
+    envoyDomains: pairRates(envoyDomains, previous?.envoyDomains, t,
+      { hits: 'hitsPerSecond', overLimit: 'overLimitPerSecond' }),
   };
   previous = {
     t, requests: overview.requests?.all, read: overview.bytes?.read, written: overview.bytes?.written,
-    udp: limits.udp, policies: limits.policies, verdicts,
+    udp: limits.udp, policies: limits.policies, verdicts, envoyDomains,
   };
   samples.push(sample);
   trim();
+}
+
+/** Per name, the rate of each total: `fields` maps a total's name to its rate's ({allowed: 'allowedPerSecond'}). */
+function pairRates(totalsByName, beforeByName, t, fields) {
+  const rates = {};
+  for (const [name, totals] of Object.entries(totalsByName ?? {})) {
+    rates[name] = {};
+    for (const [total, perSecond] of Object.entries(fields)) {
+      rates[name][perSecond] = rate(totals[total], beforeByName?.[name]?.[total], t);
+    }
+  }
+  return rates;
 }
 
 /** The overview's rateLimiting as running totals: per way asked, and allowed and denied over all three. */

@@ -12,3 +12,8 @@ export function card(label, value, ...details) {
 export function panel(title, ...content) {
   return el('section', { className: 'card panel' }, el('h2', { text: title }), content);
 }
+
+/** A labelled figure in a row of them (a policy's or a domain's counts and rates). */
+export function figure(label, value) {
+  return el('div', { className: 'limit-figure' }, el('span', { className: 'stat-label', text: label }), value);
+}

@@ -5,6 +5,7 @@ import { onOverview } from '../feed.js';
 import { formatDecimal, formatNumber, formatTime } from '../format.js';
 import { onHistoryLoaded, recentSamples } from '../history.js';
 import { createTable } from '../table.js';
+import { figure } from './cards.js';
 
 const perSecond = (value) => `${formatDecimal(value)}/s`;
 
@@ -148,10 +149,6 @@ function udpSection() {
     el('div', { className: 'limit-figures' }, figure('Under limit (N)', under), figure('Over limit (Y)', over)),
     chart.element);
   return { element, chart, over, under };
-}
-
-function figure(label, value) {
-  return el('div', { className: 'limit-figure' }, el('span', { className: 'stat-label', text: label }), value);
 }
 
 function keyLink(policy, key) {

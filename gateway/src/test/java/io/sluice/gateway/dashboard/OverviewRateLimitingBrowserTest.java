@@ -17,7 +17,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -72,12 +71,34 @@ class OverviewRateLimitingBrowserTest {
     }
   }
 
-  /** One of each: a check (2 a minute) and an Envoy call (3 a minute) of the same client, a UDP verdict. */
+  private static int rounds;
+
+  /**
+   * A round of traffic with both verdicts in it: a check of a new key (allowed) and of bob (2 a
+   * minute: denied from the third round), an Envoy call (3 a minute: over from the fourth), a UDP
+   * verdict.
+   */
   private static void rateLimitedTraffic() throws Exception {
+    assertThat(Traffic.check(base, "per-key", "caller-" + rounds++)).isEqualTo(200);
     assertThat(Traffic.check(base, "per-key", "bob")).isIn(200, 429);
     RateLimitResponse.Code code = Traffic.shouldRateLimit(grpc, Traffic.request("edge", "api_key", "k")).getOverallCode();
     assertThat(code).isIn(RateLimitResponse.Code.OK, RateLimitResponse.Code.OVER_LIMIT);
     Traffic.overLimit(gateway.server().udpPort(), "ws ip=1.2.3.4");
+  }
+
+  /**
+   * Waits until {@code shown} holds while traffic flows, a round of it before each look: the page's
+   * rates are per second of its last update, so they stay above 0 only while requests keep coming.
+   */
+  private static void untilWithTraffic(java.util.function.BooleanSupplier shown) {
+    wait.until(driver -> {
+      try {
+        rateLimitedTraffic();
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+      return shown.getAsBoolean();
+    });
   }
 
   private static String textOf(String css) {
@@ -94,18 +115,8 @@ class OverviewRateLimitingBrowserTest {
   @Test
   void theOverviewShowsTheRateLimitingItServesAndLogsNoError() throws Exception {
     browser.get(base + "#/overview");
-    // Traffic flows while the page is watched: the rates are per second of the last update.
-    List<String> seen = new ArrayList<>();
-    wait.until(driver -> {
-      try {
-        rateLimitedTraffic();
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-      seen.add(textOf("#overview-verdicts-detail"));
-      return rateOf("#overview-requests") > 0 && rateOf("#overview-allowed") > 0 && rateOf("#overview-denied") > 0
-          && textOf("#overview-verdicts-detail").matches("HTTP checks [0-9.]+/s · Envoy calls [0-9.]+/s · UDP verdicts [0-9.]+/s");
-    });
+    untilWithTraffic(() -> rateOf("#overview-requests") > 0 && rateOf("#overview-allowed") > 0 && rateOf("#overview-denied") > 0
+        && textOf("#overview-verdicts-detail").matches("HTTP checks [0-9.]+/s · Envoy calls [0-9.]+/s · UDP verdicts [0-9.]+/s"));
     assertThat(textOf("#overview-top-policy")).isEqualTo("per-key");
     assertThat(textOf("#overview-top-policy-detail")).startsWith("HTTP check policy · ");
     assertThat(textOf("#overview-top-key")).startsWith("key bob of per-key · ");
@@ -118,6 +129,13 @@ class OverviewRateLimitingBrowserTest {
     // The denying key's link opens its rate limit state.
     browser.findElement(By.cssSelector("#overview-top-key a")).click();
     wait.until(driver -> driver.getCurrentUrl().endsWith("#/keys/" + "rl%3Aper-key%3Abob"));
+
+    // Envoy RLS: the domain's hits per second with its chart, and the descriptor most over its limit.
+    browser.get(base + "#/rate-limits");
+    untilWithTraffic(() -> rateOf("#rls-edge-hits-now") > 0);
+    assertThat(textOf("#rls-top-edge tr[data-descriptor='api_key']")).startsWith("api_key");
+    assertThat(browser.findElements(By.cssSelector("#chart-rls-edge path.line"))).hasSize(2);
+    HeadlessChromium.screenshot(browser, "envoy-rls");
 
     // Every view of a single node, the Cluster view included, without a console error.
     for (String route : List.of("#/overview", "#/limits", "#/rate-limits", "#/connections", "#/cluster")) {

@@ -24,7 +24,7 @@ final class History {
    * every kind: Throttr commands (TCP and WebSocket), checks, Envoy calls and UDP verdicts.
    */
   record Sample(long atMillis, long requests, long bytesRead, long bytesWritten, long connections, long keys,
-                Map<String, long[]> policies, RateLimiting.Totals verdicts) {
+                Map<String, long[]> policies, RateLimiting.Totals verdicts, Map<String, long[]> envoyDomains) {
   }
 
   private final ArrayDeque<Sample> samples = new ArrayDeque<>();
@@ -37,9 +37,15 @@ final class History {
       byPolicy.put(policy, new long[] {counts.allowed(), counts.denied()});
     }
     JsonObject bytes = overview.getJsonObject("bytes");
+    JsonObject rateLimiting = overview.getJsonObject("rateLimiting");
+    Map<String, long[]> byDomain = new TreeMap<>();
+    rateLimiting.getJsonObject("envoyDomains").forEach(domain -> {
+      JsonObject sums = (JsonObject) domain.getValue();
+      byDomain.put(domain.getKey(), new long[] {sums.getLong("hits"), sums.getLong("overLimit")});
+    });
     return new Sample(atMillis, overview.getJsonObject("requests").getLong("all"), bytes.getLong("read"),
         bytes.getLong("written"), overview.getLong("connections"), overview.getJsonObject("keys").getLong("total"),
-        byPolicy, RateLimiting.Totals.of(overview.getJsonObject("rateLimiting")));
+        byPolicy, RateLimiting.Totals.of(rateLimiting), byDomain);
   }
 
   synchronized void add(Sample sample) {
@@ -53,8 +59,9 @@ final class History {
    * {@code {"stepSeconds":10,"samples":[{"t":ms,"connections":…,"keys":…,"requestsPerSecond":…,
    * "bytesInPerSecond":…,"bytesOutPerSecond":…,"udpOverLimitPerSecond":…,"udpUnderLimitPerSecond":…,
    * "checksPerSecond":…,"envoyCallsPerSecond":…,"udpVerdictsPerSecond":…,"allowedPerSecond":…,
-   * "deniedPerSecond":…,"policies":{"name":{"allowedPerSecond":…,"deniedPerSecond":…}}}]}}, oldest
-   * first. Rates cover the step before each sample, so the first sample has none.
+   * "deniedPerSecond":…,"policies":{"name":{"allowedPerSecond":…,"deniedPerSecond":…}},
+   * "envoyDomains":{"domain":{"hitsPerSecond":…,"overLimitPerSecond":…}}}]}}, oldest first. Rates
+   * cover the step before each sample, so the first sample has none.
    */
   synchronized JsonObject json() {
     JsonArray items = new JsonArray();
@@ -76,19 +83,27 @@ final class History {
             .put("udpVerdictsPerSecond", rate(verdicts.udp().total(), earlier.udp().total(), seconds))
             .put("allowedPerSecond", rate(verdicts.all().allowed(), earlier.all().allowed(), seconds))
             .put("deniedPerSecond", rate(verdicts.all().denied(), earlier.all().denied(), seconds));
-        JsonObject policies = new JsonObject();
-        for (Map.Entry<String, long[]> policy : sample.policies().entrySet()) {
-          long[] before = previous.policies().getOrDefault(policy.getKey(), new long[2]);
-          policies.put(policy.getKey(), new JsonObject()
-              .put("allowedPerSecond", rate(policy.getValue()[0], before[0], seconds))
-              .put("deniedPerSecond", rate(policy.getValue()[1], before[1], seconds)));
-        }
-        item.put("policies", policies);
+        item.put("policies", pairRates(sample.policies(), previous.policies(), seconds, "allowedPerSecond",
+            "deniedPerSecond"));
+        item.put("envoyDomains", pairRates(sample.envoyDomains(), previous.envoyDomains(), seconds, "hitsPerSecond",
+            "overLimitPerSecond"));
       }
       items.add(item);
       previous = sample;
     }
     return new JsonObject().put("stepSeconds", STEP_SECONDS).put("samples", items);
+  }
+
+  /** The rates of named pairs of totals (a policy's allowed and denied, a domain's hits and over limit). */
+  private static JsonObject pairRates(Map<String, long[]> now, Map<String, long[]> earlier, double seconds,
+                                      String first, String second) {
+    JsonObject rates = new JsonObject();
+    for (Map.Entry<String, long[]> pair : now.entrySet()) {
+      long[] before = earlier.getOrDefault(pair.getKey(), new long[2]);
+      rates.put(pair.getKey(), new JsonObject().put(first, rate(pair.getValue()[0], before[0], seconds))
+          .put(second, rate(pair.getValue()[1], before[1], seconds)));
+    }
+    return rates;
   }
 
   private static double rate(long total, long before, double seconds) {

@@ -5,7 +5,9 @@ import io.sluice.verticles.server.metrics.LimitActivity;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -72,7 +74,8 @@ final class RateLimiting {
 
   /**
    * {@code {"checks":{"allowed":…,"denied":…},"envoy":{…},"udp":{…},"topDeniedPolicy":{"kind":
-   * "check"|"envoy","name":…,"denied":…}|null,"topDeniedKey":{"policy":…,"key":…,"denied":…}|null}}
+   * "check"|"envoy","name":…,"denied":…}|null,"topDeniedKey":{"policy":…,"key":…,"denied":…}|null,
+   * "envoyDomains":{"domain":{"hits":…,"overLimit":…}}}
    */
   static JsonObject json(DashboardData data, Totals totals) {
     return new JsonObject()
@@ -81,7 +84,24 @@ final class RateLimiting {
         .put("udp", totals.udp().json())
         .put("topDeniedPolicy", topPolicy(data).map(top -> new JsonObject().put("kind", top.kind())
             .put("name", top.name()).put("denied", top.denied())).orElse(null))
-        .put("topDeniedKey", topKey(data));
+        .put("topDeniedKey", topKey(data))
+        .put("envoyDomains", envoyDomains(data.envoy()));
+  }
+
+  /**
+   * {@code {"domain":{"hits":…,"overLimit":…}}}: Envoy's hits per domain, summed over its
+   * descriptors (the Envoy RLS view's per-domain rates). Domains come from the config.
+   */
+  static JsonObject envoyDomains(RlsStats envoy) {
+    Map<String, long[]> byDomain = new TreeMap<>();
+    for (RlsStats.Counts counts : envoy.all()) {
+      long[] sums = byDomain.computeIfAbsent(counts.domain(), d -> new long[2]);
+      sums[0] += counts.totalHits();
+      sums[1] += counts.overLimit();
+    }
+    JsonObject domains = new JsonObject();
+    byDomain.forEach((domain, sums) -> domains.put(domain, new JsonObject().put("hits", sums[0]).put("overLimit", sums[1])));
+    return domains;
   }
 
   private static Optional<Denier> topPolicy(DashboardData data) {

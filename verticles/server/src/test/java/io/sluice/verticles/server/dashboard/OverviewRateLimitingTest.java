@@ -7,6 +7,7 @@ import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.server.grpc.RlsFixture;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
+import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
@@ -120,11 +121,34 @@ class OverviewRateLimitingTest {
     assertThat(requests.getLong("total")).as("Throttr commands: none").isZero();
     assertThat(requests.getLong("all")).as("9 checks, 2 Envoy calls, 3 UDP verdicts").isEqualTo(14);
     assertThat(overview.getBoolean("clustered")).isFalse();
+    assertThat(limiting.getJsonObject("envoyDomains"))
+        .isEqualTo(new JsonObject().put("edge", new JsonObject().put("hits", 2).put("overLimit", 1)));
 
     // Envoy's descriptors are counted in hits: 11 over the limit outdo the check policy's 3 denials.
     assertThat(envoy(10)).isEqualTo(RateLimitResponse.Code.OVER_LIMIT);
     assertThat(http.getJson("/api/overview").getJsonObject("rateLimiting").getJsonObject("topDeniedPolicy"))
         .isEqualTo(new JsonObject().put("kind", "envoy").put("name", "edge/api_key").put("denied", 11));
+  }
+
+  /** The history's 10-second steps carry each way's rates and each Envoy domain's. */
+  @Test
+  void theHistoryHasEveryWaysRatesAndEachEnvoyDomains() throws Exception {
+    start();
+    Poll.until("a first history sample", () -> http.getJson("/api/history").getJsonArray("samples").size() >= 1);
+    checks("bob", 6); // 5 allowed, 1 denied
+    envoy(1);
+    envoy(1); // over the limit of 1
+    overLimit(2);
+    sut.advance(Duration.ofSeconds(10));
+    Poll.until("a second history sample", () -> http.getJson("/api/history").getJsonArray("samples").size() >= 2);
+    JsonObject second = http.getJson("/api/history").getJsonArray("samples").getJsonObject(1);
+    assertThat(second.getDouble("checksPerSecond")).isEqualTo(0.6);
+    assertThat(second.getDouble("envoyCallsPerSecond")).isEqualTo(0.2);
+    assertThat(second.getDouble("udpVerdictsPerSecond")).isEqualTo(0.2);
+    assertThat(second.getDouble("requestsPerSecond")).isEqualTo(1.0);
+    assertThat(second.getDouble("allowedPerSecond") + second.getDouble("deniedPerSecond")).isEqualTo(1.0);
+    assertThat(second.getJsonObject("envoyDomains").getJsonObject("edge"))
+        .isEqualTo(new JsonObject().put("hitsPerSecond", 0.2).put("overLimitPerSecond", 0.1));
   }
 
   @Test
