@@ -7,12 +7,13 @@ const TARGET_TICKS = 4;
 /**
  * An SVG line chart of recent samples, newest at the right edge. `series`: [{label, value(sample)}],
  * values may be null (a gap); `integer` keeps the y ticks whole; the x axis spans `windowMs` (an hour by default); `unitBase` 1024 steps them in KiB, MiB…. Samples are {t, …} in milliseconds; the x axis spans `windowMs`.
- * Colours come from the stylesheet (.series-0, .series-1, …).
+ * Colours come from the stylesheet (.series-0, .series-1, …); a line with a `tone` ('allowed' or
+ * 'denied') takes that tone's colour instead, so every chart of verdicts reads the same way.
  */
 export function createLineChart({ id, title, series, format = String, integer = false, unitBase = null, windowMs = 3_600_000 }) {
   const latestValues = series.map(() => el('span', { className: 'legend-value', text: '—' }));
   const legend = el('ul', { className: 'chart-legend' }, series.map((line, index) =>
-    el('li', {}, el('span', { className: `swatch series-${index}`, 'aria-hidden': 'true' }), line.label, latestValues[index])));
+    el('li', {}, el('span', { className: `swatch ${seriesClass(line, index)}`, 'aria-hidden': 'true' }), line.label, latestValues[index])));
   const plot = svg('svg', { class: 'chart-plot', height: HEIGHT, role: 'img', 'aria-label': title });
   const element = el('figure', { id, className: 'card chart' },
     el('figcaption', {}, el('span', { className: 'chart-title', text: title }), legend), plot);
@@ -49,7 +50,7 @@ export function createLineChart({ id, title, series, format = String, integer = 
         'text-anchor': fraction === 0 ? 'start' : fraction === 1 ? 'end' : 'middle' }, document.createTextNode(label)));
     }
     const lines = series.map((line, index) =>
-      svg('path', { class: `line series-${index}`, d: pathOf(visible, line.value, x, y) }));
+      svg('path', { class: `line ${seriesClass(line, index)}`, d: pathOf(visible, line.value, x, y) }));
     plot.replaceChildren(...grid, ...lines);
 
     series.forEach((line, index) => {
@@ -59,6 +60,10 @@ export function createLineChart({ id, title, series, format = String, integer = 
   }
 
   return { element, render, destroy: () => resizeObserver.disconnect() };
+}
+
+function seriesClass(line, index) {
+  return line.tone ? `series-${line.tone}` : `series-${index}`;
 }
 
 /** "60 min", "30 s": the span of the x axis in its natural unit. */

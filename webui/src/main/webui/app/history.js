@@ -17,8 +17,10 @@ export function startHistory() {
 }
 
 /**
- * Oldest first: {t, connections, keys, requestsPerSecond, bytesInPerSecond, bytesOutPerSecond,
- * udpOverLimitPerSecond, udpUnderLimitPerSecond, policies: {name: {allowedPerSecond, deniedPerSecond}}}.
+ * Oldest first: {t, connections, keys, requestsPerSecond (every kind), bytesInPerSecond, bytesOutPerSecond,
+ * udpOverLimitPerSecond, udpUnderLimitPerSecond, checksPerSecond, envoyCallsPerSecond, udpVerdictsPerSecond,
+ * allowedPerSecond, deniedPerSecond (all three ways), policies: {name: {allowedPerSecond, deniedPerSecond}},
+ * envoyDomains: {domain: {hitsPerSecond, overLimitPerSecond}}}.
  */
 export function recentSamples() {
   return samples;
@@ -42,32 +44,55 @@ function seed(serverSamples) {
 function record(overview) {
   const t = Date.now();
   const limits = overview.limits ?? {};
-  const policies = {};
-  for (const [name, totals] of Object.entries(limits.policies ?? {})) {
-    const before = previous?.policies?.[name];
-    policies[name] = {
-      allowedPerSecond: rate(totals.allowed, before?.allowed, t),
-      deniedPerSecond: rate(totals.denied, before?.denied, t),
-    };
-  }
+  const envoyDomains = overview.rateLimiting?.envoyDomains ?? {};
+  const policies = pairRates(limits.policies, previous?.policies, t,
+    { allowed: 'allowedPerSecond', denied: 'deniedPerSecond' });
+  const verdicts = verdictTotals(overview.rateLimiting);
   const sample = {
     t,
     connections: overview.connections,
     keys: overview.keys?.total,
     heapUsed: overview.memory?.heapUsedBytes,
-    requestsPerSecond: rate(overview.requests?.total, previous?.requests, t),
+    requestsPerSecond: rate(overview.requests?.all, previous?.requests, t),
     bytesInPerSecond: rate(overview.bytes?.read, previous?.read, t),
     bytesOutPerSecond: rate(overview.bytes?.written, previous?.written, t),
     udpOverLimitPerSecond: rate(limits.udp?.overLimit, previous?.udp?.overLimit, t),
     udpUnderLimitPerSecond: rate(limits.udp?.underLimit, previous?.udp?.underLimit, t),
+    checksPerSecond: rate(verdicts.checks, previous?.verdicts?.checks, t),
+    envoyCallsPerSecond: rate(verdicts.envoy, previous?.verdicts?.envoy, t),
+    udpVerdictsPerSecond: rate(verdicts.udp, previous?.verdicts?.udp, t),
+    allowedPerSecond: rate(verdicts.allowed, previous?.verdicts?.allowed, t),
+    deniedPerSecond: rate(verdicts.denied, previous?.verdicts?.denied, t),
     policies,
+    envoyDomains: pairRates(envoyDomains, previous?.envoyDomains, t,
+      { hits: 'hitsPerSecond', overLimit: 'overLimitPerSecond' }),
   };
   previous = {
-    t, requests: overview.requests?.total, read: overview.bytes?.read, written: overview.bytes?.written,
-    udp: limits.udp, policies: limits.policies,
+    t, requests: overview.requests?.all, read: overview.bytes?.read, written: overview.bytes?.written,
+    udp: limits.udp, policies: limits.policies, verdicts, envoyDomains,
   };
   samples.push(sample);
   trim();
+}
+
+/** Per name, the rate of each total: `fields` maps a total's name to its rate's ({allowed: 'allowedPerSecond'}). */
+function pairRates(totalsByName, beforeByName, t, fields) {
+  const rates = {};
+  for (const [name, totals] of Object.entries(totalsByName ?? {})) {
+    rates[name] = {};
+    for (const [total, perSecond] of Object.entries(fields)) {
+      rates[name][perSecond] = rate(totals[total], beforeByName?.[name]?.[total], t);
+    }
+  }
+  return rates;
+}
+
+/** The overview's rateLimiting as running totals: per way asked, and allowed and denied over all three. */
+function verdictTotals(rateLimiting) {
+  const ways = ['checks', 'envoy', 'udp'].map((way) => rateLimiting?.[way] ?? {});
+  const sum = (values) => values.reduce((total, value) => total + value, 0);
+  const [checks, envoy, udp] = ways.map((way) => way.allowed + way.denied);
+  return { checks, envoy, udp, allowed: sum(ways.map((way) => way.allowed)), denied: sum(ways.map((way) => way.denied)) };
 }
 
 function trim() {

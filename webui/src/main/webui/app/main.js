@@ -1,5 +1,5 @@
 import { authHeaders, onUnauthorized, request } from './api.js';
-import { publishOverview } from './feed.js';
+import { onOverview, publishOverview } from './feed.js';
 import { startHistory } from './history.js';
 import { openEventStream } from './live.js';
 import { clearToken, readToken } from './token.js';
@@ -132,8 +132,6 @@ function unlock() {
   logoutLink.hidden = !authRequired;
   startStream();
   render();
-  // The Cluster view is listed only on a cluster node (#/cluster still says "single node" elsewhere).
-  cluster.isClustered().then((clustered) => { document.getElementById('nav-cluster').hidden = !clustered; });
 }
 
 async function isAuthRequired() {
@@ -148,6 +146,8 @@ async function isAuthRequired() {
 
 async function boot() {
   startHistory();
+  // The Cluster view is listed only on a cluster node (#/cluster still says "single node" elsewhere).
+  onOverview((overview) => { document.getElementById('nav-cluster').hidden = overview.clustered !== true; });
   onUnauthorized(() => lock('The access token was not accepted. Sign in again.'));
   window.addEventListener('hashchange', () => { if (!locked) render(); });
   logoutLink.addEventListener('click', (event) => {

@@ -1,17 +1,13 @@
 import { get, isAbort } from '../api.js';
 import { el, notice, viewHeader } from '../dom.js';
-import { onOverview } from '../feed.js';
+import { latestOverview, onOverview } from '../feed.js';
 import { formatDecimal, formatNumber } from '../format.js';
 import { createTable } from '../table.js';
 
-/** Whether this server is one node of a cluster: only a cluster node serves /api/cluster. */
-export async function isClustered(signal) {
-  try {
-    await get('/api/cluster', null, signal);
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether this server is one node of a cluster, as its overview says: only a cluster node serves /api/cluster. */
+async function isClustered(signal) {
+  const overview = latestOverview() ?? await get('/api/overview', null, signal);
+  return overview.clustered === true;
 }
 
 /**
@@ -46,16 +42,15 @@ export function mount(root, { signal }) {
     if (inFlight || signal.aborted) return;
     inFlight = true;
     try {
-      show(await get('/api/cluster', null, signal));
-    } catch (error) {
-      if (isAbort(error) || error.status === 401) return;
-      if (error.status === 404) {
+      if (await isClustered(signal)) {
+        show(await get('/api/cluster', null, signal));
+      } else {
         table.hidden = true;
         subtitle.textContent = 'single node';
         status.replaceChildren(notice('Single node: this server is not part of a cluster (start it with --cluster).'));
-      } else {
-        status.replaceChildren(notice(error.message, 'error'));
       }
+    } catch (error) {
+      if (!isAbort(error) && error.status !== 401) status.replaceChildren(notice(error.message, 'error'));
     } finally {
       inFlight = false;
     }

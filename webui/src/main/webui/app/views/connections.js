@@ -26,12 +26,14 @@ export function mount(root, { signal }) {
     fetchPage: ({ offset, limit, signal: pageSignal }) => get('/api/connections', { offset, limit }, pageSignal),
   });
 
-  // UDP has no connections: its recent peers are clients of their own kind, listed apart.
+  // UDP has no connections: its recent peers are clients of their own kind, listed apart, one row
+  // per source address (a client may use a new source port for every request), newest first.
   const peers = createPagedTable({
     name: 'udp-peers',
     signal,
     columns: [
-      { title: 'Peer', className: 'id mono', cell: (item) => item.id },
+      { title: 'Source', className: 'id mono', cell: (item) => item.address },
+      { title: 'Ports', className: 'num', cell: (item) => formatNumber(item.ports) },
       { title: 'First seen', cell: (item) => formatTime(item.connectedAtMillis) },
       { title: 'Last seen', cell: (item) => el('span', { title: formatAge(item.lastSeenMillis), text: formatTime(item.lastSeenMillis) }) },
       READ, WRITTEN, REQUESTS,
@@ -50,7 +52,7 @@ export function mount(root, { signal }) {
       el('div', { className: 'toolbar' }, el('span', { className: 'toolbar-spacer' }), list.pager),
       el('div', { className: 'table-scroll' }, list.table)),
     el('section', { className: 'card' },
-      el('div', { className: 'toolbar' }, el('h2', {}, 'UDP peers '), el('span', { className: 'muted' }, peers.total, ' recent'),
+      el('div', { className: 'toolbar' }, el('h2', {}, 'UDP sources '), el('span', { className: 'muted' }, peers.total, ' recent, newest first'),
         el('span', { className: 'toolbar-spacer' }), peers.pager),
       el('div', { className: 'table-scroll' }, peers.table)));
   list.refresh();

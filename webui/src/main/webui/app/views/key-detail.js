@@ -4,6 +4,25 @@ import { createConfirmButton, createResultLine, field } from '../form.js';
 import { formatBytes, formatDecimal, formatNumber, formatTime } from '../format.js';
 import { createFieldList } from '../table.js';
 
+/**
+ * A buffer's value as text when its bytes are text (UTF-8 without control characters), else as hex:
+ * binary state such as a udp: key's rate (two doubles) would otherwise show as mojibake.
+ */
+function valueField(record) {
+  const bytes = Uint8Array.from(atob(record.valueBase64 ?? ''), (c) => c.charCodeAt(0));
+  let text = null;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = null;
+  }
+  if (text !== null && !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(text)) {
+    return ['Value', el('pre', { id: 'key-detail-value', className: 'value', text })];
+  }
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join(' ');
+  return ['Value (hex)', el('pre', { id: 'key-detail-value', className: 'value mono', dataset: { binary: 'true' }, text: hex })];
+}
+
 export function mount(root, { param: key, signal }) {
   const path = `/api/keys/${encodeURIComponent(key)}`;
   const content = el('div', { id: 'key-detail', className: 'detail' });
@@ -31,7 +50,7 @@ export function mount(root, { param: key, signal }) {
     const stats = record.stats ?? {};
     const main = isCounter
       ? ['Quota', countElement({ id: 'key-detail-quota', className: 'count big' }, record.quota)]
-      : ['Value', el('pre', { id: 'key-detail-value', className: 'value', text: record.value ?? '' })];
+      : valueField(record);
     const fields = [
       ['Key', el('span', { className: 'mono', text: record.key })],
       ['Type', el('span', { className: `badge badge-${record.type}`, text: record.type })],

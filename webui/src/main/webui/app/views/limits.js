@@ -5,6 +5,7 @@ import { onOverview } from '../feed.js';
 import { formatDecimal, formatNumber, formatTime } from '../format.js';
 import { onHistoryLoaded, recentSamples } from '../history.js';
 import { createTable } from '../table.js';
+import { figure } from './cards.js';
 
 const perSecond = (value) => `${formatDecimal(value)}/s`;
 
@@ -22,7 +23,7 @@ export function mount(root, { signal }) {
   const panels = new Map();
   signal.addEventListener('abort', () => charts.forEach((chart) => chart.destroy()));
 
-  root.append(viewHeader('Limits', { subtitle }), status, policiesRoot, udp.element);
+  root.append(viewHeader('HTTP check policies', { subtitle }), status, policiesRoot, udp.element);
 
   let inFlight = false;
   async function load() {
@@ -75,14 +76,14 @@ function policyPanel(policy) {
   const name = policy.name;
   const allowedNow = el('span', { className: 'limits-allowed-now', text: '—' });
   const deniedNow = el('span', { className: 'limits-denied-now', text: '—' });
-  const allowed = countElement({ className: 'count limits-allowed' });
-  const denied = countElement({ className: 'count limits-denied' });
+  const allowed = countElement({ className: 'count limits-allowed verdict-allowed' });
+  const denied = countElement({ className: 'count limits-denied verdict-denied' });
   const near = countElement({ className: 'count limits-near' });
   const chart = createLineChart({
     id: `chart-policy-${name}`, title: `${name}: decisions per second`, format: perSecond,
     series: [
-      { label: 'allowed', value: (s) => s.policies?.[name]?.allowedPerSecond ?? null },
-      { label: policy.shadow ? 'would deny' : 'denied', value: (s) => s.policies?.[name]?.deniedPerSecond ?? null },
+      { label: 'allowed', tone: 'allowed', value: (s) => s.policies?.[name]?.allowedPerSecond ?? null },
+      { label: policy.shadow ? 'would deny' : 'denied', tone: 'denied', value: (s) => s.policies?.[name]?.deniedPerSecond ?? null },
     ],
   });
   const mostDenied = createTable({
@@ -134,24 +135,20 @@ function policyPanel(policy) {
 }
 
 function udpSection() {
-  const over = countElement({ id: 'limits-udp-over' });
-  const under = countElement({ id: 'limits-udp-under' });
+  const over = countElement({ id: 'limits-udp-over', className: 'count verdict-denied' });
+  const under = countElement({ id: 'limits-udp-under', className: 'count verdict-allowed' });
   const chart = createLineChart({
     id: 'chart-udp', title: 'UDP over_limit verdicts per second', format: perSecond,
     series: [
-      { label: 'over limit (Y)', value: (s) => s.udpOverLimitPerSecond ?? null },
-      { label: 'under limit (N)', value: (s) => s.udpUnderLimitPerSecond ?? null },
+      { label: 'under limit (N)', tone: 'allowed', value: (s) => s.udpUnderLimitPerSecond ?? null },
+      { label: 'over limit (Y)', tone: 'denied', value: (s) => s.udpOverLimitPerSecond ?? null },
     ],
   });
   const element = el('section', { id: 'limits-udp', className: 'card limit' },
     el('header', { className: 'limit-head' }, el('h2', { text: 'UDP' }), el('span', { className: 'badge', text: 'over_limit' })),
-    el('div', { className: 'limit-figures' }, figure('Over limit (Y)', over), figure('Under limit (N)', under)),
+    el('div', { className: 'limit-figures' }, figure('Under limit (N)', under), figure('Over limit (Y)', over)),
     chart.element);
   return { element, chart, over, under };
-}
-
-function figure(label, value) {
-  return el('div', { className: 'limit-figure' }, el('span', { className: 'stat-label', text: label }), value);
 }
 
 function keyLink(policy, key) {

@@ -5,8 +5,13 @@ import { latestOverview, onOverview } from '../feed.js';
 import { formatBytes, formatDecimal, formatDuration, formatNumber, formatTime } from '../format.js';
 import { recentSamples } from '../history.js';
 import { createTable } from '../table.js';
+import { card, panel } from './cards.js';
+import { createRateLimiting } from './overview-limiting.js';
 
-const perSecond = (format) => (value) => `${format(value)}/s`;
+/** Above this many shards (a cluster node hosts hundreds of partitions) the table waits behind a toggle. */
+const SHARDS_SHOWN_OPEN = 8;
+
+const perSecond = (format) => (value) => (Number.isFinite(value) ? `${format(value)}/s` : '—');
 
 export function mount(root, { signal }) {
   const started = el('span', { className: 'muted' });
@@ -19,8 +24,8 @@ export function mount(root, { signal }) {
     keysDetail: el('span'),
     channels: countElement({ id: 'overview-channels' }),
     channelsDetail: el('span'),
-    requests: countElement({ id: 'overview-requests' }),
-    requestsDetail: el('span'),
+    requests: el('span', { id: 'overview-requests' }),
+    requestsDetail: el('span', { id: 'overview-requests-detail' }),
     bytesIn: el('span', { id: 'overview-bytes-in' }),
     bytesInDetail: el('span'),
     bytesOut: el('span', { id: 'overview-bytes-out' }),
@@ -36,7 +41,9 @@ export function mount(root, { signal }) {
     persistenceDetail: el('span', { id: 'overview-persistence-detail' }),
   };
 
+  const limiting = createRateLimiting();
   const charts = [
+    limiting.chart,
     createLineChart({ id: 'chart-requests', title: 'Requests', format: perSecond(formatDecimal),
       series: [{ label: 'requests', value: (s) => s.requestsPerSecond }] }),
     createLineChart({ id: 'chart-connections', title: 'Connections', integer: true, format: formatNumber,
@@ -69,19 +76,22 @@ export function mount(root, { signal }) {
       { title: 'Memory', className: 'num', cell: (row) => formatBytes(row.memoryBytes) },
     ],
   });
+  const shardSummary = el('summary', { id: 'overview-shards-summary' });
+  const shardDetails = el('details', { className: 'shard-details' }, shardSummary, shards.element);
   const status = el('div');
 
   root.append(
     viewHeader('Overview', { subtitle: started }),
     status,
+    limiting.cards,
     el('section', { className: 'cards' },
       card('Version', cards.version, cards.uptime),
       card('Connections', cards.connections, cards.connectionsDetail),
       card('Keys', cards.keys, cards.keysDetail),
       card('Requests', cards.requests, cards.requestsDetail),
       // What the connections carried: Throttr frames and WebSocket messages, not HTTP nor UDP.
-      card('Bytes in', cards.bytesIn, cards.bytesInDetail, el('span', { className: 'muted', text: 'read from TCP and WebSocket clients' })),
-      card('Bytes out', cards.bytesOut, cards.bytesOutDetail, el('span', { className: 'muted', text: 'written to TCP and WebSocket clients' })),
+      card('Bytes in', cards.bytesIn, cards.bytesInDetail, el('span', { className: 'muted', text: 'from TCP and WebSocket clients' })),
+      card('Bytes out', cards.bytesOut, cards.bytesOutDetail, el('span', { className: 'muted', text: 'to TCP and WebSocket clients' })),
       card('Heap', cards.heap, cards.heapDetail, el('span', { className: 'meter' }, cards.heapBar)),
       card('Record memory', cards.bound, cards.boundDetail, el('span', { className: 'meter' }, cards.boundBar),
         cards.boundEvictions),
@@ -90,7 +100,7 @@ export function mount(root, { signal }) {
     el('section', { className: 'charts' }, charts.map((chart) => chart.element)),
     el('section', { className: 'split' },
       panel('Requests by command', commands.element),
-      panel('Keys by shard', shards.element)));
+      panel('Keys by shard', shardDetails)));
 
   function show(overview) {
     status.replaceChildren();
@@ -105,14 +115,18 @@ export function mount(root, { signal }) {
     cards.keysDetail.textContent = `${formatNumber(keys.counters)} counters (${formatBytes(keys.counterBytes)}) · `
       + `${formatNumber(keys.buffers)} buffers (${formatBytes(keys.bufferBytes)})`;
 
+    // Every kind of request: Throttr commands over TCP and WebSocket, HTTP checks, Envoy calls, UDP verdicts.
     const requests = overview.requests ?? {};
-    showCount(cards.requests, requests.total);
-    cards.requestsDetail.textContent = `${formatNumber(requests.perMinute)} in the last minute`;
+    const now = latestSample();
+    cards.requests.textContent = perSecond(formatDecimal)(now?.requestsPerSecond);
+    cards.requestsDetail.textContent = `${formatNumber(requests.all)} since start: Throttr, HTTP checks, Envoy, UDP`;
+    limiting.show(overview.rateLimiting, now);
 
+    // Both figures over the same last minute: the totals of open connections alone would drop as they close.
     const bytes = overview.bytes ?? {};
-    cards.bytesIn.textContent = formatBytes(bytes.read);
+    cards.bytesIn.textContent = perSecond(formatBytes)(bytes.readPerMinute / 60);
     cards.bytesInDetail.textContent = `${formatBytes(bytes.readPerMinute)} in the last minute`;
-    cards.bytesOut.textContent = formatBytes(bytes.written);
+    cards.bytesOut.textContent = perSecond(formatBytes)(bytes.writtenPerMinute / 60);
     cards.bytesOutDetail.textContent = `${formatBytes(bytes.writtenPerMinute)} in the last minute`;
 
     const memory = overview.memory ?? {};
@@ -133,8 +147,20 @@ export function mount(root, { signal }) {
     const byCommand = requests.byCommand ?? [];
     busiestCommand = Math.max(1, ...byCommand.map((row) => row.total));
     commands.setItems(byCommand);
-    shards.setItems(overview.shards ?? []);
+    showShards(overview.shards ?? []);
   }
+
+  // A few shards are listed; a cluster node's hundreds of partitions are summed up, the table a click away.
+  function showShards(rows) {
+    shards.setItems(rows);
+    const keys = rows.reduce((sum, row) => sum + row.keys, 0);
+    const busiest = rows.reduce((top, row) => (top && top.keys >= row.keys ? top : row), null);
+    shardSummary.textContent = `${formatNumber(rows.length)} ${rows.length === 1 ? 'shard' : 'shards'}`
+      + ` · ${formatNumber(keys)} keys` + (busiest ? ` · most in shard ${busiest.shard} (${formatNumber(busiest.keys)})` : '');
+    // Until the operator opens or closes it, the table's openness follows the count.
+    if (!shardDetails.dataset.toggled) shardDetails.open = rows.length <= SHARDS_SHOWN_OPEN;
+  }
+  shardSummary.addEventListener('click', () => { shardDetails.dataset.toggled = 'true'; });
 
   // Keys and record memory against --max-keys and --max-memory; the meter shows the fuller of the two.
   function showBound(bound, keys) {
@@ -177,6 +203,11 @@ export function mount(root, { signal }) {
     charts.forEach((chart) => chart.render(samples));
   }
 
+  function latestSample() {
+    const samples = recentSamples();
+    return samples[samples.length - 1];
+  }
+
   onOverview((overview) => {
     show(overview);
     drawCharts();
@@ -196,19 +227,8 @@ export function mount(root, { signal }) {
   }
 }
 
-function card(label, value, ...details) {
-  return el('article', { className: 'card stat' },
-    el('h2', { className: 'stat-label', text: label }),
-    el('div', { className: 'stat-value' }, value),
-    el('div', { className: 'stat-detail' }, details));
-}
-
 function shareBar(fraction) {
   const bar = el('span', { className: 'share-bar' });
   bar.style.width = `${(100 * fraction).toFixed(1)}%`;
   return bar;
-}
-
-function panel(title, content) {
-  return el('section', { className: 'card panel' }, el('h2', { text: title }), content);
 }

@@ -5,6 +5,8 @@ import io.sluice.gateway.config.Invocation;
 import io.sluice.gateway.config.Option;
 import io.sluice.gateway.config.Options;
 import io.sluice.gateway.process.ChildProcess;
+import io.sluice.gateway.process.Ports;
+import io.sluice.gateway.process.Waits;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -84,7 +86,13 @@ class DeployKitTest {
     ChildProcess.Finished check = ChildProcess.run(List.of("promtool", "check", "rules", rules.toString()), Map.of(), directory);
     assertThat(check.status()).as(check.output()).isZero();
     assertThat(Files.readString(rules)).contains("alert: SluiceDown").contains("alert: SluiceNotReady")
-        .contains("alert: SluiceDenialRateJump").contains("alert: SluicePushesDropped").contains("alert: SluiceHeapNearlyFull");
+        .contains("alert: SluiceDenialRateJump").contains("alert: SluicePushesDropped").contains("alert: SluiceHeapNearlyFull")
+        .contains("alert: SluicePersistenceFailing").contains("alert: SluiceClusterMemberLost");
+    // The rules' own tests: SluiceNotReady fires on failed readiness probes only, not on other 503s;
+    // failing persistence and a lost member fire theirs.
+    ChildProcess.Finished tests = ChildProcess.run(List.of("promtool", "test", "rules", "sluice-rules.test.yml"), Map.of(),
+        DEPLOY.resolve("prometheus"));
+    assertThat(tests.status()).as(tests.output()).isZero();
   }
 
   @Test
@@ -215,7 +223,10 @@ class DeployKitTest {
     String all = String.join("\n", expressions);
     assertThat(all).contains("sluice_requests_total").contains("sluice_check_decisions_total")
         .contains("histogram_quantile").contains("sluice_keys").contains("sluice_connections")
-        .contains("sluice_pushes_dropped_total").contains("jvm_memory_used_bytes").contains("jvm_gc_pause_seconds");
+        .contains("sluice_pushes_dropped_total").contains("jvm_memory_used_bytes").contains("jvm_gc_pause_seconds")
+        .contains("sluice_check_denials_total").contains("sluice_check_near_limit_total")
+        .contains("sluice_check_duration_seconds_bucket").contains("sluice_rls_over_limit_total")
+        .contains("sluice_persistence_failing").contains("sluice_cluster_members").contains("sluice_evicted_keys_total");
     Set<String> named = seriesNamedIn(all + "\n" + Files.readString(DEPLOY.resolve("prometheus/sluice-rules.yml")));
 
     Set<String> exported = exportedSeries();
@@ -232,18 +243,31 @@ class DeployKitTest {
     return names;
   }
 
-  /** What /metrics of a real gateway lists once each kind of request has been served. */
+  /**
+   * What /metrics of a real gateway lists once each kind of request has been served: a lone cluster
+   * member (for the cluster's series) persisting to a data directory, with a check policy and
+   * Envoy's rate limit service (whose series appear with a descriptor's first hit).
+   */
   private Set<String> exportedSeries() throws Exception {
     Path config = Files.writeString(directory.resolve("policies.yaml"),
         "policies:\n  p:\n    strategy: fixed_window\n    limit: 1\n    window: 1m\n");
+    Path rls = Files.writeString(directory.resolve("rls.yaml"),
+        "domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: minute, requests_per_unit: 1}\n");
     Gateway gateway = Gateway.start(((Invocation.Run) ConfigLoader.load(List.of("--config", config.toString(),
-        "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0"), Map.of())).config());
+        "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0", "--rls-config", rls.toString(),
+        "--data-dir", directory.resolve("data").toString(), "--cluster", "--cluster-host", "127.0.0.1",
+        "--cluster-port", String.valueOf(Ports.free())), Map.of())).config());
     try {
       HttpClient http = HttpClient.newHttpClient();
       String base = "http://127.0.0.1:" + gateway.server().httpPort();
+      Waits.until(java.time.Duration.ofSeconds(30), "the lone cluster member is ready", () -> http.send(
+          HttpRequest.newBuilder(URI.create(base + "/ready")).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
       for (int i = 0; i < 2; i++) { // allowed, then denied
         http.send(HttpRequest.newBuilder(URI.create(base + "/v1/check")).header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString("{\"policy\":\"p\",\"key\":\"k\"}")).build(), HttpResponse.BodyHandlers.discarding());
+        http.send(HttpRequest.newBuilder(URI.create(base + "/json")).header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"domain\":\"d\",\"descriptors\":[{\"entries\":[{\"key\":\"k\",\"value\":\"v\"}]}]}"))
+            .build(), HttpResponse.BodyHandlers.discarding());
       }
       System.gc(); // jvm_gc_pause_seconds appears with the first collection after start
       long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);

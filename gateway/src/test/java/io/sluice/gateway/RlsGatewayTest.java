@@ -3,14 +3,11 @@ package io.sluice.gateway;
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
-import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
-import io.grpc.MethodDescriptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.protobuf.ProtoUtils;
-import io.grpc.stub.ClientCalls;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
+import io.sluice.gateway.dashboard.Traffic;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,14 +29,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * grpc-java and POST /json on the started gateway; a refused config stops the start.
  */
 class RlsGatewayTest {
-
-  private static final MethodDescriptor<RateLimitRequest, RateLimitResponse> SHOULD_RATE_LIMIT =
-      MethodDescriptor.<RateLimitRequest, RateLimitResponse>newBuilder()
-          .setType(MethodDescriptor.MethodType.UNARY)
-          .setFullMethodName("envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit")
-          .setRequestMarshaller(ProtoUtils.marshaller(RateLimitRequest.getDefaultInstance()))
-          .setResponseMarshaller(ProtoUtils.marshaller(RateLimitResponse.getDefaultInstance()))
-          .build();
 
   private static final Path DEPLOY = Path.of(System.getProperty("basedir", "."), "..", "deploy");
 
@@ -76,8 +64,7 @@ class RlsGatewayTest {
       // a new minute starts a new count, so the pair is tried again, at most three times.
       HttpResponse<String> sixth = null;
       for (int attempt = 0; attempt < 3 && (sixth == null || sixth.statusCode() != 429); attempt++) {
-        RateLimitResponse fifth = ClientCalls.blockingUnaryCall(channel, SHOULD_RATE_LIMIT,
-            CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), trial.toBuilder().setHitsAddend(5).build());
+        RateLimitResponse fifth = Traffic.shouldRateLimit(channel, trial.toBuilder().setHitsAddend(5).build());
         assertThat(fifth.getStatuses(0).getCurrentLimit().getRequestsPerUnit()).as("trial keys have 5 a minute").isEqualTo(5);
         assertThat(fifth.getResponseHeadersToAddList()).extracting(h -> h.getKey())
             .containsExactly("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset");

@@ -1,5 +1,6 @@
 package io.sluice.gateway.cluster;
 
+import io.sluice.gateway.process.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -56,18 +56,18 @@ class ClusterKillTest {
 
   @Test
   void aNodeKilledWithSigkillLosesNoReplicatedWrite() throws Exception {
-    int survivorCluster = freePort();
+    int survivorCluster = Ports.free();
     Invocation invocation = ConfigLoader.load(List.of("--cluster", "--cluster-port", String.valueOf(survivorCluster),
         "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0", "--event-loops", "1"), Map.of());
     survivor = Gateway.start(((Invocation.Run) invocation).config());
     ClusterNode node = survivor.server().cluster().orElseThrow().node();
 
-    int victimHttp = freePort();
-    int victimTcp = freePort();
+    int victimHttp = Ports.free();
+    int victimTcp = Ports.free();
     Path log = Files.createTempFile("sluice-victim", ".log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     victim = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.sluice.gateway.Main",
-        "--cluster", "--cluster-port", String.valueOf(freePort()), "--cluster-members", "127.0.0.1:" + survivorCluster,
+        "--cluster", "--cluster-port", String.valueOf(Ports.free()), "--cluster-members", "127.0.0.1:" + survivorCluster,
         "--tcp-port", String.valueOf(victimTcp), "--http-port", String.valueOf(victimHttp), "--grpc-port", "0", "--udp-port", "0",
         "--event-loops", "1")
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -122,11 +122,6 @@ class ClusterKillTest {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
 
 
 }

@@ -1,5 +1,6 @@
 package io.sluice.gateway.dashboard;
 
+import io.sluice.gateway.process.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
@@ -17,8 +18,6 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,9 +45,9 @@ class ClusterDashboardBrowserTest {
   static void start() throws Exception {
     browser = HeadlessChromium.start();
     wait = new WebDriverWait(browser, PATIENCE);
-    int firstClusterPort = freePort();
+    int firstClusterPort = Ports.free();
     NODES.add(node(firstClusterPort, List.of()));
-    NODES.add(node(freePort(), List.of("--cluster-members", "127.0.0.1:" + firstClusterPort)));
+    NODES.add(node(Ports.free(), List.of("--cluster-members", "127.0.0.1:" + firstClusterPort)));
     wait.until(driver -> NODES.stream().allMatch(node -> clusterNode(node).table().members().size() == 2
         && clusterNode(node).ready()));
     clients = Vertx.vertx();
@@ -127,9 +126,4 @@ class ClusterDashboardBrowserTest {
     return text.matches("[0-9]+") ? Long.parseLong(text) : -1;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
 }

@@ -31,14 +31,7 @@ import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 import java.nio.file.Files;
@@ -247,20 +240,7 @@ class DashboardBrowserTest {
 
   /** POST /v1/check of the per-key policy, as an API gateway would. */
   private static int check(String key) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + "v1/check"))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"policy\":\"per-key\",\"key\":\"" + key + "\"}")).build();
-    return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-  }
-
-  /** One UDP over_limit request, answered. */
-  private static void overLimit(String key) throws Exception {
-    try (DatagramSocket udp = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-      udp.setSoTimeout(10_000);
-      byte[] request = ("over_limit " + key).getBytes(StandardCharsets.US_ASCII);
-      udp.send(new DatagramPacket(request, request.length, InetAddress.getLoopbackAddress(), gateway.server().udpPort()));
-      udp.receive(new DatagramPacket(new byte[64], 64));
-    }
+    return Traffic.check(base, "per-key", key);
   }
 
   /**
@@ -277,7 +257,7 @@ class DashboardBrowserTest {
       assertThat(check("bob")).isEqualTo(200);
     }
     assertThat(check("bob")).isEqualTo(429);
-    overLimit("ws ip=1.2.3.4");
+    Traffic.overLimit(gateway.server().udpPort(), "ws ip=1.2.3.4");
     open("#/limits");
     String policy = "#limits-policy-per-key";
     waitForText(policy + " .limit-parameters", "5 per 1m");
@@ -305,6 +285,8 @@ class DashboardBrowserTest {
     open("#/keys/" + URLEncoder.encode("udp:ws ip=1.2.3.4", StandardCharsets.UTF_8).replace("+", "%20"));
     wait.until(ExpectedConditions.textMatches(By.id("key-decoded-last-seen"), Pattern.compile(DATE_TIME_ZONE)));
     assertThat(textOf("#key-decoded-rate")).endsWith("per period");
+    // The state's bytes are binary (two doubles): shown as hex, not as mojibake.
+    assertThat(textOf("#key-detail-value")).matches("([0-9a-f]{2} )+[0-9a-f]{2}");
   }
 
   /** At 390 px wide (a phone) no view scrolls sideways: wide tables scroll inside their card. */

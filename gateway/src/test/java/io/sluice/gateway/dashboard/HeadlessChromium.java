@@ -6,12 +6,16 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.logging.Level;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -43,8 +47,17 @@ final class HeadlessChromium {
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
             "--disable-dev-shm-usage", "--window-size=1400,900",
             "--user-data-dir=" + Files.createTempDirectory("sluice-chromium"));
+    // The page's console, so tests can hold it to logging no error.
+    options.setCapability("goog:loggingPrefs", java.util.Map.of(LogType.BROWSER, "ALL"));
     Files.createDirectories(SCREENSHOTS);
     return new ChromeDriver(service, options);
+  }
+
+  /** The console's errors (failed loads included) since the last call: each is read once. */
+  static List<String> consoleErrors(WebDriver browser) {
+    return browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+        .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+        .map(LogEntry::getMessage).toList();
   }
 
   static void screenshot(WebDriver browser, String name) throws IOException {

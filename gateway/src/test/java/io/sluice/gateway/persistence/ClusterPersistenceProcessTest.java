@@ -1,5 +1,6 @@
 package io.sluice.gateway.persistence;
 
+import io.sluice.gateway.process.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.protocol.binary.client.ThrottrClient;
@@ -12,7 +13,6 @@ import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -111,7 +111,7 @@ class ClusterPersistenceProcessTest {
   private List<List<String>> arguments() throws IOException {
     List<Integer> ports = new ArrayList<>();
     for (int n = 0; n < NODES; n++) {
-      ports.add(freePort());
+      ports.add(Ports.free());
     }
     String members = ports.stream().map(port -> "127.0.0.1:" + port).collect(Collectors.joining(","));
     List<List<String>> all = new ArrayList<>();
@@ -182,11 +182,6 @@ class ClusterPersistenceProcessTest {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
 
 
 }

@@ -128,6 +128,7 @@ public final class RateLimitService {
           .addResponseHeadersToAdd(header(REMAINING_HEADER, Integer.toUnsignedString(fewest.getLimitRemaining())))
           .addResponseHeadersToAdd(header(RESET_HEADER, Long.toString(fewest.getDurationUntilReset().getSeconds())));
     }
+    stats.answered(response.getOverallCode() == Code.OVER_LIMIT);
     return response.build();
   }
 

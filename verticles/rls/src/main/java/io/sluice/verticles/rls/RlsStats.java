@@ -74,6 +74,8 @@ public final class RlsStats {
   private final ConcurrentHashMap<Path, Counts> counts = new ConcurrentHashMap<>();
   private final AtomicInteger detailedPaths = new AtomicInteger();
   private final Consumer<Counts> onNew;
+  private final LongAdder calls = new LongAdder();
+  private final LongAdder overLimitCalls = new LongAdder();
 
   /** @param onNew told once of each new path's counts (to register its metrics series) */
   public RlsStats(Consumer<Counts> onNew) {
@@ -123,6 +125,24 @@ public final class RlsStats {
       onNew.accept(created[0]);
     }
     return found;
+  }
+
+  /**
+   * Counts one answered call: its overall code OVER_LIMIT or not. Calls, unlike hits, are what a
+   * proxy waited for, so the dashboard shows them beside the HTTP checks and UDP verdicts.
+   */
+  void answered(boolean overLimit) {
+    (overLimit ? overLimitCalls : calls).increment();
+  }
+
+  /** Calls answered OK (shadow-mode limits included: they answer OK). */
+  public long okCalls() {
+    return calls.sum();
+  }
+
+  /** Calls answered OVER_LIMIT. */
+  public long overLimitCalls() {
+    return overLimitCalls.sum();
   }
 
   /** Every path counted so far, by domain and descriptor. */

@@ -349,7 +349,7 @@ public final class SluiceServer {
         }
       }
       return java.util.Optional.ofNullable(persistence.failure());
-    }));
+    }, meters()));
     features.add(new RequestGuard(settings.http()));
     if (cluster != null) {
       features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token)));
@@ -360,7 +360,8 @@ public final class SluiceServer {
     features.add(rls.json(token));
     features.add(rls.dashboardApi(token));
     // Last: the dashboard serves its page at "/" and so would match every path.
-    DashboardData dashboardData = new DashboardData(policies, limitActivity, settings.operator(), lastReload, closers);
+    DashboardData dashboardData = new DashboardData(policies, limitActivity, rls.stats(), settings.operator(),
+        lastReload, closers, cluster != null);
     features.add(new Dashboard(instance, directory, token, dashboardData, protectedMode,
         persistence));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.

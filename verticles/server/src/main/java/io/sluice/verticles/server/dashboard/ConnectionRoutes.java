@@ -34,11 +34,11 @@ final class ConnectionRoutes {
   }
 
   /**
-   * GET /api/udp-peers?offset=&limit=: the UDP endpoint's recent peers, apart from the connections
-   * (a datagram opens nothing, so a peer is no open connection).
+   * GET /api/udp-peers?offset=&limit=: the UDP endpoint's recent peers by source address, newest
+   * first, apart from the connections (a datagram opens nothing, so a peer is no open connection).
    */
   Future<Void> udpPeers(RoutingContext context) {
-    return DashboardContext.ok(context, Paging.of(context).page(activeUdpPeers(), ConnectionRoutes::summary));
+    return DashboardContext.ok(context, Paging.of(context).page(UdpSources.of(activeUdpPeers()), UdpSources.Source::json));
   }
 
   private List<UdpPeers.Peer> activeUdpPeers() {
@@ -51,6 +51,11 @@ final class ConnectionRoutes {
     for (UdpPeers.Peer peer : activeUdpPeers()) {
       if (peer.id().equals(id)) {
         return DashboardContext.ok(context, summary(peer));
+      }
+    }
+    for (UdpSources.Source source : UdpSources.of(activeUdpPeers())) {
+      if (source.id().equals(id)) {
+        return DashboardContext.ok(context, source.json());
       }
     }
     ConnectionStats found = null;

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.dashboard;
 
+import io.sluice.verticles.rls.RlsStats;
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.check.LivePolicies;
 import io.sluice.verticles.server.front.ConnectionClosers;
@@ -12,22 +13,24 @@ import java.util.List;
 
 /**
  * What the dashboard shows besides the instance: the check API's policies in service and what they
- * decided, the last hour's history, the operator settings (the configuration the admin API shows),
- * the last reload and the way to close a connection.
+ * decided, what Envoy's rate limit service answered, the last hour's history, the operator settings
+ * (the configuration the admin API shows), the last reload, the way to close a connection, and
+ * whether this server is a cluster node (only then is there a {@code /api/cluster} for the page to ask).
  * One per server, shared by every HTTP front and the {@link DashboardVerticle}.
  */
-public record DashboardData(LivePolicies livePolicies, LimitActivity activity, History history, OperatorSettings operator,
-                            LastReload lastReload, ConnectionClosers closers) {
+public record DashboardData(LivePolicies livePolicies, LimitActivity activity, RlsStats envoy, History history,
+                            OperatorSettings operator, LastReload lastReload, ConnectionClosers closers,
+                            boolean clustered) {
 
-  public DashboardData(LivePolicies policies, LimitActivity activity, OperatorSettings operator, LastReload lastReload,
-                       ConnectionClosers closers) {
-    this(policies, activity, new History(), operator, lastReload, closers);
+  public DashboardData(LivePolicies policies, LimitActivity activity, RlsStats envoy, OperatorSettings operator,
+                       LastReload lastReload, ConnectionClosers closers, boolean clustered) {
+    this(policies, activity, envoy, new History(), operator, lastReload, closers, clustered);
   }
 
-  /** No policies, nothing decided yet, no configuration to show, no reload, no connection to close. */
+  /** No policies, nothing decided yet, no configuration to show, no reload, no connection to close, one node. */
   public static DashboardData empty() {
-    return new DashboardData(new LivePolicies(Policies.none()), new LimitActivity(), OperatorSettings.defaults(),
-        new LastReload(), new ConnectionClosers());
+    return new DashboardData(new LivePolicies(Policies.none()), new LimitActivity(), new RlsStats(),
+        OperatorSettings.defaults(), new LastReload(), new ConnectionClosers(), false);
   }
 
   /** The policies in service now: a reload may have replaced those the server started with. */

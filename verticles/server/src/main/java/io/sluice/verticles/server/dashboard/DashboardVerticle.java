@@ -70,7 +70,7 @@ public final class DashboardVerticle extends VerticleBase {
     if (!sampled || now - lastSampleMillis >= History.STEP_SECONDS * 1000L) {
       sampled = true;
       lastSampleMillis = now;
-      data.history().add(History.of(now, overview, data.policyNames(), data.activity()));
+      data.history().add(History.of(now, overview, data));
     }
   }
 

@@ -29,11 +29,23 @@ final class Overview {
   private Overview() {
   }
 
-  /** Asks every shard for its summary, then builds the overview, with the limits' running totals and persistence. */
+  /**
+   * Asks every shard for its summary, then builds the overview, with the limits' running totals,
+   * what every way of rate limiting answered, persistence and whether this is a cluster node.
+   */
   static Future<JsonObject> collect(ShardQueries shards, Instance instance, DashboardData data,
                                     PersistentShards persistence) {
-    return shards.summaries().map(summaries ->
-        addLimits(build(instance, summaries), data).put("persistence", persistence.overview()));
+    return shards.summaries().map(summaries -> {
+      RateLimiting.Totals verdicts = RateLimiting.Totals.of(data);
+      JsonObject overview = addLimits(build(instance, summaries), data)
+          .put("rateLimiting", RateLimiting.json(data, verdicts))
+          .put("persistence", persistence.overview())
+          .put("clustered", data.clustered());
+      JsonObject requests = overview.getJsonObject("requests");
+      // Every kind of request the page's Requests card counts, read at the same moment as the verdicts.
+      requests.put("all", requests.getLong("total") + verdicts.all().total());
+      return overview;
+    });
   }
 
   /**

@@ -3,6 +3,9 @@ package io.sluice.verticles.server.health;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
 import io.sluice.verticles.server.shard.ShardDirectory;
@@ -31,18 +34,24 @@ public final class Health implements HttpFeature {
 
   private final ShardDirectory directory;
   private final Supplier<Optional<String>> notReady;
+  private final Counter failures;
 
   public Health(ShardDirectory directory) {
-    this(directory, Optional::empty);
+    this(directory, Optional::empty, new SimpleMeterRegistry());
   }
 
   /**
    * @param notReady why this instance is not ready beyond its shards (a cluster node still joining
-   *                 or waiting for its partitions), or empty
+   *                 or waiting for its partitions, a failed write to the data directory), or empty
+   * @param registry where {@code sluice_ready_failures_total} counts the 503s of /ready: the one
+   *                 series that tells a failing readiness probe from any other 503 (an alert's)
    */
-  public Health(ShardDirectory directory, Supplier<Optional<String>> notReady) {
+  public Health(ShardDirectory directory, Supplier<Optional<String>> notReady, MeterRegistry registry) {
     this.directory = directory;
     this.notReady = notReady;
+    this.failures = Counter.builder("sluice.ready.failures")
+        .description("Answers of /ready that were 503: not ready (shards not answering, joining, persistence failing)")
+        .register(registry);
   }
 
   @Override
@@ -56,7 +65,7 @@ public final class Health implements HttpFeature {
   private Future<Void> ready(RoutingContext context, ShardQueries shards) {
     Optional<String> waiting = notReady.get();
     if (waiting.isPresent()) {
-      return answer(context, 503, new JsonObject().put("status", "NOT_READY").put("reason", waiting.get()));
+      return notReady(context, waiting.get());
     }
     Promise<Void> answered = Promise.promise();
     long timeout = context.vertx().setTimer(READY_TIMEOUT_MILLIS, t -> answered.tryFail("no answer within "
@@ -71,8 +80,12 @@ public final class Health implements HttpFeature {
     });
     return answered.future().compose(
         ok -> answer(context, 200, new JsonObject().put("status", "READY").put("shards", shards.shards())),
-        failure -> answer(context, 503, new JsonObject().put("status", "NOT_READY")
-            .put("reason", "storage shards: " + failure.getMessage())));
+        failure -> notReady(context, "storage shards: " + failure.getMessage()));
+  }
+
+  private Future<Void> notReady(RoutingContext context, String reason) {
+    failures.increment();
+    return answer(context, 503, new JsonObject().put("status", "NOT_READY").put("reason", reason));
   }
 
   private static Future<Void> answer(RoutingContext context, int status, JsonObject body) {

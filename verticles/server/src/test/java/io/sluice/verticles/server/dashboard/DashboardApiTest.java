@@ -243,24 +243,31 @@ class DashboardApiTest {
   }
 
   @Test
-  void udpPeersAreListedApartFromTheConnections() throws Exception {
-    try (java.net.DatagramSocket udp = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
-      byte[] ping = "ping".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      udp.send(new java.net.DatagramPacket(ping, ping.length, java.net.InetAddress.getLoopbackAddress(), sut.udpPort()));
-      udp.setSoTimeout(10_000);
-      udp.receive(new java.net.DatagramPacket(new byte[16], 16));
+  void udpPeersAreListedApartFromTheConnectionsOneRowPerSourceAddress() throws Exception {
+    try (java.net.DatagramSocket first = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress());
+         java.net.DatagramSocket second = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+      for (java.net.DatagramSocket udp : List.of(first, second)) { // two source ports of one address
+        byte[] ping = "ping".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        udp.send(new java.net.DatagramPacket(ping, ping.length, java.net.InetAddress.getLoopbackAddress(), sut.udpPort()));
+        udp.setSoTimeout(10_000);
+        udp.receive(new java.net.DatagramPacket(new byte[16], 16));
+      }
       assertThat(getJson("/api/connections").getLong("total")).as("a UDP peer is no open connection").isZero();
       JsonObject overview = getJson("/api/overview");
       assertThat(overview.getInteger("connections")).isZero();
-      assertThat(overview.getInteger("udpPeers")).isEqualTo(1);
-      JsonObject peer = byProtocol(getJson("/api/udp-peers"), "udp");
-      String id = "udp:127.0.0.1:" + udp.getLocalPort();
-      assertThat(peer.getString("id")).isEqualTo(id);
-      assertThat(peer.getLong("requests")).isEqualTo(1);
-      assertThat(peer.getLong("readBytes")).isEqualTo(4);
-      assertThat(peer.getLong("writeBytes")).isEqualTo(4); // pong
-      assertThat(getJson("/api/connections/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8))
-          .getString("protocol")).isEqualTo("udp");
+      assertThat(overview.getInteger("udpPeers")).isEqualTo(2);
+      JsonObject page = getJson("/api/udp-peers");
+      assertThat(page.getLong("total")).as("one source address").isEqualTo(1);
+      JsonObject source = byProtocol(page, "udp");
+      assertThat(source.getString("id")).isEqualTo("udp:127.0.0.1");
+      assertThat(source.getInteger("ports")).isEqualTo(2);
+      assertThat(source.getLong("requests")).isEqualTo(2);
+      assertThat(source.getLong("readBytes")).isEqualTo(8);
+      assertThat(source.getLong("writeBytes")).isEqualTo(8); // pongs
+      assertThat(getJson("/api/connections/udp%3A127.0.0.1").getInteger("ports")).isEqualTo(2);
+      String port = "udp:127.0.0.1:" + first.getLocalPort();
+      assertThat(getJson("/api/connections/" + java.net.URLEncoder.encode(port, java.nio.charset.StandardCharsets.UTF_8))
+          .getLong("requests")).as("one source port").isEqualTo(1);
     }
   }
 

@@ -138,7 +138,7 @@ class LimitsApiTest {
         .isEqualTo(TimeUnit.NANOSECONDS.toMillis(sut.clock().epochNanos()));
   }
 
-  /** The server samples every 10 s of its clock: the charts' hour survives a reload. */
+  /** The server samples every 10 s of its clock: the charts' hour survives a reload; rates are per second of each step. */
   @Test
   void theHistoryKeepsTenSecondSteps() {
     JsonObject first = until(history -> history.getJsonArray("samples").size() >= 1);
@@ -152,7 +152,13 @@ class LimitsApiTest {
     JsonObject perKey = second.getJsonObject("policies").getJsonObject("per-key");
     assertThat(perKey.getDouble("allowedPerSecond")).isEqualTo(0.5);
     assertThat(perKey.getDouble("deniedPerSecond")).isEqualTo(0.1);
-    assertThat(second.getDouble("requestsPerSecond")).isZero();
+    // Requests are every kind, here six checks and no Throttr command; allowed and denied are every way's.
+    assertThat(second.getDouble("requestsPerSecond")).isEqualTo(0.6);
+    assertThat(second.getDouble("checksPerSecond")).isEqualTo(0.6);
+    assertThat(second.getDouble("envoyCallsPerSecond")).isZero();
+    assertThat(second.getDouble("udpVerdictsPerSecond")).isZero();
+    assertThat(second.getDouble("allowedPerSecond")).isEqualTo(0.5);
+    assertThat(second.getDouble("deniedPerSecond")).isEqualTo(0.1);
   }
 
   /** Polls the history (the dashboard's clock ticks every second) until it shows what is awaited. */

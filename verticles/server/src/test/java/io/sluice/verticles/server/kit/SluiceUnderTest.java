@@ -155,6 +155,13 @@ public final class SluiceUnderTest implements AutoCloseable {
         SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
+  /** Every way of rate limiting: UDP rules, check policies and Envoy's rate limit service; the rest as by default. */
+  public SluiceUnderTest(Vertx vertx, RuleSet udpRules, Policies policies, RlsSettings rls) {
+    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
+        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), udpRules, policies,
+        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+  }
+
   private SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                           Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
                           StoreLimits recordLimits, RlsSettings rls, Defences defences, int udpMaxStatsKeys) {

@@ -58,6 +58,7 @@ class PersistenceFailureTest {
         new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));
     assertThat(await(client.insert("before", 5, TtlUnit.SECONDS, 600))).isTrue();
     assertThat(http.get("/ready").status()).isEqualTo(200);
+    assertThat(Scrapes.value(Scrapes.scrape(http), "sluice_ready_failures_total")).as("a 200 is no failure").isZero();
     JsonObject healthy = http.get("/api/overview").json().getJsonObject("persistence");
     assertThat(healthy.getBoolean("enabled")).isTrue();
     assertThat(healthy.getString("fsync")).isEqualTo("always");
@@ -73,6 +74,7 @@ class PersistenceFailureTest {
     String scrape = Scrapes.scrape(http);
     assertThat(Scrapes.value(scrape, "sluice_persistence_errors_total{shard=\"0\"}")).isGreaterThanOrEqualTo(1);
     assertThat(Scrapes.value(scrape, "sluice_persistence_failing{shard=\"0\"}")).isEqualTo(1);
+    assertThat(Scrapes.value(scrape, "sluice_ready_failures_total")).as("the 503s of /ready").isGreaterThanOrEqualTo(1);
     JsonObject shown = http.get("/api/overview").json().getJsonObject("persistence");
     assertThat(shown.getBoolean("failing")).isTrue();
     assertThat(shown.getString("error")).contains(blocker.toString());
