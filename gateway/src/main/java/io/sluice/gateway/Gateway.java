@@ -80,6 +80,10 @@ public final class Gateway {
         .setMetricsOptions(SluiceMetrics.vertxOptions());
     VertxBuilder builder = Vertx.builder().withMetrics(new VertxMeters(metrics));
     ClusterSettings cluster = clusterSettings(config);
+    if (cluster.enabled()) {
+      // Before joining: a node that joins and then cannot listen has taken partitions for nothing.
+      ListenerPorts.checkFree(config);
+    }
     Vertx vertx = cluster.enabled()
         ? joinCluster(builder, options, cluster, config)
         : builder.with(options).build();

@@ -17,6 +17,8 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -92,6 +94,22 @@ class DistributionIT {
     ChildProcess.Finished check = ChildProcess.run(List.of("bin/sluice", "--check-config", "--config", "deploy/examples/sluice.yaml",
         "--rules", "deploy/rules/musicbrainz.yaml"), Map.of(), home);
     assertThat(check.status()).as(check.output()).isZero();
+  }
+
+  /**
+   * Granted in the manifest, so that `java -jar` gets them as bin/sluice does: on JDK 24+ each
+   * missing one is a start-up warning (Netty's native library; Hazelcast's "Java modular
+   * environment" WARN on every cluster node).
+   */
+  @Test
+  void itsJarGrantsNativeAccessAndWhatHazelcastAsksFor() throws IOException {
+    try (JarFile jar = new JarFile(home.resolve("lib/sluice.jar").toFile())) {
+      Attributes manifest = jar.getManifest().getMainAttributes();
+      assertThat(manifest.getValue("Enable-Native-Access")).isEqualTo("ALL-UNNAMED");
+      assertThat(manifest.getValue("Add-Opens").split(" ")).contains("java.base/java.lang", "java.base/sun.nio.ch",
+          "java.management/sun.management", "jdk.management/com.sun.management.internal");
+      assertThat(manifest.getValue("Add-Exports")).isEqualTo("java.base/jdk.internal.ref");
+    }
   }
 
   @Test

@@ -6,10 +6,6 @@ import io.sluice.gateway.config.Invocation;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
@@ -17,6 +13,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +36,13 @@ class AdminApiTest {
 
   private final Vertx client = Vertx.vertx();
   private Gateway gateway;
-  private HttpClient http;
+  private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() throws Exception {
     Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0",
         "--internal-metrics"), Map.of("SLUICE_AUTH_TOKEN", TOKEN));
     gateway = Gateway.start(((Invocation.Run) invocation).config());
-    http = client.createHttpClient();
   }
 
   @AfterEach
@@ -57,20 +57,24 @@ class AdminApiTest {
   private record Answer(int status, String body) {
   }
 
-  private Answer call(HttpMethod method, String path, boolean withToken) throws Exception {
-    RequestOptions options = new RequestOptions().setMethod(method).setHost("127.0.0.1")
-        .setPort(gateway.server().httpPort()).setURI(path);
+  /**
+   * Through the JDK's client, as the gateway's other tests call: Vert.x's client, driven from the test
+   * thread, lost a body that came with its head now and then up to 5.0.10 (eclipse-vertx/vert.x #6038).
+   */
+  private Answer call(String method, String path, boolean withToken) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.server().httpPort() + path))
+        .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(30));
     if (withToken) {
-      options.putHeader("Authorization", "Bearer " + TOKEN);
+      request.header("Authorization", "Bearer " + TOKEN);
     }
-    return await(http.request(options).compose(request -> request.send())
-        .compose(response -> response.body().map(body -> new Answer(response.statusCode(), body.toString()))));
+    HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return new Answer(response.statusCode(), response.body());
   }
 
   @Test
   void theEffectiveConfigurationHidesTheToken() throws Exception {
-    assertThat(call(HttpMethod.GET, "/api/admin/config", false).status()).isEqualTo(401);
-    Answer answer = call(HttpMethod.GET, "/api/admin/config", true);
+    assertThat(call("GET", "/api/admin/config", false).status()).isEqualTo(401);
+    Answer answer = call("GET", "/api/admin/config", true);
     assertThat(answer.status()).isEqualTo(200);
     assertThat(answer.body()).doesNotContain(TOKEN);
     JsonObject config = new JsonObject(answer.body());
@@ -103,9 +107,9 @@ class AdminApiTest {
     socket.write(Buffer.buffer(new byte[] {0x18})); // WHOAMI: 01 and the 16-byte ID
     String id = HexFormat.of().formatHex(await(whoami.future()).getBytes(1, 17));
 
-    assertThat(call(HttpMethod.DELETE, "/api/connections/" + id, false).status()).isEqualTo(401);
-    assertThat(call(HttpMethod.DELETE, "/api/connections/" + "0".repeat(32), true).status()).isEqualTo(404);
-    Answer answer = call(HttpMethod.DELETE, "/api/connections/" + id, true);
+    assertThat(call("DELETE", "/api/connections/" + id, false).status()).isEqualTo(401);
+    assertThat(call("DELETE", "/api/connections/" + "0".repeat(32), true).status()).isEqualTo(404);
+    Answer answer = call("DELETE", "/api/connections/" + id, true);
     assertThat(answer.status()).as(answer.body()).isEqualTo(202);
     await(closed.future());
   }

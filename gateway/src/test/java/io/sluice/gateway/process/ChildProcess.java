@@ -53,11 +53,17 @@ public final class ChildProcess implements AutoCloseable {
     return command;
   }
 
-  /** The command run to its end: its exit status and every line it printed. */
+  /** The command run to its end (within a minute): its exit status and every line it printed. */
   public static Finished run(List<String> command, Map<String, String> environment, Path directory)
       throws IOException, InterruptedException {
+    return run(command, environment, directory, WAIT);
+  }
+
+  /** The command run to its end, for one that takes longer than a minute (a cluster's start). */
+  public static Finished run(List<String> command, Map<String, String> environment, Path directory, Duration within)
+      throws IOException, InterruptedException {
     try (ChildProcess child = start(command, environment, directory)) {
-      int status = child.awaitExit();
+      int status = child.awaitExit(within);
       return new Finished(status, child.output());
     }
   }
@@ -149,8 +155,12 @@ public final class ChildProcess implements AutoCloseable {
 
   /** Waits (at most a minute) for the process to end, and for its output to be read to the end. */
   public int awaitExit() throws InterruptedException {
-    if (!process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-      throw new AssertionError("the process did not end within " + WAIT + "; it printed:\n" + output());
+    return awaitExit(WAIT);
+  }
+
+  private int awaitExit(Duration within) throws InterruptedException {
+    if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("the process did not end within " + within + "; it printed:\n" + output());
     }
     long deadline = System.nanoTime() + WAIT.toNanos();
     synchronized (lines) {

@@ -82,6 +82,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private final Set<String> leaving = ConcurrentHashMap.newKeySet();
   private final Set<String> refusedLogged = new HashSet<>();
   private final Map<Integer, String> awaitingFrom = new HashMap<>();
+  private MissedHandoffs missedHandoffs;
   private volatile PartitionTable table;
   private volatile boolean started;
   /** Set by the first table that counts this node: until then the partitions were the others'. */
@@ -223,6 +224,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   @Override
   public Future<?> start() {
     meters = new ClusterMeters(registry, this);
+    missedHandoffs = new MissedHandoffs(vertx);
     local = directory.localRouter(context);
     List<String> refusal = refusal();
     if (!refusal.isEmpty()) {
@@ -500,8 +502,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   }
 
   private void serveWithoutHandoff(int partition, String from, String why) {
-    LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": no records from its previous owner " + from
-        + " (" + why + "); serving the copy this node holds");
+    missedHandoffs.missed(partition, from, why);
     onPartition(partition, store -> states.set(partition, PartitionStates.SERVING))
         .onSuccess(v -> seed(partition, table.backupsOf(partition)));
   }

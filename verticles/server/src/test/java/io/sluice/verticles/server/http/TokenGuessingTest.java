@@ -1,15 +1,12 @@
 package io.sluice.verticles.server.http;
 
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.HttpCalls.Answer;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.LogCapture;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.json.JsonObject;
@@ -48,19 +45,10 @@ class TokenGuessingTest {
     await(vertx.close());
   }
 
+  /** One request on a connection of its own from {@code from}: wrong tokens count per client address. */
   private Answer overview(String from, String authorization) {
-    HttpClient client = vertx.createHttpClient(new HttpClientOptions().setLocalAddress(from));
-    try {
-      RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1")
-          .setPort(sut.httpPort()).setURI("/api/overview");
-      if (authorization != null) {
-        request.putHeader("Authorization", authorization);
-      }
-      return await(client.request(request).compose(r -> r.send())
-          .compose(response -> response.body().map(b -> new Answer(response.statusCode(), response.headers(),
-              b.toString()))));
-    } finally {
-      client.close();
+    try (HttpCalls calls = new HttpCalls(vertx, sut.httpPort(), from)) {
+      return authorization == null ? calls.get("/api/overview") : calls.get("/api/overview", "Authorization", authorization);
     }
   }
 

@@ -10,8 +10,6 @@ import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.kit.TcpConversation;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -149,16 +147,11 @@ class MetricsEndpointTest {
   }
 
   private String scrape() {
-    HttpClient http = vertx.createHttpClient();
-    try {
-      return await(http.request(HttpMethod.GET, sut.httpPort(), "127.0.0.1", "/metrics")
-          .compose(request -> request.send())
-          .compose(response -> {
-            assertThat(response.statusCode()).isEqualTo(200);
-            return response.body();
-          })).toString();
-    } finally {
-      http.close();
+    try (HttpCalls http = new HttpCalls(vertx, sut.httpPort())) {
+      HttpCalls.Answer answer = http.get("/metrics");
+      assertThat(answer.status()).isEqualTo(200);
+      return answer.body();
     }
   }
+
 }
