@@ -47,7 +47,15 @@ final class GrpcConnectionGuard {
     if (http2 != null) {
       http2.connection().remote().maxActiveStreams(MAX_STREAMS);
     }
-    connection.exceptionHandler(failure -> log.log(LOG, System.Logger.Level.WARNING,
-        "gRPC connection from " + connection.remoteAddress() + ": " + failure));
+    connection.exceptionHandler(failure -> failed(connection, failure));
+  }
+
+  private void failed(HttpConnection connection, Throwable failure) {
+    if (failure instanceof java.io.IOException) {
+      // The client went away (a closed channel, a reset): routine, and answers it left unread fail so.
+      LOG.log(System.Logger.Level.DEBUG, () -> "gRPC connection from " + connection.remoteAddress() + " closed: " + failure);
+      return;
+    }
+    log.log(LOG, System.Logger.Level.WARNING, "gRPC connection from " + connection.remoteAddress() + ": " + failure);
   }
 }
