@@ -206,7 +206,7 @@ public final class Options {
   public static final Option<Integer> MAX_CONNECTIONS = Option.valued("max-connections", "N", ValueType.integer(1, 1_000_000))
       .yaml("max-connections").environment()
       .defaultValue(10_000)
-      .describedAs("Throttr and HTTP connections (each WebSocket is one) open at once; past it a new one is refused at once (Throttr: closed; HTTP and WebSocket upgrades: 503), counted in sluice_connections_rejected_total.");
+      .describedAs("Throttr, HTTP and gRPC connections (each WebSocket is one) open at once; past it a new one is refused at once (Throttr: closed; HTTP and WebSocket upgrades: 503; gRPC: GOAWAY), counted in sluice_connections_rejected_total.");
 
   public static final Option<java.time.Duration> IDLE_TIMEOUT = Option.valued("idle-timeout", "DURATION", ValueType.duration(java.time.Duration.ofDays(1), true))
       .yaml("idle-timeout").environment()

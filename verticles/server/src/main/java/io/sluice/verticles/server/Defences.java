@@ -11,7 +11,7 @@ import java.util.Optional;
  * connections and time. Built with {@link #defaults()} and the {@code with…} methods.
  *
  * @param tls            TLS on every TCP listener (Throttr and HTTP/WebSocket); empty for plain text
- * @param maxConnections Throttr and HTTP connections (WebSockets included) open at once; more are refused
+ * @param maxConnections Throttr, HTTP (WebSockets included) and gRPC connections open at once; more are refused
  * @param idleTimeout    a Throttr or HTTP connection neither read from nor written to for this long is
  *                       closed; zero for never
  * @param httpRequestTimeout from an HTTP connection's opening or its last answer, the time the next

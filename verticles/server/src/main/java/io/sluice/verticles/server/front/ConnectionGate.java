@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code --max-connections}: one count of the client connections of every TCP listener (Throttr
- * connections, and HTTP connections, each WebSocket being one), shared by all event loops. A
- * connection past the limit is refused the moment it arrives (the listener closes it, or answers
- * 503 on HTTP), counted in {@code sluice_connections_rejected_total}, and logged at most once a
+ * connections, HTTP connections, each WebSocket being one, and gRPC connections), shared by all
+ * event loops. A connection past the limit is refused the moment it arrives (the listener closes it,
+ * answers 503 on HTTP, or GOAWAY on gRPC), counted in {@code sluice_connections_rejected_total}, and logged at most once a
  * second; connections already open are not touched.
  */
 public final class ConnectionGate {

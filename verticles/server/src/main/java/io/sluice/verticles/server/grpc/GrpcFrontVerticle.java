@@ -9,10 +9,14 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.sluice.verticles.engine.log.LogLimiter;
+import io.sluice.verticles.server.tls.HandshakeFailures;
 import io.sluice.verticles.server.front.ListenerGuards;
 import io.sluice.verticles.server.tls.TlsReloads;
+import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
@@ -29,6 +33,12 @@ import io.vertx.grpc.server.GrpcServerRequest;
  * as the other fronts do. Any other method is UNIMPLEMENTED (vertx-grpc's answer); bytes that are
  * not a RateLimitRequest, a call without one, and a request the service refuses are
  * INVALID_ARGUMENT with the reason; a failure on a shard is INTERNAL, logged once.
+ *
+ * <p>Against a hostile client (issue 30): {@link GrpcConnectionGuard} bounds connections and streams,
+ * a gzip message is inflated up to the message size limit (past it RESOURCE_EXHAUSTED), another
+ * encoding is UNIMPLEMENTED with {@code grpc-accept-encoding}, a compressed message in a call without
+ * {@code grpc-encoding} is INTERNAL ({@link UndeclaredCompression}), and what the libraries would log
+ * as a stack trace per call is one line a second at most.
  */
 public final class GrpcFrontVerticle extends VerticleBase {
 
@@ -43,7 +53,10 @@ public final class GrpcFrontVerticle extends VerticleBase {
       GrpcMessageEncoder.encoder(), GrpcMessageDecoder.IDENTITY);
 
   /** A request is a few hundred bytes; this bounds what one message may make the server hold. */
-  private static final long MAX_MESSAGE_BYTES = 64 * 1024;
+  private static final int MAX_MESSAGE_BYTES = 64 * 1024;
+
+  /** The one compression a message may use; {@code grpc-accept-encoding} says so. */
+  private static final String GZIP = "gzip";
 
   private final String host;
   private final int port;
@@ -63,14 +76,22 @@ public final class GrpcFrontVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     RateLimitService service = rls.service();
+    LogLimiter log = new LogLimiter(guards.clock(), 1_000_000_000L);
+    LibraryLogs.limit(guards.clock());
+    // What vertx-grpc or Vert.x would log as an unhandled exception per call (a stream reset under it).
+    context.exceptionHandler(failure -> log.log(LOG, System.Logger.Level.WARNING,
+        "gRPC call failed: " + failure));
     GrpcServer grpc = GrpcServer.server(vertx, new GrpcServerOptions().setMaxMessageSize(MAX_MESSAGE_BYTES));
     grpc.callHandler(SHOULD_RATE_LIMIT, call -> {
       boolean[] received = {false};
-      call.handler(message -> {
+      call.messageHandler(message -> {
         // A unary call carries one request; anything after it is not read.
         if (!received[0]) {
           received[0] = true;
-          answer(call, service, message);
+          Buffer request = payload(call, message);
+          if (request != null) {
+            answer(call, service, request);
+          }
         }
       });
       call.endHandler(end -> {
@@ -83,15 +104,49 @@ public final class GrpcFrontVerticle extends VerticleBase {
         }
       });
     });
-    HttpServerOptions options = guards.configure(new HttpServerOptions().setHttp2ClearTextEnabled(true).setTcpNoDelay(true));
+    HttpServerOptions options = guards.configure(new HttpServerOptions().setHttp2ClearTextEnabled(true).setTcpNoDelay(true)
+        .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(GrpcConnectionGuard.MAX_STREAMS)));
     if (options.isSsl()) {
       // gRPC is HTTP/2: over TLS a client asks for it by ALPN.
       options.setUseAlpn(true);
     }
-    server = vertx.createHttpServer(options).requestHandler(grpc);
+    GrpcConnectionGuard connections = new GrpcConnectionGuard(guards.gate(), log);
+    HandshakeFailures handshakeFailures = new HandshakeFailures("gRPC", guards.clock());
+    server = vertx.createHttpServer(options)
+        // Without TLS what fails before the hand-over is a connection refused here, closed already.
+        .exceptionHandler(options.isSsl() ? handshakeFailures::failed
+            : failure -> LOG.log(System.Logger.Level.DEBUG, () -> "gRPC connection closed: " + failure))
+        .connectionHandler(connections::accept)
+        .requestHandler(request -> grpc.handle(UndeclaredCompression.check(request)));
     tlsUpdater = server::updateSSLOptions;
     guards.join(tlsUpdater);
     return server.listen(port, host);
+  }
+
+  /**
+   * The message's bytes, inflated when it is compressed; null when the call was answered instead:
+   * RESOURCE_EXHAUSTED past the size limit, INTERNAL for bytes that are not gzip, UNIMPLEMENTED
+   * for another compression.
+   */
+  private static Buffer payload(GrpcServerRequest<Buffer, RateLimitResponse> call, GrpcMessage message) {
+    String encoding = message.encoding();
+    if (encoding.equals("identity")) {
+      return message.payload();
+    }
+    if (!encoding.equals(GZIP)) {
+      call.response().headers().set("grpc-accept-encoding", GZIP);
+      call.response().status(GrpcStatus.UNIMPLEMENTED)
+          .statusMessage("messages compressed with " + encoding + " are not accepted; " + GZIP + " is").end();
+      return null;
+    }
+    try {
+      return Buffer.buffer(BoundedGunzip.inflate(message.payload().getBytes(), MAX_MESSAGE_BYTES));
+    } catch (BoundedGunzip.TooLarge tooLarge) {
+      call.response().status(GrpcStatus.RESOURCE_EXHAUSTED).statusMessage(tooLarge.getMessage()).end();
+    } catch (java.io.IOException notGzip) {
+      call.response().status(GrpcStatus.INTERNAL).statusMessage("the message is not gzip: " + notGzip.getMessage()).end();
+    }
+    return null;
   }
 
   private static void answer(GrpcServerRequest<Buffer, RateLimitResponse> call, RateLimitService service, Buffer message) {
