@@ -8,17 +8,12 @@ import io.sluice.verticles.engine.storage.RecordImage;
 import io.sluice.verticles.engine.time.Clock;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * One shard's append-only log and snapshots. The shard's thread only appends record images to a
@@ -44,8 +39,6 @@ import java.util.stream.Stream;
  */
 public final class ShardPersistence implements ChangeListener {
 
-  private static final System.Logger LOG = System.getLogger(ShardPersistence.class.getName());
-
   /** How often the writer hands the log to the operating system: what kill -9 can lose at most. */
   static final long WRITE_PERIOD_MILLIS = 100;
   /** How often {@code everysec} forces the log: a write older than a second is on disk. */
@@ -56,13 +49,13 @@ public final class ShardPersistence implements ChangeListener {
   /** After a failed write, how often a repairing snapshot is tried. */
   static final long RETRY_NANOS = 5_000_000_000L;
 
-  private final Path dir;
   private final DataFile identity;
   private final FsyncPolicy policy;
   private final Clock clock;
   private final long snapshotIntervalNanos;
   private final long queueLimitBytes;
-  private final FileChannels files;
+  private final ShardFiles files;
+  private final FailureLog failures;
   private final Thread writer;
 
   // Shared between the shard's thread and the writer, under lock.
@@ -101,6 +94,7 @@ public final class ShardPersistence implements ChangeListener {
   private long logGeneration;
   private boolean logBroken;
   private FileChannel snapshot;
+  private long snapshotGeneration;
   private boolean snapshotBroken;
   private long snapshotStartedNanos;
   private long snapshotBytes;
@@ -140,13 +134,13 @@ public final class ShardPersistence implements ChangeListener {
    */
   public ShardPersistence(Path dir, DataFile identity, long firstGeneration, ShardLoader.Loaded loaded,
                           WriterSettings settings, Clock clock) {
-    this.dir = dir;
     this.identity = identity;
     this.policy = settings.fsync();
     this.clock = clock;
     this.snapshotIntervalNanos = settings.snapshotIntervalNanos();
     this.queueLimitBytes = settings.queueLimitBytes();
-    this.files = settings.files();
+    this.files = new ShardFiles(dir, identity, settings.files());
+    this.failures = new FailureLog(identity.shard());
     this.generation = firstGeneration;
     this.lastSnapshotStartNanos = clock.epochNanos();
     // Files that recovery read only in part are replaced by a snapshot at once.
@@ -233,8 +227,8 @@ public final class ShardPersistence implements ChangeListener {
     overflowError = "persistence of shard " + identity.shard() + ": the disk fell behind: more than " + queueLimitBytes
         + " bytes of changes waited to be written (--persistence-queue-bytes)";
     needsRepair = true;
-    LOG.log(System.Logger.Level.ERROR, overflowError + "; " + dropped + " bytes dropped, changes are not logged until"
-        + " a snapshot repairs the files (requests are still answered)");
+    failures.failed(overflowError, "; " + dropped + " bytes dropped, changes are not logged until a snapshot repairs"
+        + " the files (requests are still answered)");
   }
 
   /**
@@ -420,7 +414,7 @@ public final class ShardPersistence implements ChangeListener {
       return;
     }
     try {
-      writeBlock(log, images);
+      ShardFiles.writeBlock(log, images);
       if (unsyncedSince < 0) {
         unsyncedSince = System.nanoTime();
       }
@@ -466,18 +460,11 @@ public final class ShardPersistence implements ChangeListener {
 
   private void rotate(long newGeneration) {
     closeLog();
-    DataFile file = identity.withKind(DataFile.LOG).withGeneration(newGeneration);
-    logPath = file.in(dir);
+    logPath = files.logPath(newGeneration);
     logGeneration = newGeneration;
     logBroken = false;
     try {
-      log = files.open(logPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING);
-      ByteBuf header = Unpooled.buffer(DataFile.HEADER_BYTES);
-      file.writeHeader(header);
-      writeFully(log, header.nioBuffer());
-      log.force(false);
-      forceDirectory();
+      log = files.createLog(newGeneration);
       addLogBytes(DataFile.HEADER_BYTES);
     } catch (IOException e) {
       breakLog();
@@ -501,20 +488,16 @@ public final class ShardPersistence implements ChangeListener {
     log = null;
   }
 
-  private void startSnapshotFile(long snapshotGeneration) {
-    DataFile file = identity.withKind(DataFile.SNAPSHOT).withGeneration(snapshotGeneration);
+  private void startSnapshotFile(long generation) {
+    snapshotGeneration = generation;
     snapshotBroken = false;
     snapshotStartedNanos = System.nanoTime();
     snapshotBytes = DataFile.HEADER_BYTES;
     try {
-      snapshot = files.open(file.temporaryIn(dir), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING);
-      ByteBuf header = Unpooled.buffer(DataFile.HEADER_BYTES);
-      file.writeHeader(header);
-      writeFully(snapshot, header.nioBuffer());
+      snapshot = files.createSnapshot(generation);
     } catch (IOException e) {
       snapshotBroken = true;
-      failed("starting " + file.temporaryIn(dir), e);
+      failed("starting " + files.temporarySnapshotPath(generation), e);
     }
   }
 
@@ -523,7 +506,7 @@ public final class ShardPersistence implements ChangeListener {
       return;
     }
     try {
-      writeBlock(snapshot, images);
+      ShardFiles.writeBlock(snapshot, images);
       snapshotBytes += Block.HEADER_BYTES + images.readableBytes();
     } catch (IOException e) {
       snapshotBroken = true;
@@ -532,106 +515,47 @@ public final class ShardPersistence implements ChangeListener {
   }
 
   /** Makes the snapshot whole and drops what it replaces; the failure, or null. */
-  private Throwable endSnapshot(long snapshotGeneration, long worstSliceNanos) {
-    DataFile file = identity.withKind(DataFile.SNAPSHOT).withGeneration(snapshotGeneration);
-    Path temporary = file.temporaryIn(dir);
+  private Throwable endSnapshot(long generation, long worstSliceNanos) {
     try {
       if (snapshotBroken || snapshot == null) {
         throw new IOException("the snapshot could not be written");
       }
-      snapshot.force(false);
-      snapshot.close();
-      snapshot = null;
-      Files.move(temporary, file.in(dir), StandardCopyOption.ATOMIC_MOVE);
-      forceDirectory();
-      deleteOlderThan(snapshotGeneration);
+      files.completeSnapshot(snapshot, generation);
     } catch (IOException e) {
-      abandonSnapshot(temporary);
+      files.abandonSnapshot(snapshot, generation);
       if (!snapshotBroken) {
-        failed("completing " + file.in(dir), e);
+        failed("completing " + files.snapshotPath(generation), e);
       }
       return e;
+    } finally {
+      snapshot = null;
     }
     long tookMillis = (System.nanoTime() - snapshotStartedNanos) / 1_000_000;
+    boolean repaired;
     synchronized (lock) {
       // A log that misses changes after this snapshot began is not repaired by it.
-      if (brokenGeneration < snapshotGeneration) {
+      repaired = brokenGeneration < generation;
+      if (repaired) {
         needsRepair = false;
         overflowError = null;
       }
     }
+    if (repaired) {
+      failures.repaired();
+    }
     PersistenceStats current = stats;
-    long currentLog = logPath == null ? 0 : sizeOf(logPath);
+    long currentLog = logPath == null ? 0 : ShardFiles.sizeOf(logPath);
     stats = new PersistenceStats(currentLog, clock.epochNanos() / 1_000_000, tookMillis, snapshotBytes,
         Math.max(current.worstSliceNanos(), worstSliceNanos), current.fsyncLagMillis(), current.errors(),
         logBroken, logBroken ? current.lastError() : null);
     return null;
   }
 
-  private void abandonSnapshot(Path temporary) {
-    try {
-      if (snapshot != null) {
-        snapshot.close();
-      }
-      Files.deleteIfExists(temporary);
-    } catch (IOException ignored) {
-      // Already failing; the temporary file is deleted at the next start.
-    }
-    snapshot = null;
-  }
-
-  private void deleteOlderThan(long snapshotGeneration) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path path : files.toList()) {
-        DataFile.named(path.getFileName().toString())
-            .filter(f -> f.shard() == identity.shard() && f.generation() < snapshotGeneration)
-            .ifPresent(f -> delete(path));
-      }
-    }
-  }
-
-  private static void delete(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      LOG.log(System.Logger.Level.WARNING, "could not delete " + path + ": " + e);
-    }
-  }
-
-  private static long sizeOf(Path path) {
-    try {
-      return Files.size(path);
-    } catch (IOException e) {
-      return 0;
-    }
-  }
-
   private void closeFiles() {
     closeLog();
     if (snapshot != null) {
-      abandonSnapshot(identity.withKind(DataFile.SNAPSHOT).withGeneration(generation).temporaryIn(dir));
-    }
-  }
-
-  private void forceDirectory() throws IOException {
-    try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
-      directory.force(true);
-    }
-  }
-
-  private static void writeBlock(FileChannel channel, ByteBuf images) throws IOException {
-    ByteBuf header = Block.headerFor(images);
-    ByteBuffer[] both = {header.nioBuffer(), images.nioBuffer()};
-    long total = both[0].remaining() + both[1].remaining();
-    long written = 0;
-    while (written < total) {
-      written += channel.write(both);
-    }
-  }
-
-  private static void writeFully(FileChannel channel, ByteBuffer bytes) throws IOException {
-    while (bytes.hasRemaining()) {
-      channel.write(bytes);
+      files.abandonSnapshot(snapshot, snapshotGeneration);
+      snapshot = null;
     }
   }
 
@@ -652,7 +576,7 @@ public final class ShardPersistence implements ChangeListener {
 
   private void failed(String what, IOException e) {
     String message = "persistence of shard " + identity.shard() + ": failed " + what + ": " + e;
-    LOG.log(System.Logger.Level.ERROR, message + " (requests are still answered; the next snapshot repairs the files)");
+    failures.failed(message, " (requests are still answered; the next snapshot repairs the files)");
     needsRepair = true;
     publish(message);
   }
