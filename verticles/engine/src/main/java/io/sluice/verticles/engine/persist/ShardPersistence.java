@@ -8,7 +8,6 @@ import io.sluice.verticles.engine.storage.RecordImage;
 import io.sluice.verticles.engine.time.Clock;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -89,16 +88,9 @@ public final class ShardPersistence implements ChangeListener {
   private volatile boolean snapshotRunning;
 
   // The writer thread only.
-  private FileChannel log;
-  private Path logPath;
-  private long logGeneration;
-  private boolean logBroken;
-  private FileChannel snapshot;
-  private long snapshotGeneration;
-  private boolean snapshotBroken;
-  private long snapshotStartedNanos;
-  private long snapshotBytes;
-  private long unsyncedSince = -1;
+  private final LogFile log;
+  /** The snapshot being written, null for none. */
+  private SnapshotFile snapshot;
 
   // Written by the writer, read anywhere.
   private volatile PersistenceStats stats;
@@ -141,6 +133,7 @@ public final class ShardPersistence implements ChangeListener {
     this.queueLimitBytes = settings.queueLimitBytes();
     this.files = new ShardFiles(dir, identity, settings.files());
     this.failures = new FailureLog(identity.shard());
+    this.log = new LogFile(files, this::failed, this::broke);
     this.generation = firstGeneration;
     this.lastSnapshotStartNanos = clock.epochNanos();
     // Files that recovery read only in part are replaced by a snapshot at once.
@@ -372,9 +365,9 @@ public final class ShardPersistence implements ChangeListener {
       for (Op op : work) {
         covered = Math.max(covered, run(op));
       }
-      if (log != null && unsyncedSince >= 0 && (stop || policy == FsyncPolicy.ALWAYS
+      if (log.unsynced() && (stop || policy == FsyncPolicy.ALWAYS
           || (policy == FsyncPolicy.EVERYSEC && System.nanoTime() - lastFsync >= FSYNC_PERIOD_NANOS))) {
-        force();
+        log.force();
         lastFsync = System.nanoTime();
       }
       release(covered);
@@ -389,17 +382,19 @@ public final class ShardPersistence implements ChangeListener {
   /** Runs one queued operation; returns the append position it covers (-1 for none). */
   private long run(Op op) {
     if (op instanceof Images images) {
-      writeLog(images.bytes());
+      addLogBytes(log.write(images.bytes()));
       synchronized (lock) {
         queuedBytes -= images.bytes().readableBytes();
       }
       return images.mark();
     } else if (op instanceof Rotate rotate) {
-      rotate(rotate.generation());
+      addLogBytes(log.rotate(rotate.generation()));
     } else if (op instanceof SnapshotStart start) {
-      startSnapshotFile(start.generation());
+      snapshot = SnapshotFile.start(files, start.generation(), this::failed);
     } else if (op instanceof SnapshotPart part) {
-      part.blocks().forEach(this::writeSnapshot);
+      if (snapshot != null) {
+        part.blocks().forEach(snapshot::write);
+      }
       part.written().run();
     } else if (op instanceof SnapshotEnd end) {
       Throwable failure = endSnapshot(end.generation(), end.worstSliceNanos());
@@ -409,38 +404,10 @@ public final class ShardPersistence implements ChangeListener {
     return -1;
   }
 
-  private void writeLog(ByteBuf images) {
-    if (log == null || logBroken) {
-      return;
-    }
-    try {
-      ShardFiles.writeBlock(log, images);
-      if (unsyncedSince < 0) {
-        unsyncedSince = System.nanoTime();
-      }
-      addLogBytes(Block.HEADER_BYTES + images.readableBytes());
-    } catch (IOException e) {
-      breakLog();
-      failed("writing " + logPath, e);
-    }
-  }
-
-  /** The current log misses changes from now on: only a later snapshot repairs it. */
-  private void breakLog() {
-    logBroken = true;
+  /** Log {@code generation} misses changes from now on: only a later snapshot repairs it. */
+  private void broke(long generation) {
     synchronized (lock) {
-      brokenGeneration = Math.max(brokenGeneration, logGeneration);
-    }
-  }
-
-  private void force() {
-    try {
-      log.force(false);
-      unsyncedSince = -1;
-    } catch (IOException e) {
-      breakLog();
-      unsyncedSince = -1;
-      failed("forcing " + logPath + " to disk", e);
+      brokenGeneration = Math.max(brokenGeneration, generation);
     }
   }
 
@@ -448,7 +415,7 @@ public final class ShardPersistence implements ChangeListener {
   private void release(long covered) {
     List<Runnable> released = new ArrayList<>();
     synchronized (lock) {
-      if (covered > durable && (policy != FsyncPolicy.ALWAYS || unsyncedSince < 0)) {
+      if (covered > durable && (policy != FsyncPolicy.ALWAYS || !log.unsynced())) {
         durable = covered;
       }
       while (!waiters.isEmpty() && waiters.peek().mark() <= durable) {
@@ -458,79 +425,19 @@ public final class ShardPersistence implements ChangeListener {
     released.forEach(Runnable::run);
   }
 
-  private void rotate(long newGeneration) {
-    closeLog();
-    logPath = files.logPath(newGeneration);
-    logGeneration = newGeneration;
-    logBroken = false;
-    try {
-      log = files.createLog(newGeneration);
-      addLogBytes(DataFile.HEADER_BYTES);
-    } catch (IOException e) {
-      breakLog();
-      failed("starting " + logPath, e);
-    }
-  }
-
-  private void closeLog() {
-    if (log == null) {
-      return;
-    }
-    try {
-      if (!logBroken) {
-        log.force(false);
-      }
-      log.close();
-    } catch (IOException e) {
-      failed("closing " + logPath, e);
-    }
-    unsyncedSince = -1;
-    log = null;
-  }
-
-  private void startSnapshotFile(long generation) {
-    snapshotGeneration = generation;
-    snapshotBroken = false;
-    snapshotStartedNanos = System.nanoTime();
-    snapshotBytes = DataFile.HEADER_BYTES;
-    try {
-      snapshot = files.createSnapshot(generation);
-    } catch (IOException e) {
-      snapshotBroken = true;
-      failed("starting " + files.temporarySnapshotPath(generation), e);
-    }
-  }
-
-  private void writeSnapshot(ByteBuf images) {
-    if (snapshotBroken || snapshot == null || !images.isReadable()) {
-      return;
-    }
-    try {
-      ShardFiles.writeBlock(snapshot, images);
-      snapshotBytes += Block.HEADER_BYTES + images.readableBytes();
-    } catch (IOException e) {
-      snapshotBroken = true;
-      failed("writing a snapshot of shard " + identity.shard(), e);
-    }
-  }
-
   /** Makes the snapshot whole and drops what it replaces; the failure, or null. */
   private Throwable endSnapshot(long generation, long worstSliceNanos) {
-    try {
-      if (snapshotBroken || snapshot == null) {
-        throw new IOException("the snapshot could not be written");
-      }
-      files.completeSnapshot(snapshot, generation);
-    } catch (IOException e) {
-      files.abandonSnapshot(snapshot, generation);
-      if (!snapshotBroken) {
-        failed("completing " + files.snapshotPath(generation), e);
-      }
+    SnapshotFile done = snapshot;
+    snapshot = null;
+    if (done == null || done.generation() != generation) {
+      IOException e = new IOException("snapshot " + generation + " is not the one being written");
+      failed("completing " + files.snapshotPath(generation), e);
       return e;
-    } finally {
-      snapshot = null;
     }
-    long tookMillis = (System.nanoTime() - snapshotStartedNanos) / 1_000_000;
+    IOException failure = done.complete();
+    if (failure != null) {
+      return failure;
+    }
     boolean repaired;
     synchronized (lock) {
       // A log that misses changes after this snapshot began is not repaired by it.
@@ -544,17 +451,17 @@ public final class ShardPersistence implements ChangeListener {
       failures.repaired();
     }
     PersistenceStats current = stats;
-    long currentLog = logPath == null ? 0 : ShardFiles.sizeOf(logPath);
-    stats = new PersistenceStats(currentLog, clock.epochNanos() / 1_000_000, tookMillis, snapshotBytes,
+    long currentLog = log.size();
+    stats = new PersistenceStats(currentLog, clock.epochNanos() / 1_000_000, done.tookMillis(), done.bytes(),
         Math.max(current.worstSliceNanos(), worstSliceNanos), current.fsyncLagMillis(), current.errors(),
-        logBroken, logBroken ? current.lastError() : null);
+        log.broken(), log.broken() ? current.lastError() : null);
     return null;
   }
 
   private void closeFiles() {
-    closeLog();
+    log.close();
     if (snapshot != null) {
-      files.abandonSnapshot(snapshot, snapshotGeneration);
+      snapshot.abandon();
       snapshot = null;
     }
   }
@@ -568,7 +475,7 @@ public final class ShardPersistence implements ChangeListener {
   /** Refreshes the fsync lag, and records a failure when {@code error} is not null. */
   private void publish(String error) {
     PersistenceStats s = stats;
-    long lag = unsyncedSince < 0 ? 0 : (System.nanoTime() - unsyncedSince) / 1_000_000;
+    long lag = log.lagMillis();
     stats = new PersistenceStats(s.logBytes(), s.lastSnapshotEpochMillis(), s.lastSnapshotMillis(),
         s.lastSnapshotBytes(), s.worstSliceNanos(), lag, s.errors() + (error == null ? 0 : 1),
         s.failing() || error != null, error == null ? s.lastError() : error);
