@@ -450,11 +450,8 @@ public final class ShardPersistence implements ChangeListener {
     if (repaired) {
       failures.repaired();
     }
-    PersistenceStats current = stats;
-    long currentLog = log.size();
-    stats = new PersistenceStats(currentLog, clock.epochNanos() / 1_000_000, done.tookMillis(), done.bytes(),
-        Math.max(current.worstSliceNanos(), worstSliceNanos), current.fsyncLagMillis(), current.errors(),
-        log.broken(), log.broken() ? current.lastError() : null);
+    stats = stats.afterSnapshot(log.size(), clock.epochNanos() / 1_000_000, done.tookMillis(), done.bytes(),
+        worstSliceNanos, log.broken());
     return null;
   }
 
@@ -467,18 +464,12 @@ public final class ShardPersistence implements ChangeListener {
   }
 
   private void addLogBytes(long bytes) {
-    PersistenceStats s = stats;
-    stats = new PersistenceStats(s.logBytes() + bytes, s.lastSnapshotEpochMillis(), s.lastSnapshotMillis(),
-        s.lastSnapshotBytes(), s.worstSliceNanos(), s.fsyncLagMillis(), s.errors(), s.failing(), s.lastError());
+    stats = stats.withLogBytes(stats.logBytes() + bytes);
   }
 
   /** Refreshes the fsync lag, and records a failure when {@code error} is not null. */
   private void publish(String error) {
-    PersistenceStats s = stats;
-    long lag = log.lagMillis();
-    stats = new PersistenceStats(s.logBytes(), s.lastSnapshotEpochMillis(), s.lastSnapshotMillis(),
-        s.lastSnapshotBytes(), s.worstSliceNanos(), lag, s.errors() + (error == null ? 0 : 1),
-        s.failing() || error != null, error == null ? s.lastError() : error);
+    stats = stats.withLag(log.lagMillis(), error);
   }
 
   private void failed(String what, IOException e) {
