@@ -283,7 +283,7 @@ public final class Options {
 
   public static final Option<Boolean> DATA_RECOVER = Option.switchNamed("data-recover")
       .yaml("persistence.data-recover").environment()
-      .describedAs("Start even when a data file is damaged in the middle, dropping what cannot be read (each loss is logged); without it such a start is refused.");
+      .describedAs("Start even when a data file is damaged in the middle or missing from a shard's chain, dropping what cannot be read (each loss is logged); without it such a start is refused.");
 
   public static final Option<Long> PERSISTENCE_QUEUE_BYTES = Option.valued("persistence-queue-bytes", "BYTES", ValueType.byteSize(1L << 20, 1L << 40))
       .yaml("persistence.queue-bytes").environment()

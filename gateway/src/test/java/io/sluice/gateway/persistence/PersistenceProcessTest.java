@@ -189,6 +189,36 @@ class PersistenceProcessTest {
     assertThat(refused.output()).contains(newest + " at offset 8: format version 2, this Sluice reads version 1 only");
   }
 
+  @Test
+  void aLogEmptiedOnDiskIsRefusedNamingItAndRecoveryStartsWithTheRestAndSaysWhatItWentWithout() throws Exception {
+    Path dir = temp.resolve("data");
+    List<String> arguments = List.of("--data-dir", dir.toString(), "--shards", "1");
+    SluiceProcess first = start(arguments);
+    insertAll(connect(first), "early", 50);
+    first.stop();
+    Path early = newestLog(dir);
+    SluiceProcess second = start(arguments);
+    insertAll(connect(second), "late", 50);
+    second.stop();
+    Files.write(early, new byte[0]);
+
+    SluiceProcess.Refused refused = SluiceProcess.refusal(arguments.toArray(String[]::new));
+    assertThat(refused.exitCode()).isEqualTo(1);
+    assertThat(refused.output()).contains("ERROR io.sluice.gateway.Main: could not start: " + early
+        + ": 0 bytes, shorter than the 32-byte header", "start with --data-recover");
+
+    SluiceProcess recovered = start(arguments, "--data-recover");
+    assertThat(recovered.output()).contains("WARN ", "--data-recover: " + early + ": 0 bytes",
+        "loaded 50 keys of shard 0 without it");
+    ThrottrClient client = connect(recovered);
+    assertThat(await(client.query("early0"))).as("in the emptied log").isNull();
+    assertAllPresent(client, "late", 50);
+    // A snapshot replaces the broken chain at once: the next start needs no --data-recover.
+    awaitFile(dir, "shard-0000\\.\\d+\\.snapshot");
+    recovered.stop();
+    assertAllPresent(connect(start(arguments)), "late", 50);
+  }
+
   private static void assertAllTrue(List<Future<Boolean>> replies) throws Exception {
     for (Future<Boolean> reply : replies) {
       assertThat(await(reply)).isTrue();

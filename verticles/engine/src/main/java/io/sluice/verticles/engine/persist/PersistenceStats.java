@@ -30,6 +30,25 @@ public record PersistenceStats(long logBytes, long lastSnapshotEpochMillis, long
         errors, failing, lastError, 0, 0, 0);
   }
 
+  public PersistenceStats withLogBytes(long bytes) {
+    return new PersistenceStats(bytes, lastSnapshotEpochMillis, lastSnapshotMillis, lastSnapshotBytes, worstSliceNanos,
+        fsyncLagMillis, errors, failing, lastError);
+  }
+
+  /** These figures with the fsync lag now, and a failure when {@code error} is not null. */
+  public PersistenceStats withLag(long lagMillis, String error) {
+    return new PersistenceStats(logBytes, lastSnapshotEpochMillis, lastSnapshotMillis, lastSnapshotBytes,
+        worstSliceNanos, lagMillis, errors + (error == null ? 0 : 1), failing || error != null,
+        error == null ? lastError : error);
+  }
+
+  /** These figures after a snapshot was put in place: failing still only if the new log broke meanwhile. */
+  public PersistenceStats afterSnapshot(long newLogBytes, long epochMillis, long tookMillis, long bytes,
+                                        long sliceNanos, boolean logBroken) {
+    return new PersistenceStats(newLogBytes, epochMillis, tookMillis, bytes, Math.max(worstSliceNanos, sliceNanos),
+        fsyncLagMillis, errors, logBroken, logBroken ? lastError : null);
+  }
+
   /** These figures with the queue's; an overflow not yet repaired ({@code overflowError}) makes them failing. */
   public PersistenceStats withQueue(long queued, long peak, long overflowCount, String overflowError) {
     return new PersistenceStats(logBytes, lastSnapshotEpochMillis, lastSnapshotMillis, lastSnapshotBytes,

@@ -11,14 +11,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Rebuilds a shard from a data directory at start: its newest snapshot, then every log from that
- * snapshot's generation on, in order. Records whose absolute expiry has passed are not restored.
+ * snapshot's generation on, in order, once {@link ShardChain} found none of them missing or empty. Records whose absolute expiry has passed are not restored.
  * A torn log tail is cut off with a WARNING naming the file and offset; damage anywhere else
  * refuses the start ({@link DamagedFileException}) unless recovering.
  */
@@ -50,53 +46,37 @@ public final class ShardLoader {
    *
    * @throws DamagedFileException a file that cannot be loaded: damaged (unless {@code recover}),
    *     of another format version, or written with another shard count or value size
+   * @throws BrokenChainException a snapshot or log the chain needs is missing or empty (unless
+   *     {@code recover}, which loads the rest and says what it went without); nothing is deleted then
    */
   public static Loaded load(Path dir, DataFile identity, Store store, boolean recover) throws IOException {
     Files.createDirectories(dir);
-    List<DataFile> files = new ArrayList<>();
-    try (Stream<Path> listing = Files.list(dir)) {
-      for (Path path : listing.toList()) {
-        String name = path.getFileName().toString();
-        if (name.endsWith(".snapshot.tmp") && DataFile.named(name.substring(0, name.length() - 4))
-            .filter(f -> f.shard() == identity.shard()).isPresent()) {
-          Files.delete(path); // a snapshot a crash cut short: the logs still hold everything
-          continue;
-        }
-        DataFile.named(name).ifPresent(file -> {
-          if (file.shard() >= identity.shards()) {
-            throw new DamagedFileException(name, 0, "belongs to shard " + file.shard() + ", but this start has only "
-                + identity.shards() + " shards: start with the --shards the data was written with", false);
-          }
-          if (file.shard() == identity.shard()) {
-            files.add(file);
-          }
-        });
-      }
+    ShardChain chain = ShardChain.of(dir, identity);
+    if (!chain.gaps().isEmpty() && !recover) {
+      throw new BrokenChainException(chain.gaps().get(0));
     }
-    // A snapshot before the log of its generation: the log holds what changed after it began.
-    files.sort(Comparator.comparingLong(DataFile::generation).thenComparing(f -> f.kind() == DataFile.LOG));
-    long snapshotGeneration = files.stream().filter(f -> f.kind() == DataFile.SNAPSHOT)
-        .mapToLong(DataFile::generation).max().orElse(-1);
+    for (DataFile replaced : chain.superseded()) {
+      Files.delete(replaced.in(dir)); // replaced by the snapshot; a crash came before their deletion
+    }
     long snapshotBytes = 0;
     long snapshotMillis = 0;
     long logBytes = 0;
-    long lastGeneration = 0;
-    boolean lossy = false;
-    for (DataFile file : files) {
-      lastGeneration = Math.max(lastGeneration, file.generation());
+    boolean lossy = !chain.gaps().isEmpty();
+    for (DataFile file : chain.links()) {
       Path path = file.in(dir);
-      if (file.generation() < snapshotGeneration) {
-        Files.delete(path); // replaced by the snapshot; a crash came before their deletion
-      } else if (file.kind() == DataFile.SNAPSHOT) {
-        lossy |= read(path, identity.withKind(DataFile.SNAPSHOT), store, recover);
+      lossy |= read(path, identity.withKind(file.kind()), store, recover);
+      if (file.kind() == DataFile.SNAPSHOT) {
         snapshotBytes = Files.size(path);
         snapshotMillis = Files.getLastModifiedTime(path).toMillis();
       } else {
-        lossy |= read(path, identity.withKind(DataFile.LOG), store, recover);
         logBytes += Files.size(path);
       }
     }
-    return new Loaded(lastGeneration + 1, snapshotBytes, snapshotMillis, logBytes, lossy);
+    for (ShardChain.Gap gap : chain.gaps()) {
+      LOG.log(System.Logger.Level.WARNING, "--data-recover: " + gap + ": loaded " + store.size() + " keys of shard "
+          + identity.shard() + " without it (how many it held cannot be known)");
+    }
+    return new Loaded(chain.lastGeneration() + 1, snapshotBytes, snapshotMillis, logBytes, lossy);
   }
 
   /** Reads one file into the store; true when recovery dropped part of it. */

@@ -8,17 +8,11 @@ import io.sluice.verticles.engine.storage.RecordImage;
 import io.sluice.verticles.engine.time.Clock;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * One shard's append-only log and snapshots. The shard's thread only appends record images to a
@@ -44,8 +38,6 @@ import java.util.stream.Stream;
  */
 public final class ShardPersistence implements ChangeListener {
 
-  private static final System.Logger LOG = System.getLogger(ShardPersistence.class.getName());
-
   /** How often the writer hands the log to the operating system: what kill -9 can lose at most. */
   static final long WRITE_PERIOD_MILLIS = 100;
   /** How often {@code everysec} forces the log: a write older than a second is on disk. */
@@ -56,13 +48,13 @@ public final class ShardPersistence implements ChangeListener {
   /** After a failed write, how often a repairing snapshot is tried. */
   static final long RETRY_NANOS = 5_000_000_000L;
 
-  private final Path dir;
   private final DataFile identity;
   private final FsyncPolicy policy;
   private final Clock clock;
   private final long snapshotIntervalNanos;
   private final long queueLimitBytes;
-  private final FileChannels files;
+  private final ShardFiles files;
+  private final FailureLog failures;
   private final Thread writer;
 
   // Shared between the shard's thread and the writer, under lock.
@@ -96,15 +88,9 @@ public final class ShardPersistence implements ChangeListener {
   private volatile boolean snapshotRunning;
 
   // The writer thread only.
-  private FileChannel log;
-  private Path logPath;
-  private long logGeneration;
-  private boolean logBroken;
-  private FileChannel snapshot;
-  private boolean snapshotBroken;
-  private long snapshotStartedNanos;
-  private long snapshotBytes;
-  private long unsyncedSince = -1;
+  private final LogFile log;
+  /** The snapshot being written, null for none. */
+  private SnapshotFile snapshot;
 
   // Written by the writer, read anywhere.
   private volatile PersistenceStats stats;
@@ -140,13 +126,14 @@ public final class ShardPersistence implements ChangeListener {
    */
   public ShardPersistence(Path dir, DataFile identity, long firstGeneration, ShardLoader.Loaded loaded,
                           WriterSettings settings, Clock clock) {
-    this.dir = dir;
     this.identity = identity;
     this.policy = settings.fsync();
     this.clock = clock;
     this.snapshotIntervalNanos = settings.snapshotIntervalNanos();
     this.queueLimitBytes = settings.queueLimitBytes();
-    this.files = settings.files();
+    this.files = new ShardFiles(dir, identity, settings.files());
+    this.failures = new FailureLog(identity.shard());
+    this.log = new LogFile(files, this::failed, this::broke);
     this.generation = firstGeneration;
     this.lastSnapshotStartNanos = clock.epochNanos();
     // Files that recovery read only in part are replaced by a snapshot at once.
@@ -233,8 +220,8 @@ public final class ShardPersistence implements ChangeListener {
     overflowError = "persistence of shard " + identity.shard() + ": the disk fell behind: more than " + queueLimitBytes
         + " bytes of changes waited to be written (--persistence-queue-bytes)";
     needsRepair = true;
-    LOG.log(System.Logger.Level.ERROR, overflowError + "; " + dropped + " bytes dropped, changes are not logged until"
-        + " a snapshot repairs the files (requests are still answered)");
+    failures.failed(overflowError, "; " + dropped + " bytes dropped, changes are not logged until a snapshot repairs"
+        + " the files (requests are still answered)");
   }
 
   /**
@@ -378,9 +365,9 @@ public final class ShardPersistence implements ChangeListener {
       for (Op op : work) {
         covered = Math.max(covered, run(op));
       }
-      if (log != null && unsyncedSince >= 0 && (stop || policy == FsyncPolicy.ALWAYS
+      if (log.unsynced() && (stop || policy == FsyncPolicy.ALWAYS
           || (policy == FsyncPolicy.EVERYSEC && System.nanoTime() - lastFsync >= FSYNC_PERIOD_NANOS))) {
-        force();
+        log.force();
         lastFsync = System.nanoTime();
       }
       release(covered);
@@ -395,17 +382,19 @@ public final class ShardPersistence implements ChangeListener {
   /** Runs one queued operation; returns the append position it covers (-1 for none). */
   private long run(Op op) {
     if (op instanceof Images images) {
-      writeLog(images.bytes());
+      addLogBytes(log.write(images.bytes()));
       synchronized (lock) {
         queuedBytes -= images.bytes().readableBytes();
       }
       return images.mark();
     } else if (op instanceof Rotate rotate) {
-      rotate(rotate.generation());
+      addLogBytes(log.rotate(rotate.generation()));
     } else if (op instanceof SnapshotStart start) {
-      startSnapshotFile(start.generation());
+      snapshot = SnapshotFile.start(files, start.generation(), this::failed);
     } else if (op instanceof SnapshotPart part) {
-      part.blocks().forEach(this::writeSnapshot);
+      if (snapshot != null) {
+        part.blocks().forEach(snapshot::write);
+      }
       part.written().run();
     } else if (op instanceof SnapshotEnd end) {
       Throwable failure = endSnapshot(end.generation(), end.worstSliceNanos());
@@ -415,38 +404,10 @@ public final class ShardPersistence implements ChangeListener {
     return -1;
   }
 
-  private void writeLog(ByteBuf images) {
-    if (log == null || logBroken) {
-      return;
-    }
-    try {
-      writeBlock(log, images);
-      if (unsyncedSince < 0) {
-        unsyncedSince = System.nanoTime();
-      }
-      addLogBytes(Block.HEADER_BYTES + images.readableBytes());
-    } catch (IOException e) {
-      breakLog();
-      failed("writing " + logPath, e);
-    }
-  }
-
-  /** The current log misses changes from now on: only a later snapshot repairs it. */
-  private void breakLog() {
-    logBroken = true;
+  /** Log {@code generation} misses changes from now on: only a later snapshot repairs it. */
+  private void broke(long generation) {
     synchronized (lock) {
-      brokenGeneration = Math.max(brokenGeneration, logGeneration);
-    }
-  }
-
-  private void force() {
-    try {
-      log.force(false);
-      unsyncedSince = -1;
-    } catch (IOException e) {
-      breakLog();
-      unsyncedSince = -1;
-      failed("forcing " + logPath + " to disk", e);
+      brokenGeneration = Math.max(brokenGeneration, generation);
     }
   }
 
@@ -454,7 +415,7 @@ public final class ShardPersistence implements ChangeListener {
   private void release(long covered) {
     List<Runnable> released = new ArrayList<>();
     synchronized (lock) {
-      if (covered > durable && (policy != FsyncPolicy.ALWAYS || unsyncedSince < 0)) {
+      if (covered > durable && (policy != FsyncPolicy.ALWAYS || !log.unsynced())) {
         durable = covered;
       }
       while (!waiters.isEmpty() && waiters.peek().mark() <= durable) {
@@ -464,195 +425,56 @@ public final class ShardPersistence implements ChangeListener {
     released.forEach(Runnable::run);
   }
 
-  private void rotate(long newGeneration) {
-    closeLog();
-    DataFile file = identity.withKind(DataFile.LOG).withGeneration(newGeneration);
-    logPath = file.in(dir);
-    logGeneration = newGeneration;
-    logBroken = false;
-    try {
-      log = files.open(logPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING);
-      ByteBuf header = Unpooled.buffer(DataFile.HEADER_BYTES);
-      file.writeHeader(header);
-      writeFully(log, header.nioBuffer());
-      log.force(false);
-      forceDirectory();
-      addLogBytes(DataFile.HEADER_BYTES);
-    } catch (IOException e) {
-      breakLog();
-      failed("starting " + logPath, e);
-    }
-  }
-
-  private void closeLog() {
-    if (log == null) {
-      return;
-    }
-    try {
-      if (!logBroken) {
-        log.force(false);
-      }
-      log.close();
-    } catch (IOException e) {
-      failed("closing " + logPath, e);
-    }
-    unsyncedSince = -1;
-    log = null;
-  }
-
-  private void startSnapshotFile(long snapshotGeneration) {
-    DataFile file = identity.withKind(DataFile.SNAPSHOT).withGeneration(snapshotGeneration);
-    snapshotBroken = false;
-    snapshotStartedNanos = System.nanoTime();
-    snapshotBytes = DataFile.HEADER_BYTES;
-    try {
-      snapshot = files.open(file.temporaryIn(dir), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING);
-      ByteBuf header = Unpooled.buffer(DataFile.HEADER_BYTES);
-      file.writeHeader(header);
-      writeFully(snapshot, header.nioBuffer());
-    } catch (IOException e) {
-      snapshotBroken = true;
-      failed("starting " + file.temporaryIn(dir), e);
-    }
-  }
-
-  private void writeSnapshot(ByteBuf images) {
-    if (snapshotBroken || snapshot == null || !images.isReadable()) {
-      return;
-    }
-    try {
-      writeBlock(snapshot, images);
-      snapshotBytes += Block.HEADER_BYTES + images.readableBytes();
-    } catch (IOException e) {
-      snapshotBroken = true;
-      failed("writing a snapshot of shard " + identity.shard(), e);
-    }
-  }
-
   /** Makes the snapshot whole and drops what it replaces; the failure, or null. */
-  private Throwable endSnapshot(long snapshotGeneration, long worstSliceNanos) {
-    DataFile file = identity.withKind(DataFile.SNAPSHOT).withGeneration(snapshotGeneration);
-    Path temporary = file.temporaryIn(dir);
-    try {
-      if (snapshotBroken || snapshot == null) {
-        throw new IOException("the snapshot could not be written");
-      }
-      snapshot.force(false);
-      snapshot.close();
-      snapshot = null;
-      Files.move(temporary, file.in(dir), StandardCopyOption.ATOMIC_MOVE);
-      forceDirectory();
-      deleteOlderThan(snapshotGeneration);
-    } catch (IOException e) {
-      abandonSnapshot(temporary);
-      if (!snapshotBroken) {
-        failed("completing " + file.in(dir), e);
-      }
+  private Throwable endSnapshot(long generation, long worstSliceNanos) {
+    SnapshotFile done = snapshot;
+    snapshot = null;
+    if (done == null || done.generation() != generation) {
+      IOException e = new IOException("snapshot " + generation + " is not the one being written");
+      failed("completing " + files.snapshotPath(generation), e);
       return e;
     }
-    long tookMillis = (System.nanoTime() - snapshotStartedNanos) / 1_000_000;
+    IOException failure = done.complete();
+    if (failure != null) {
+      return failure;
+    }
+    boolean repaired;
     synchronized (lock) {
       // A log that misses changes after this snapshot began is not repaired by it.
-      if (brokenGeneration < snapshotGeneration) {
+      repaired = brokenGeneration < generation;
+      if (repaired) {
         needsRepair = false;
         overflowError = null;
       }
     }
-    PersistenceStats current = stats;
-    long currentLog = logPath == null ? 0 : sizeOf(logPath);
-    stats = new PersistenceStats(currentLog, clock.epochNanos() / 1_000_000, tookMillis, snapshotBytes,
-        Math.max(current.worstSliceNanos(), worstSliceNanos), current.fsyncLagMillis(), current.errors(),
-        logBroken, logBroken ? current.lastError() : null);
+    if (repaired) {
+      failures.repaired();
+    }
+    stats = stats.afterSnapshot(log.size(), clock.epochNanos() / 1_000_000, done.tookMillis(), done.bytes(),
+        worstSliceNanos, log.broken());
     return null;
   }
 
-  private void abandonSnapshot(Path temporary) {
-    try {
-      if (snapshot != null) {
-        snapshot.close();
-      }
-      Files.deleteIfExists(temporary);
-    } catch (IOException ignored) {
-      // Already failing; the temporary file is deleted at the next start.
-    }
-    snapshot = null;
-  }
-
-  private void deleteOlderThan(long snapshotGeneration) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path path : files.toList()) {
-        DataFile.named(path.getFileName().toString())
-            .filter(f -> f.shard() == identity.shard() && f.generation() < snapshotGeneration)
-            .ifPresent(f -> delete(path));
-      }
-    }
-  }
-
-  private static void delete(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      LOG.log(System.Logger.Level.WARNING, "could not delete " + path + ": " + e);
-    }
-  }
-
-  private static long sizeOf(Path path) {
-    try {
-      return Files.size(path);
-    } catch (IOException e) {
-      return 0;
-    }
-  }
-
   private void closeFiles() {
-    closeLog();
+    log.close();
     if (snapshot != null) {
-      abandonSnapshot(identity.withKind(DataFile.SNAPSHOT).withGeneration(generation).temporaryIn(dir));
-    }
-  }
-
-  private void forceDirectory() throws IOException {
-    try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
-      directory.force(true);
-    }
-  }
-
-  private static void writeBlock(FileChannel channel, ByteBuf images) throws IOException {
-    ByteBuf header = Block.headerFor(images);
-    ByteBuffer[] both = {header.nioBuffer(), images.nioBuffer()};
-    long total = both[0].remaining() + both[1].remaining();
-    long written = 0;
-    while (written < total) {
-      written += channel.write(both);
-    }
-  }
-
-  private static void writeFully(FileChannel channel, ByteBuffer bytes) throws IOException {
-    while (bytes.hasRemaining()) {
-      channel.write(bytes);
+      snapshot.abandon();
+      snapshot = null;
     }
   }
 
   private void addLogBytes(long bytes) {
-    PersistenceStats s = stats;
-    stats = new PersistenceStats(s.logBytes() + bytes, s.lastSnapshotEpochMillis(), s.lastSnapshotMillis(),
-        s.lastSnapshotBytes(), s.worstSliceNanos(), s.fsyncLagMillis(), s.errors(), s.failing(), s.lastError());
+    stats = stats.withLogBytes(stats.logBytes() + bytes);
   }
 
   /** Refreshes the fsync lag, and records a failure when {@code error} is not null. */
   private void publish(String error) {
-    PersistenceStats s = stats;
-    long lag = unsyncedSince < 0 ? 0 : (System.nanoTime() - unsyncedSince) / 1_000_000;
-    stats = new PersistenceStats(s.logBytes(), s.lastSnapshotEpochMillis(), s.lastSnapshotMillis(),
-        s.lastSnapshotBytes(), s.worstSliceNanos(), lag, s.errors() + (error == null ? 0 : 1),
-        s.failing() || error != null, error == null ? s.lastError() : error);
+    stats = stats.withLag(log.lagMillis(), error);
   }
 
   private void failed(String what, IOException e) {
     String message = "persistence of shard " + identity.shard() + ": failed " + what + ": " + e;
-    LOG.log(System.Logger.Level.ERROR, message + " (requests are still answered; the next snapshot repairs the files)");
+    failures.failed(message, " (requests are still answered; the next snapshot repairs the files)");
     needsRepair = true;
     publish(message);
   }

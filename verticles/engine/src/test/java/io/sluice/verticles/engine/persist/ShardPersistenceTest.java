@@ -38,11 +38,8 @@ class ShardPersistenceTest {
   private final DataFile identity = new DataFile(DataFile.LOG, 2, 0, 1, 0);
 
   private ShardPersistence open(Store store, FsyncPolicy policy) throws Exception {
-    ShardLoader.Loaded loaded = ShardLoader.load(dir, identity, store, false);
-    ShardPersistence persistence = new ShardPersistence(dir, identity, loaded.nextGeneration(), loaded,
-        WriterSettings.of(policy, Duration.ofMinutes(5).toNanos()), clock);
-    store.listen(persistence);
-    return persistence;
+    return DiskShard.open(dir, identity, store, false, WriterSettings.of(policy, Duration.ofMinutes(5).toNanos()),
+        clock);
   }
 
   private Store newStore() {
@@ -57,22 +54,15 @@ class ShardPersistenceTest {
     for (int i = 0; i < 60_000; i++) {
       change(store, random);
     }
-    SnapshotRun run = persistence.startSnapshot(store);
-    CompletableFuture<Throwable> finished = new CompletableFuture<>();
-    // Drive the slices here, changing the store between them as requests would.
-    while (!finished.isDone()) {
-      CompletableFuture<Void> written = new CompletableFuture<>();
-      run.slice(() -> written.complete(null), failure -> {
-        written.complete(null);
-        finished.complete(failure);
-      });
-      written.get(10, TimeUnit.SECONDS);
+    // Changing the store between the slices, as requests would.
+    int[] slices = {0};
+    assertThat(DiskShard.snapshot(persistence, store, () -> {
+      slices[0]++;
       for (int i = 0; i < 500; i++) {
         change(store, random);
       }
-    }
-    assertThat(finished.get()).isNull();
-    assertThat(run.slices()).isGreaterThan(1);
+    })).isNull();
+    assertThat(slices[0]).isGreaterThan(1);
     for (int i = 0; i < 1_000; i++) {
       change(store, random);
     }

@@ -17,11 +17,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A disk a test makes as slow as it likes: while {@link #close closed}, every write to the files the
  * persistence writer opens waits until {@link #open} (a writer stuck on a slow disk, without any
  * sleep). {@link #stuckWriters} says how many writes wait, so a test knows when the writer is stuck.
+ * While {@link #fill full}, files are still created but every write fails, as on a full disk.
  */
 public final class GatedDisk implements FileChannels {
 
   private final Object gate = new Object();
   private boolean closed;
+  private boolean full;
   private final AtomicInteger stuck = new AtomicInteger();
 
   @Override
@@ -36,10 +38,18 @@ public final class GatedDisk implements FileChannels {
     }
   }
 
-  /** Lets every waiting and later write through. */
+  /** From now on writes fail: "No space left on device". */
+  public void fill() {
+    synchronized (gate) {
+      full = true;
+    }
+  }
+
+  /** Lets every waiting and later write through (and frees a full disk). */
   public void open() {
     synchronized (gate) {
       closed = false;
+      full = false;
       gate.notifyAll();
     }
   }
@@ -50,6 +60,9 @@ public final class GatedDisk implements FileChannels {
 
   private void pass() throws IOException {
     synchronized (gate) {
+      if (full) {
+        throw new IOException("No space left on device");
+      }
       if (!closed) {
         return;
       }

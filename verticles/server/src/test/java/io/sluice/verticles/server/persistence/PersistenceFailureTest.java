@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.verticles.engine.persist.DataFile;
 import io.sluice.verticles.engine.persist.FsyncPolicy;
+import io.sluice.verticles.server.kit.GatedDisk;
 import io.sluice.verticles.server.kit.HttpCalls;
+import io.sluice.verticles.server.kit.LogCapture;
+import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.Scrapes;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;
@@ -15,18 +19,22 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A write to the data directory that fails (here a snapshot whose temporary file cannot be created)
- * is counted, shown on /metrics and the dashboard, and turns /ready to 503 while requests are still
- * answered; the next snapshot that succeeds clears it.
+ * A write to the data directory that fails (here a snapshot whose temporary file cannot be created,
+ * or a full disk) is counted, shown on /metrics and the dashboard, and turns /ready to 503 while
+ * requests are still answered; the next snapshot that succeeds clears it. It is logged once, however
+ * often the repair fails again, and its recovery once.
  */
 class PersistenceFailureTest {
 
@@ -89,6 +97,56 @@ class PersistenceFailureTest {
     try (var files = Files.list(dir)) {
       assertThat(files.map(f -> f.getFileName().toString())).anyMatch(name -> name.matches("shard-0000\\.\\d+\\.snapshot"));
     }
+  }
+
+  @Test
+  void aFullDiskIsLoggedOnceLeavesNoEmptyFileAndItsRecoveryIsLoggedOnce() throws Exception {
+    GatedDisk disk = new GatedDisk();
+    sluice = new SluiceUnderTest(vertx, new PersistenceSettings(Optional.of(dir), FsyncPolicy.EVERYSEC,
+        Duration.ofMinutes(5), false, PersistenceSettings.DEFAULT_QUEUE_BYTES, disk));
+    http = new HttpCalls(vertx, sluice.httpPort());
+    ThrottrClient client = await(ThrottrClient.connect(vertx,
+        new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));
+    try (LogCapture log = new LogCapture("io.sluice.verticles.engine.persist")) {
+      disk.fill();
+      // TTLs of days: the clock runs ahead by minutes here, and starts again where it began after the restart.
+      assertThat(await(client.insert("during", 5, TtlUnit.HOURS, 240))).as("still answered").isTrue();
+      // Every repair attempt (one each 5 s of the clock) fails again: a rotation and a snapshot each.
+      Poll.until("five writes failed on shard 0", () -> {
+        sluice.advance(Duration.ofSeconds(6));
+        return Scrapes.value(Scrapes.scrape(http), "sluice_persistence_errors_total{shard=\"0\"}") >= 5;
+      });
+      assertThat(lines(log, Level.SEVERE, "persistence of shard 0: failed")).as("logged once").hasSize(1);
+      assertThat(http.get("/ready").status()).isEqualTo(503);
+      try (var files = Files.list(dir)) {
+        assertThat(files.toList()).as("no empty or unfinished file left by the failed attempts")
+            .allSatisfy(file -> assertThat(file.getFileName().toString()).doesNotEndWith(".tmp"))
+            .allSatisfy(file -> assertThat(Files.size(file)).isGreaterThanOrEqualTo(DataFile.HEADER_BYTES));
+      }
+
+      disk.open();
+      Poll.until("a snapshot repaired the files", () -> {
+        sluice.advance(Duration.ofSeconds(6));
+        return http.get("/ready").status() == 200;
+      });
+      assertThat(lines(log, Level.INFO, "persistence of shard 0 recovered")).hasSize(1);
+      assertThat(lines(log, Level.SEVERE, "persistence of shard 0")).as("still that one ERROR").hasSize(1);
+    }
+    assertThat(await(client.insert("after", 6, TtlUnit.HOURS, 240))).isTrue();
+    http.close();
+    sluice.close();
+    // The repaired chain loads, without --data-recover, with what the repair snapshot saved.
+    sluice = new SluiceUnderTest(vertx, new PersistenceSettings(Optional.of(dir), FsyncPolicy.EVERYSEC,
+        Duration.ofMinutes(5), false));
+    client = await(ThrottrClient.connect(vertx,
+        new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));
+    assertThat(await(client.query("during")).quota()).isEqualTo(5);
+    assertThat(await(client.query("after")).quota()).isEqualTo(6);
+  }
+
+  private static List<String> lines(LogCapture log, Level level, String text) {
+    return log.records().stream().filter(r -> r.getLevel() == level).map(LogRecord::getMessage)
+        .filter(message -> message.contains(text)).toList();
   }
 
   private interface Call {
