@@ -1,0 +1,135 @@
+package io.sluice.verticles.server.cluster;
+
+import io.sluice.protocol.binary.client.ThrottrClient;
+import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.HeapPeak;
+import io.sluice.verticles.server.kit.LogLines;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.spi.cluster.NodeInfo;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The two ports of a cluster node, the Hazelcast member port and the clustered event bus, against
+ * what someone who can reach them sends: they listen on the cluster host only, and garbage or
+ * forged frames change nothing, hold no memory and log one line per peer.
+ */
+class ClusterPortsTest {
+
+  private static final int KEYS = 200;
+  private static final long BOUND_BYTES = 128L << 20;
+  private static final ManualClock CLOCK = new ManualClock();
+  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  private static Vertx clients;
+
+  @BeforeAll
+  static void formCluster() {
+    ClusterNodeUnderTest first = ClusterNodeUnderTest.start(List.of(), 1, CLOCK);
+    NODES.add(first);
+    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, CLOCK));
+    ClusterNodeUnderTest.awaitFormed(NODES);
+    clients = Vertx.vertx();
+    ThrottrClient writer = NODES.get(0).client(clients);
+    for (int i = 0; i < KEYS; i++) {
+      assertThat(await(writer.insert("kept:" + i, 1000 + i, TtlUnit.SECONDS, 600))).isTrue();
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    NODES.forEach(ClusterNodeUnderTest::close);
+    await(clients.close());
+  }
+
+  private static NodeInfo eventBus(ClusterNodeUnderTest node) {
+    return ((VertxInternal) node.vertx()).clusterManager().getNodeInfo();
+  }
+
+  @Test
+  void bothPortsListenOnTheClusterHostOnly() throws IOException {
+    for (ClusterNodeUnderTest node : NODES) {
+      for (int port : List.of(node.clusterPort(), eventBus(node).port())) {
+        try (Socket reached = new Socket()) {
+          reached.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
+        }
+        assertThatThrownBy(() -> {
+          try (Socket other = new Socket()) {
+            other.connect(new InetSocketAddress("127.0.0.2", port), 2_000);
+          }
+        }).as("port %d on another loopback address", port).isInstanceOf(ConnectException.class);
+      }
+    }
+  }
+
+  @Test
+  void hugeLengthFieldsCloseTheConnectionWithoutAllocatingThem() throws IOException {
+    NodeInfo target = eventBus(NODES.get(1));
+    HeapPeak peak = HeapPeak.start();
+    try (LogLines log = new LogLines()) {
+      for (int i = 0; i < 10; i++) {
+        // The frame's length field: 2 GiB - 1 announced, 15 bytes sent.
+        assertClosed(target, frameHeader(Integer.MAX_VALUE, 15));
+        // A 15-byte frame whose address claims 2 GiB.
+        assertClosed(target, frameHeader(15, Integer.MAX_VALUE - 64));
+        // A negative length.
+        assertClosed(target, frameHeader(-2, 15));
+      }
+      assertThat(peak.grownBytes()).as("old generation growth").isLessThan(BOUND_BYTES);
+      assertThat(log.containing("clustered event-bus connection from 127.0.0.1")).hasSizeLessThanOrEqualTo(1);
+    }
+    assertEveryKeyServed();
+  }
+
+  /**
+   * 19 bytes: a frame length, the protocol version, the Buffer codec, "send", then the address's
+   * length field.
+   */
+  private static byte[] frameHeader(int frameLength, int addressLength) {
+    return ByteBuffer.allocate(19).putInt(frameLength).put((byte) 2).put((byte) 11).put((byte) 0)
+        .putInt(addressLength).putInt(0).put((byte) 0).put((byte) 0).array();
+  }
+
+  /** Sends {@code bytes} and expects the node to close the connection, within 5 s. */
+  private static void assertClosed(NodeInfo target, byte[] bytes) throws IOException {
+    try (Socket socket = new Socket(target.host(), target.port())) {
+      socket.setSoTimeout(5_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(bytes);
+      out.flush();
+      InputStream in = socket.getInputStream();
+      assertThat(in.read()).as("the node closes the connection").isEqualTo(-1);
+    }
+  }
+
+  /** Every key is still served, with its value, through every node and a fresh client. */
+  private static void assertEveryKeyServed() {
+    for (ClusterNodeUnderTest node : NODES) {
+      assertThat(node.node().states().serving()).isEqualTo(node.node().table().owned(node.node().self()));
+      ThrottrClient reader = node.client(clients);
+      for (int i = 0; i < KEYS; i++) {
+        assertThat(await(reader.query("kept:" + i)).quota()).as("kept:%d", i).isEqualTo(1000 + i);
+      }
+    }
+    int served = NODES.stream().mapToInt(node -> node.node().states().serving()).sum();
+    assertThat(served).isEqualTo(PartitionTable.PARTITIONS);
+  }
+}
