@@ -7,6 +7,7 @@ import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.HeapPeak;
 import io.sluice.verticles.server.kit.LogLines;
+import io.sluice.verticles.server.kit.Poll;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.NodeInfo;
@@ -21,6 +22,7 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -97,6 +99,60 @@ class ClusterPortsTest {
       assertThat(log.containing("clustered event-bus connection from 127.0.0.1")).hasSizeLessThanOrEqualTo(1);
     }
     assertEveryKeyServed();
+  }
+
+  @Test
+  void forgedPartitionMessagesChangeNothing() throws IOException {
+    ClusterNodeUnderTest target = NODES.get(1);
+    String victim = target.node().self();
+    String member = NODES.get(0).node().self();
+    NodeInfo bus = eventBus(target);
+    double handoffsBefore = refused(target, "handoff");
+    double replicasBefore = refused(target, "replica");
+    try (LogLines log = new LogLines(); Socket socket = new Socket(bus.host(), bus.port())) {
+      OutputStream out = socket.getOutputStream();
+      for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
+        // What the probe sent: the partition alone, as a handoff was before it named its asker.
+        out.write(frame(ClusterAddress.handoff(victim), ByteBuffer.allocate(2).putShort(Short.reverseBytes((short) p)).array()));
+        // A handoff naming a node that is not a member.
+        out.write(frame(ClusterAddress.handoff(victim), bytes(PartitionMessages.handoff(p, "intruder"))));
+        // A handoff naming a member that does not own the partition: answered "not yours", never acted upon.
+        if (!member.equals(target.node().table().owner(p))) {
+          out.write(frame(ClusterAddress.handoff(victim), bytes(PartitionMessages.handoff(p, member))));
+        }
+        // A whole empty copy of the partition, from a node that is not a member.
+        out.write(frame(ClusterAddress.replica(victim), bytes(PartitionMessages.replica(PartitionMessages.RESET, p,
+            "intruder", io.netty.buffer.Unpooled.EMPTY_BUFFER))));
+      }
+      out.flush();
+      Poll.until("the node refused every forged message", () -> refused(target, "handoff") - handoffsBefore
+          == 2 * PartitionTable.PARTITIONS && refused(target, "replica") - replicasBefore == PartitionTable.PARTITIONS);
+      assertThat(log.containing("refusing a handoff message")).hasSizeLessThanOrEqualTo(2);
+      assertThat(log.containing("refusing a replica message")).hasSizeLessThanOrEqualTo(1);
+    }
+    assertEveryKeyServed();
+  }
+
+  private static double refused(ClusterNodeUnderTest node, String kind) {
+    io.micrometer.core.instrument.Counter counter = node.metrics().find("sluice.cluster.refused.messages")
+        .tag("kind", kind).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  private static byte[] bytes(io.netty.buffer.ByteBuf buffer) {
+    byte[] bytes = new byte[buffer.readableBytes()];
+    buffer.readBytes(bytes);
+    return bytes;
+  }
+
+  /** A well-formed event-bus frame as Vert.x writes one: sent (not published), no reply address. */
+  private static byte[] frame(String address, byte[] body) {
+    byte[] to = address.getBytes(StandardCharsets.UTF_8);
+    byte[] sender = "forger".getBytes(StandardCharsets.UTF_8);
+    int length = 3 + 4 + to.length + 4 + 4 + sender.length + 4 + 4 + body.length;
+    return ByteBuffer.allocate(4 + length).putInt(length).put((byte) 2).put((byte) 11).put((byte) 0)
+        .putInt(to.length).put(to).putInt(0).putInt(sender.length).put(sender).putInt(4)
+        .putInt(body.length).put(body).array();
   }
 
   /**
