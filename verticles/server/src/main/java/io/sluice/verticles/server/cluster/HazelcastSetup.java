@@ -79,6 +79,7 @@ public final class HazelcastSetup {
     // Listen on the cluster host only: by default Hazelcast binds its port on every address even
     // when its interfaces are named, which exposes the member port beyond --cluster-host.
     setIfAbsent(config, "hazelcast.socket.bind.any", "false");
+    HazelcastConnectionLog.install(Clock.SYSTEM);
     return new HazelcastClusterManager(config);
   }
 

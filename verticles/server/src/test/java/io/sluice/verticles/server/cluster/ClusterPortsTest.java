@@ -6,6 +6,7 @@ import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.HeapPeak;
+import io.sluice.verticles.server.kit.LiveHeap;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;
 import io.vertx.core.Vertx;
@@ -38,6 +39,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ClusterPortsTest {
 
   private static final int KEYS = 200;
+  private static final int GARBAGE_CONNECTIONS = 20;
+  private static final int SILENT_CONNECTIONS = 300;
+  /** Measured: about 3.7 KB of heap a silent connection, whatever Hazelcast's socket buffer sizes. */
+  private static final long SILENT_CONNECTION_BOUND_BYTES = 64 * 1024;
   private static final long BOUND_BYTES = 128L << 20;
   private static final ManualClock CLOCK = new ManualClock();
   private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
@@ -131,6 +136,61 @@ class ClusterPortsTest {
       assertThat(log.containing("refusing a replica message")).hasSizeLessThanOrEqualTo(1);
     }
     assertEveryKeyServed();
+  }
+
+  @Test
+  void garbageOnTheMemberPortLogsOneLinePerPeer() throws IOException {
+    ClusterNodeUnderTest target = NODES.get(1);
+    java.util.logging.Logger hazelcast = java.util.logging.Logger.getLogger("com.hazelcast");
+    java.util.logging.Level quiet = hazelcast.getLevel();
+    hazelcast.setLevel(java.util.logging.Level.INFO);
+    try (LogLines log = new LogLines(java.util.logging.Level.INFO)) {
+      for (int i = 0; i < GARBAGE_CONNECTIONS; i++) {
+        try (Socket socket = new Socket("127.0.0.1", target.clusterPort())) {
+          socket.setSoTimeout(5_000);
+          socket.getOutputStream().write("GARBAGE!garbage!\r\n".repeat(16).getBytes(StandardCharsets.US_ASCII));
+          socket.getOutputStream().flush();
+          assertThat(socket.getInputStream().read()).as("the member closes the connection").isEqualTo(-1);
+        }
+      }
+      // Hazelcast's own line, with its stack trace, was about 1.1 KB per connection.
+      assertThat(log.containing("TcpServerConnection")).isEmpty();
+      assertThat(log.containing("member-port connection from 127.0.0.1")).hasSizeLessThanOrEqualTo(1);
+    } finally {
+      hazelcast.setLevel(quiet);
+    }
+    assertEveryKeyServed();
+  }
+
+  @Test
+  void silentConnectionsToTheMemberPortHoldLittle() throws IOException {
+    ClusterNodeUnderTest target = NODES.get(1);
+    List<Socket> silent = new ArrayList<>();
+    int connectionsBefore = memberConnections(target);
+    long before = LiveHeap.bytes();
+    try {
+      for (int i = 0; i < SILENT_CONNECTIONS; i++) {
+        silent.add(new Socket("127.0.0.1", target.clusterPort()));
+      }
+      Poll.until("the member accepted every silent connection",
+          () -> memberConnections(target) >= connectionsBefore + SILENT_CONNECTIONS);
+      long perConnection = (LiveHeap.bytes() - before) / SILENT_CONNECTIONS;
+      System.out.println("member port: " + perConnection + " bytes of heap per silent connection");
+      assertThat(perConnection).isLessThan(SILENT_CONNECTION_BOUND_BYTES);
+    } finally {
+      for (Socket socket : silent) {
+        socket.close();
+      }
+    }
+    assertEveryKeyServed();
+  }
+
+  /** The connections the node's Hazelcast member has accepted or made, whatever they carry. */
+  private static int memberConnections(ClusterNodeUnderTest node) {
+    com.hazelcast.core.HazelcastInstance member = ((io.vertx.spi.cluster.hazelcast.HazelcastClusterManager)
+        ((VertxInternal) node.vertx()).clusterManager()).getHazelcastInstance();
+    return ((com.hazelcast.instance.impl.HazelcastInstanceProxy) member).getOriginal().node.getServer()
+        .getConnections().size();
   }
 
   private static double refused(ClusterNodeUnderTest node, String kind) {
