@@ -49,7 +49,7 @@ public final class ClusterDeployment {
     partitions.directory().routeThrough((context, local) -> new ClusterRouter(context, node, local, wire));
     List<Future<String>> inboxes = new ArrayList<>();
     for (int i = 0; i < loops; i++) {
-      inboxes.add(deploy.apply(new WorkInbox(node.self(), partitions.directory(), wire)));
+      inboxes.add(deploy.apply(new WorkInbox(node.self(), partitions.directory(), wire, partitions.clock())));
     }
     return Future.all(inboxes).compose(v -> ClusterConnections.start(vertx, node, connections))
         .compose(v -> deploy.apply(node)).map(id -> new ClusterDeployment(node));
