@@ -42,13 +42,14 @@ public final class ClusterDeployment {
       return Future.failedFuture("--cluster needs a Vert.x clustered with Hazelcast");
     }
     ClusterNode node = new ClusterNode(hazelcast.getHazelcastInstance(), size.label(), settings.backups(),
-        partitions.directory(), partitions.states(), partitions.feeds(), partitions.stores(), registry);
+        partitions.directory(), partitions.states(), partitions.feeds(), partitions.stores(), registry,
+        partitions.clock());
     partitions.shipThrough(node);
     BatchWire wire = new BatchWire(size, tasks);
     partitions.directory().routeThrough((context, local) -> new ClusterRouter(context, node, local, wire));
     List<Future<String>> inboxes = new ArrayList<>();
     for (int i = 0; i < loops; i++) {
-      inboxes.add(deploy.apply(new WorkInbox(node.self(), partitions.directory(), wire)));
+      inboxes.add(deploy.apply(new WorkInbox(node.self(), partitions.directory(), wire, partitions.clock())));
     }
     return Future.all(inboxes).compose(v -> ClusterConnections.start(vertx, node, connections))
         .compose(v -> deploy.apply(node)).map(id -> new ClusterDeployment(node));
@@ -63,7 +64,7 @@ public final class ClusterDeployment {
    * the token when one is configured, as every {@code /api/} call.
    */
   public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> api(BearerToken token) {
-    return new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), token, context -> node.describe().compose(described ->
+    return new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), token, context -> node.view().describe().compose(described ->
         context.response().putHeader("content-type", Endpoint.JSON).end(described.encode())));
   }
 

@@ -12,11 +12,13 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ClusterMeters {
 
   private final Counter forwarded;
+  private final MeterRegistry registry;
   private final Timer replicationLag;
   private final AtomicLong lastLagNanos = new AtomicLong();
   private final java.util.concurrent.atomic.AtomicInteger replicasInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
   ClusterMeters(MeterRegistry registry, ClusterNode node) {
+    this.registry = registry;
     Gauge.builder("sluice.cluster.members", node, n -> n.table().members().size())
         .description("Members of the cluster this node counts in its partition table").register(registry);
     Gauge.builder("sluice.cluster.partitions.owned", node, n -> n.states().serving())
@@ -39,6 +41,13 @@ public final class ClusterMeters {
 
   void forwarded(int batches) {
     forwarded.increment(batches);
+  }
+
+  /** A partition message dropped: not from a member, or not readable ({@link PartitionSenders}). */
+  void refused(String kind) {
+    Counter.builder("sluice.cluster.refused.messages").tag("kind", kind)
+        .description("Handoff and replica messages dropped unapplied: not from a current member, or not readable")
+        .register(registry).increment();
   }
 
   void replicated(long lagNanos) {

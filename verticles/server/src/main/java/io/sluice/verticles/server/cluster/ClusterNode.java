@@ -15,6 +15,7 @@ import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.StoreWork;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.log.LogText;
+import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -56,8 +57,6 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
 
   /** How long a handoff, a seed or a graceful leave may take before the node goes on without it. */
   static final long HANDOFF_TIMEOUT_MILLIS = 10_000;
-  /** How long the dashboard's view waits for a member's figures before showing it without them. */
-  static final long FIGURES_TIMEOUT_MILLIS = 2_000;
   private static final String READY_MAP = "sluice.cluster.ready";
   /**
    * A measuring aid, not an option: {@code -Dsluice.cluster.router-only=true} makes the node join
@@ -65,10 +64,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
    * to another node (the non-owner figures of docs/benchmarks.md).
    */
   static final boolean ROUTER_ONLY = Boolean.getBoolean("sluice.cluster.router-only");
-  private static final byte CHANGES = 1;
-  private static final byte RESET = 2;
-  /** A copy loaded from disk by a node that does not own it: the owner adds the keys it lacks. */
-  private static final byte MERGE = 3;
+  /** How soon a handoff the previous owner answered "not yours (yet)" is asked again. */
+  private static final long HANDOFF_RETRY_MILLIS = 100;
 
   private final HazelcastInstance hazelcast;
   private final String self;
@@ -79,6 +76,9 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private final Map<Integer, ReplicaFeed> feeds;
   private final MeterRegistry registry;
   private final List<Store> stores;
+  private final Clock clock;
+  private PartitionSenders senders;
+  private ClusterView view;
   private final Set<String> leaving = ConcurrentHashMap.newKeySet();
   private final Set<String> refusedLogged = new HashSet<>();
   private final Map<Integer, String> awaitingFrom = new HashMap<>();
@@ -110,8 +110,10 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private final Map<Integer, ByteBuf> loaded = new ConcurrentHashMap<>();
 
   ClusterNode(HazelcastInstance hazelcast, String valueSize, int backups, ShardDirectory directory,
-              PartitionStates states, Map<Integer, ReplicaFeed> feeds, List<Store> stores, MeterRegistry registry) {
+              PartitionStates states, Map<Integer, ReplicaFeed> feeds, List<Store> stores, MeterRegistry registry,
+              Clock clock) {
     this.stores = stores;
+    this.clock = clock;
     this.hazelcast = hazelcast;
     this.self = nodeIdOf(hazelcast.getCluster().getLocalMember());
     this.valueSize = valueSize;
@@ -163,62 +165,14 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
         : java.util.Optional.of("waiting for the records of " + awaiting + " partitions from their previous owner");
   }
 
-  /**
-   * This node's view of the cluster, as the dashboard's {@code /api/cluster} shows it: the members
-   * by this node's table, each with the figures it reports itself (its keys, its replication), asked
-   * over the event bus with a bounded timeout; a member that does not answer in time shows
-   * {@code "answered": false} and no figures.
-   */
-  public Future<io.vertx.core.json.JsonObject> describe() {
-    PartitionTable now = table;
-    java.util.Map<String, Member> byId = new HashMap<>();
-    hazelcast.getCluster().getMembers().forEach(member -> byId.put(nodeIdOf(member), member));
-    List<Future<io.vertx.core.json.JsonObject>> described = new ArrayList<>();
-    for (String id : now.members()) {
-      Member member = byId.get(id);
-      io.vertx.core.json.JsonObject entry = new io.vertx.core.json.JsonObject()
-          .put("id", id)
-          .put("address", member == null ? null : member.getAddress().toString())
-          .put("self", id.equals(self))
-          .put("state", leaving.contains(id) ? "LEAVING" : id.equals(self) && !ready() ? "JOINING" : "UP")
-          .put("partitionsOwned", now.owned(id))
-          .put("partitionsBackedUp", now.backedUp(id));
-      Future<io.vertx.core.json.JsonObject> figures = id.equals(self) ? Future.succeededFuture(figures())
-          : vertx.eventBus().<io.vertx.core.json.JsonObject>request(ClusterAddress.figures(id), null,
-              new DeliveryOptions().setSendTimeout(FIGURES_TIMEOUT_MILLIS)).map(reply -> reply.body());
-      described.add(figures.map(theirs -> entry.put("answered", true).mergeIn(theirs)).otherwise(failure -> {
-        LOG.log(System.Logger.Level.WARNING, "member " + id + " did not report its figures: " + LogText.failure(failure));
-        return entry.put("answered", false);
-      }));
-    }
-    return Future.all(described).map(all -> {
-      io.vertx.core.json.JsonArray members = new io.vertx.core.json.JsonArray();
-      described.forEach(member -> members.add(member.result()));
-      io.vertx.core.json.JsonObject mine = figures();
-      return new io.vertx.core.json.JsonObject()
-          .put("self", self)
-          .put("partitions", PartitionTable.PARTITIONS)
-          .put("backups", backups)
-          .put("ready", ready())
-          .put("members", members)
-          .mergeIn(mine);
-    });
+  /** This node's view of the cluster, for the dashboard ({@code /api/cluster}). */
+  public ClusterView view() {
+    return view;
   }
 
-  /** What this node alone knows of itself: the keys it serves and its replication to its backups. */
-  private io.vertx.core.json.JsonObject figures() {
-    long keys = 0;
-    for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
-      if (states.serving(p)) {
-        keys += stores.get(p).size();
-      }
-    }
-    return new io.vertx.core.json.JsonObject()
-        .put("servingPartitions", states.serving())
-        .put("keys", keys)
-        .put("awaitingPartitions", states.awaiting())
-        .put("replicationLagMillis", meters.lastLagNanos() / 1e6)
-        .put("replicationInFlight", meters.replicasInFlight());
+  /** Whether the member {@code id} said it is leaving. */
+  boolean leaving(String id) {
+    return leaving.contains(id);
   }
 
   @Override
@@ -230,22 +184,25 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
     if (!refusal.isEmpty()) {
       return Future.failedFuture(String.join("; ", refusal));
     }
-    consumers.add(vertx.eventBus().<Buffer>consumer(ClusterAddress.replica(self), message -> {
-      ByteBuf in = ((BufferInternal) message.body()).getByteBuf();
-      byte kind = in.readByte();
-      int partition = in.readUnsignedShortLE();
-      onPartition(partition, store -> {
-        if (kind == RESET) {
-          Snapshots.install(store, in);
-        } else if (kind == MERGE) {
-          Snapshots.merge(store, in);
-        } else {
-          Snapshots.apply(store, in);
-        }
-      }).onComplete(done -> message.reply(Buffer.buffer()));
-    }));
+    senders = new PartitionSenders(hazelcast, self, valueSize, meters, clock);
+    consumers.add(vertx.eventBus().<Buffer>consumer(ClusterAddress.replica(self), this::onReplica));
     consumers.add(vertx.eventBus().<Buffer>consumer(ClusterAddress.handoff(self), message -> {
-      int partition = ((BufferInternal) message.body()).getByteBuf().readUnsignedShortLE();
+      PartitionMessages.Handoff handoff = PartitionMessages.readHandoff(((BufferInternal) message.body()).getByteBuf());
+      if (handoff == null) {
+        senders.refuse("handoff", null, "not a handoff (" + message.body().length() + " bytes)");
+        return;
+      }
+      if (!senders.member(handoff.sender())) {
+        senders.refuse("handoff", handoff.sender(), "not a member of this cluster");
+        return;
+      }
+      int partition = handoff.partition();
+      if (!handoff.sender().equals(table.owner(partition))) {
+        // Nodes see a change of members milliseconds apart: the asker asks again until this
+        // node's table agrees, or gives up after its handoff timeout.
+        message.fail(PartitionMessages.NOT_YOURS, "partition " + partition + " is not the asker's by this node's table");
+        return;
+      }
       ByteBuf[] records = new ByteBuf[1];
       onPartition(partition, store -> {
         states.set(partition, PartitionStates.NOT_SERVED);
@@ -259,7 +216,8 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
         handedOff(partition);
       });
     }));
-    consumers.add(vertx.eventBus().consumer(ClusterAddress.figures(self), message -> message.reply(figures())));
+    view = new ClusterView(vertx, hazelcast, this, stores, backups);
+    consumers.add(vertx.eventBus().consumer(ClusterAddress.figures(self), message -> message.reply(view.figures())));
     consumers.add(vertx.eventBus().<String>consumer(ClusterAddress.LEAVING, message -> {
       leaving.add(message.body());
       recompute();
@@ -303,6 +261,29 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
           + " members, owns " + table.owned(self) + " of " + PartitionTable.PARTITIONS + " partitions, backs up "
           + table.backedUp(self));
     });
+  }
+
+  /** Applies a replica message from a member on the partition's shard thread, then acknowledges it. */
+  private void onReplica(io.vertx.core.eventbus.Message<Buffer> message) {
+    PartitionMessages.Replica replica = PartitionMessages.readReplica(((BufferInternal) message.body()).getByteBuf());
+    if (replica == null) {
+      senders.refuse("replica", null, "not a replica message (" + message.body().length() + " bytes)");
+      return;
+    }
+    if (!senders.member(replica.sender())) {
+      senders.refuse("replica", replica.sender(), "not a member of this cluster");
+      return;
+    }
+    ByteBuf in = replica.images();
+    onPartition(replica.partition(), store -> {
+      if (replica.kind() == PartitionMessages.RESET) {
+        Snapshots.install(store, in);
+      } else if (replica.kind() == PartitionMessages.MERGE) {
+        Snapshots.merge(store, in);
+      } else {
+        Snapshots.apply(store, in);
+      }
+    }).onComplete(done -> message.reply(Buffer.buffer()));
   }
 
   @Override
@@ -369,7 +350,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
         return;
       }
       Promise<Void> taken = Promise.promise();
-      sendReplica(owner, MERGE, partition, records, System.nanoTime(),
+      sendReplica(owner, PartitionMessages.MERGE, partition, records, System.nanoTime(),
           System.nanoTime() + HANDOFF_TIMEOUT_MILLIS * 1_000_000, taken);
       taken.future().onSuccess(v -> {
         if (!table.replicasOf(partition).contains(self)) {
@@ -476,10 +457,25 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   private void takeOver(int partition, String from, boolean keepLoaded) {
     states.set(partition, PartitionStates.AWAITING);
     awaitingFrom.put(partition, from);
-    Buffer ask = Buffer.buffer(2).appendUnsignedShortLE(partition);
-    vertx.eventBus().<Buffer>request(ClusterAddress.handoff(from), ask, new DeliveryOptions().setSendTimeout(HANDOFF_TIMEOUT_MILLIS))
+    askHandoff(partition, from, keepLoaded, System.nanoTime() + HANDOFF_TIMEOUT_MILLIS * 1_000_000);
+  }
+
+  /** Asks {@code from} for the partition, again while it answers that its table does not agree yet. */
+  private void askHandoff(int partition, String from, boolean keepLoaded, long deadlineNanos) {
+    long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+    Buffer ask = BufferInternal.buffer(PartitionMessages.handoff(partition, self));
+    vertx.eventBus().<Buffer>request(ClusterAddress.handoff(from), ask, new DeliveryOptions().setSendTimeout(leftMillis))
         .onComplete(reply -> {
           if (!from.equals(awaitingFrom.get(partition))) {
+            return;
+          }
+          if (reply.failed() && PartitionMessages.notYours(reply.cause())
+              && System.nanoTime() + HANDOFF_RETRY_MILLIS * 1_000_000 < deadlineNanos) {
+            vertx.setTimer(HANDOFF_RETRY_MILLIS, id -> {
+              if (from.equals(awaitingFrom.get(partition))) {
+                askHandoff(partition, from, keepLoaded, deadlineNanos);
+              }
+            });
             return;
           }
           awaitingFrom.remove(partition);
@@ -518,7 +514,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
       }
       ByteBuf records = Snapshots.take(store);
       for (String target : targets) {
-        sendReplica(target, RESET, partition, records.retainedDuplicate(), System.nanoTime(), System.nanoTime() + HANDOFF_TIMEOUT_MILLIS * 1_000_000, null);
+        sendReplica(target, PartitionMessages.RESET, partition, records.retainedDuplicate(), System.nanoTime(), System.nanoTime() + HANDOFF_TIMEOUT_MILLIS * 1_000_000, null);
       }
       records.release();
     });
@@ -532,7 +528,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
   @Override
   public void ship(int partition, ByteBuf images, long firstChangeNanos) {
     for (String backup : table.backupsOf(partition)) {
-      sendReplica(backup, CHANGES, partition, images.retainedDuplicate(), firstChangeNanos, 0, null);
+      sendReplica(backup, PartitionMessages.CHANGES, partition, images.retainedDuplicate(), firstChangeNanos, 0, null);
     }
     images.release();
   }
@@ -545,9 +541,7 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
    */
   private void sendReplica(String backup, byte kind, int partition, ByteBuf images, long sinceNanos, long retryUntilNanos,
                            Promise<Void> acked) {
-    ByteBuf message = Unpooled.buffer(3 + images.readableBytes());
-    message.writeByte(kind).writeShortLE(partition).writeBytes(images);
-    images.release();
+    ByteBuf message = PartitionMessages.replica(kind, partition, self, images);
     meters.replicaSent();
     vertx.eventBus().request(ClusterAddress.replica(backup), BufferInternal.buffer(message)).onComplete(ack -> {
       meters.replicaSettled();
@@ -558,11 +552,11 @@ public final class ClusterNode extends VerticleBase implements ReplicaFeed.Shipp
         }
       } else if (ack.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS
           && System.nanoTime() < retryUntilNanos) {
-        ByteBuf again = message.copy(3, message.writerIndex() - 3);
+        ByteBuf again = PartitionMessages.imagesOf(message);
         vertx.setTimer(100, id -> sendReplica(backup, kind, partition, again, sinceNanos, retryUntilNanos, acked));
       } else {
         LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": " + backup + " did not take "
-            + (kind == RESET ? "its copy" : kind == MERGE ? "the copy loaded here" : "changes") + ": "
+            + (kind == PartitionMessages.RESET ? "its copy" : kind == PartitionMessages.MERGE ? "the copy loaded here" : "changes") + ": "
             + LogText.failure(ack.cause()));
         if (acked != null) {
           acked.fail(ack.cause());

@@ -30,6 +30,7 @@ public final class ClusterPartitions {
   public static final String DIRECTORY = "partitions";
 
   private final ShardDirectory directory;
+  private final Clock clock;
   private final PartitionStates states = new PartitionStates();
   private final List<Store> stores = new ArrayList<>();
   private final List<List<HostedRoute>> byVerticle = new ArrayList<>();
@@ -43,6 +44,7 @@ public final class ClusterPartitions {
    *                     share, so a node's bound follows the partitions it owns
    */
   public ClusterPartitions(int shards, ValueSize size, Clock clock, long metricsOriginNanos, StoreLimits recordLimits) {
+    this.clock = clock;
     this.directory = new ShardDirectory(PartitionTable.PARTITIONS, shards, partition -> partition % shards);
     for (int i = 0; i < shards; i++) {
       byVerticle.add(new ArrayList<>());
@@ -96,6 +98,10 @@ public final class ClusterPartitions {
       stores.get(p).listen(ChangeListener.both(feeds.get(p), persistence.shard(p)));
     }
     logs = List.copyOf(opened);
+  }
+
+  Clock clock() {
+    return clock;
   }
 
   PartitionStates states() {

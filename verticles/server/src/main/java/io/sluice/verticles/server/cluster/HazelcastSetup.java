@@ -4,6 +4,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.YamlConfigBuilder;
 import io.sluice.protocol.binary.codec.ValueSize;
+import io.sluice.verticles.engine.time.Clock;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
 import java.io.IOException;
@@ -29,6 +30,8 @@ public final class HazelcastSetup {
 
   /** A member named in --cluster-members that does not answer delays the join by at most this. */
   static final int JOIN_TIMEOUT_SECONDS = 10;
+  /** An event-bus connection that sent nothing this long (members ping every 20 s) is closed. */
+  static final int EVENT_BUS_READ_IDLE_SECONDS = 60;
 
   private HazelcastSetup() {
   }
@@ -45,8 +48,18 @@ public final class HazelcastSetup {
   /** The same, for a node whose id in the partition table is {@code nodeId} ({@link NodeIdentity}). */
   public static io.vertx.core.Future<io.vertx.core.Vertx> clusteredVertx(io.vertx.core.VertxBuilder builder,
       io.vertx.core.VertxOptions options, ClusterSettings settings, ValueSize valueSize, String nodeId) {
-    options.getEventBusOptions().setHost(settings.host()).setPort(0);
-    return builder.with(options).withClusterManager(clusterManager(settings, valueSize, nodeId)).buildClustered();
+    // Members ping each other's connections every 20 s: a connection silent for three pings is not a member's.
+    options.getEventBusOptions().setHost(settings.host()).setPort(0)
+        .setReadIdleTimeout(EVENT_BUS_READ_IDLE_SECONDS).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS);
+    return builder.with(options).withClusterManager(clusterManager(settings, valueSize, nodeId)).buildClustered()
+        .compose(vertx -> {
+          try {
+            EventBusGuard.install(vertx, Clock.SYSTEM);
+            return io.vertx.core.Future.succeededFuture(vertx);
+          } catch (IllegalStateException unguarded) {
+            return vertx.close().transform(closed -> io.vertx.core.Future.failedFuture(unguarded));
+          }
+        });
   }
 
   public static HazelcastClusterManager clusterManager(ClusterSettings settings, ValueSize valueSize, String nodeId) {
@@ -63,6 +76,10 @@ public final class HazelcastSetup {
     setIfAbsent(config, "hazelcast.logging.type", "jdk");
     setIfAbsent(config, "hazelcast.phone.home.enabled", "false");
     setIfAbsent(config, "hazelcast.shutdownhook.enabled", "false");
+    // Listen on the cluster host only: by default Hazelcast binds its port on every address even
+    // when its interfaces are named, which exposes the member port beyond --cluster-host.
+    setIfAbsent(config, "hazelcast.socket.bind.any", "false");
+    HazelcastConnectionLog.install(Clock.SYSTEM);
     return new HazelcastClusterManager(config);
   }
 

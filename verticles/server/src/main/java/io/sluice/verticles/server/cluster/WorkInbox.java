@@ -2,11 +2,13 @@ package io.sluice.verticles.server.cluster;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.sluice.verticles.engine.log.LogLimiter;
 import io.sluice.verticles.engine.log.LogText;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.shard.BatchWire;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ThrottrShard;
+import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -31,10 +33,13 @@ final class WorkInbox extends VerticleBase {
   private final String self;
   private final ShardDirectory directory;
   private final BatchWire wire;
+  /** Anyone who reaches the event bus can send unreadable batches: one line a second, not one each. */
+  private final LogLimiter unreadableLog;
   private MessageConsumer<Buffer> consumer;
   private ShardRouter local;
 
-  WorkInbox(String self, ShardDirectory directory, BatchWire wire) {
+  WorkInbox(String self, ShardDirectory directory, BatchWire wire, Clock clock) {
+    this.unreadableLog = new LogLimiter(clock, 1_000_000_000L);
     this.self = self;
     this.directory = directory;
     this.wire = wire;
@@ -61,8 +66,8 @@ final class WorkInbox extends VerticleBase {
         batches[i] = wire.readBatch(in);
       }
     } catch (RuntimeException unreadable) {
-      LOG.log(System.Logger.Level.ERROR, "a batch from another node could not be read; none of its message ran: "
-          + LogText.failure(unreadable));
+      unreadableLog.log(LOG, System.Logger.Level.ERROR, "a batch from another node could not be read; none of its"
+          + " message ran: " + LogText.failure(unreadable));
       message.fail(UNREADABLE, String.valueOf(unreadable));
       return;
     }

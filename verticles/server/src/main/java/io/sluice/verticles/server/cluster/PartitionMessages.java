@@ -1,0 +1,114 @@
+package io.sluice.verticles.server.cluster;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The messages that move a partition's records between nodes, and how each is read: a handoff
+ * (asks a node for a partition) and a replica message (changes, a whole copy, or a copy loaded
+ * from disk). Each names its sender's node id, which the receiver checks against the members it
+ * sees; a message that does not read whole (the wrong length, a partition beyond the table, an
+ * unknown kind) is refused as a whole and never acted upon.
+ *
+ * <p>Layouts: handoff {@code partition (u16 LE), sender}; replica {@code kind (u8), partition
+ * (u16 LE), sender, images}; a sender is its length (u8) and its UTF-8 bytes.
+ */
+final class PartitionMessages {
+
+  /** Changes of a served partition's keys. */
+  static final byte CHANGES = 1;
+  /** The whole partition: the backup holds exactly these records. */
+  static final byte RESET = 2;
+  /** A copy loaded from disk by a node that does not own it: the owner adds the keys it lacks. */
+  static final byte MERGE = 3;
+  /** The reply failure code of a handoff whose asker is not the partition's owner by the receiver's table (yet). */
+  static final int NOT_YOURS = 409;
+
+  /** A node asks for a partition, to own it. */
+  record Handoff(int partition, String sender) {
+  }
+
+  /** Images for one partition's copy on this node; {@code images} is a slice of the message. */
+  record Replica(byte kind, int partition, String sender, ByteBuf images) {
+  }
+
+  private PartitionMessages() {
+  }
+
+  static ByteBuf handoff(int partition, String sender) {
+    ByteBuf out = Unpooled.buffer(3 + sender.length());
+    out.writeShortLE(partition);
+    writeSender(out, sender);
+    return out;
+  }
+
+  /** The handoff, or null when the message is not one. */
+  static Handoff readHandoff(ByteBuf in) {
+    if (in.readableBytes() < 3) {
+      return null;
+    }
+    int partition = in.readUnsignedShortLE();
+    String sender = readSender(in);
+    return partition < PartitionTable.PARTITIONS && sender != null && !in.isReadable()
+        ? new Handoff(partition, sender) : null;
+  }
+
+  /** Takes over {@code images}. */
+  static ByteBuf replica(byte kind, int partition, String sender, ByteBuf images) {
+    ByteBuf out = Unpooled.buffer(4 + sender.length() + images.readableBytes());
+    out.writeByte(kind).writeShortLE(partition);
+    writeSender(out, sender);
+    out.writeBytes(images);
+    images.release();
+    return out;
+  }
+
+  /** The replica message, or null when the message is not one. */
+  static Replica readReplica(ByteBuf in) {
+    if (in.readableBytes() < 4) {
+      return null;
+    }
+    byte kind = in.readByte();
+    int partition = in.readUnsignedShortLE();
+    String sender = readSender(in);
+    return kind >= CHANGES && kind <= MERGE && partition < PartitionTable.PARTITIONS && sender != null
+        ? new Replica(kind, partition, sender, in.slice()) : null;
+  }
+
+  /** The images of a replica message written by {@link #replica}, copied (to send again). */
+  static ByteBuf imagesOf(ByteBuf message) {
+    ByteBuf read = message.duplicate();
+    read.skipBytes(3);
+    read.skipBytes(read.readUnsignedByte());
+    return read.copy();
+  }
+
+  /** Whether a handoff failed because the asker is not the owner by the receiver's table yet. */
+  static boolean notYours(Throwable failure) {
+    return failure instanceof ReplyException e && e.failureType() == ReplyFailure.RECIPIENT_FAILURE
+        && e.failureCode() == NOT_YOURS;
+  }
+
+  private static void writeSender(ByteBuf out, String sender) {
+    byte[] bytes = sender.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length > 255) {
+      throw new IllegalArgumentException("a node id of " + bytes.length + " bytes: at most 255");
+    }
+    out.writeByte(bytes.length).writeBytes(bytes);
+  }
+
+  private static String readSender(ByteBuf in) {
+    int length = in.readUnsignedByte();
+    if (length == 0 || length > in.readableBytes()) {
+      return null;
+    }
+    String sender = in.toString(in.readerIndex(), length, StandardCharsets.UTF_8);
+    in.skipBytes(length);
+    return sender;
+  }
+}
