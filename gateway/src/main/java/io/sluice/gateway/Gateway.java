@@ -3,6 +3,7 @@ package io.sluice.gateway;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.gateway.tracing.Tracing;
 import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.tls.TlsEngine;
@@ -33,6 +34,7 @@ import io.sluice.verticles.server.cluster.NodeIdentity;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.strategies.policy.Policies;
 
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -47,12 +49,14 @@ public final class Gateway {
 
   private final Vertx vertx;
   private final SluiceServer server;
+  private final Tracing tracing;
 
   private final java.time.Duration shutdownTimeout;
 
-  private Gateway(Vertx vertx, SluiceServer server, java.time.Duration shutdownTimeout) {
+  private Gateway(Vertx vertx, SluiceServer server, Tracing tracing, java.time.Duration shutdownTimeout) {
     this.vertx = vertx;
     this.server = server;
+    this.tracing = tracing;
     this.shutdownTimeout = shutdownTimeout;
   }
 
@@ -72,11 +76,20 @@ public final class Gateway {
     PrometheusMeterRegistry metrics = SluiceMetrics.newRegistry();
     VertxOptions options = new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
         .setMetricsOptions(SluiceMetrics.vertxOptions());
-    VertxBuilder builder = Vertx.builder().withMetrics(new VertxMeters(metrics));
     ClusterSettings cluster = clusterSettings(config);
-    Vertx vertx = cluster.enabled()
-        ? joinCluster(builder, options, cluster, config)
-        : builder.with(options).build();
+    Optional<String> nodeId = cluster.enabled() ? Optional.of(NodeIdentity.of(config.dataDir())) : Optional.empty();
+    Tracing tracing = Tracing.start(config.otelEndpoint(), config.otelServiceName(), config.otelSampleRatio(),
+        Version.current(), nodeId);
+    VertxBuilder builder = tracing.install(Vertx.builder().withMetrics(new VertxMeters(metrics)));
+    Vertx vertx;
+    try {
+      vertx = nodeId.isPresent()
+          ? joinCluster(builder, options, cluster, config, nodeId.get())
+          : builder.with(options).build();
+    } catch (Exception e) {
+      tracing.stop();
+      throw e;
+    }
     ServerSettings settings = new ServerSettings(config.valueSize(), config.shards(), loops,
         config.sweepIntervalMillis(),
         new ConnectionLimits(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS,
@@ -96,6 +109,7 @@ public final class Gateway {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), Clock.SYSTEM, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
+      LOG.log(System.Logger.Level.INFO, tracing.description());
       LOG.log(System.Logger.Level.INFO, "records: at most " + (config.maxKeys() == Long.MAX_VALUE ? "unlimited" : config.maxKeys())
           + " keys and " + config.maxMemory() + " bytes estimated (" + config.origin(io.sluice.gateway.config.Options.MAX_MEMORY)
           + "), each of the " + config.shards() + " shards its share; when full: " + config.eviction().label());
@@ -128,9 +142,9 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
-      return new Gateway(vertx, server, config.shutdownTimeout());
+      return new Gateway(vertx, server, tracing, config.shutdownTimeout());
     } catch (Exception e) {
-      vertx.close();
+      vertx.close().onComplete(closed -> tracing.stop());
       throw new Exception(rootMessage(e), e);
     }
   }
@@ -143,11 +157,10 @@ public final class Gateway {
   }
 
   /** A clustered Vert.x: bounded by the join timeout when named members are down. */
-  private static Vertx joinCluster(VertxBuilder builder, VertxOptions options, ClusterSettings cluster, SluiceConfig config)
-      throws Exception {
+  private static Vertx joinCluster(VertxBuilder builder, VertxOptions options, ClusterSettings cluster, SluiceConfig config,
+                                   String nodeId) throws Exception {
     try {
-      Vertx vertx = HazelcastSetup.clusteredVertx(builder, options, cluster, config.valueSize(),
-              NodeIdentity.of(config.dataDir()))
+      Vertx vertx = HazelcastSetup.clusteredVertx(builder, options, cluster, config.valueSize(), nodeId)
           .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, "cluster '" + cluster.name() + "' joined as " + cluster.host() + ":"
           + cluster.port() + (cluster.members().isEmpty() ? "" : " (members named: " + String.join(",", cluster.members()) + ")"));
@@ -191,6 +204,11 @@ public final class Gateway {
     return server;
   }
 
+  /** Whether Vert.x runs with a tracer: only with --otel-endpoint. */
+  public boolean traced() {
+    return ((io.vertx.core.internal.VertxInternal) vertx).tracer() != null;
+  }
+
   /** The socket transport in use: {@code epoll} (Linux, the default) or {@code NIO}. */
   public String transport() {
     return transport(vertx);
@@ -225,6 +243,8 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, "Sluice stopped");
     } catch (Exception e) {
       LOG.log(System.Logger.Level.WARNING, "unclean stop: " + rootMessage(e));
+    } finally {
+      tracing.stop();
     }
   }
 
