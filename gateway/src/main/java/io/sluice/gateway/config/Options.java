@@ -67,6 +67,20 @@ public final class Options {
       .defaultValue(false)
       .describedAs("Add x-ratelimit-limit, x-ratelimit-remaining and x-ratelimit-reset to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
 
+  public static final Option<java.net.URI> OTEL_ENDPOINT = Option.valued("otel-endpoint", "URL", TelemetryValueTypes.httpUrl())
+      .yaml("otel.endpoint").environment()
+      .describedAs("OpenTelemetry tracing: the OTLP/HTTP (protobuf) traces endpoint of a Collector or Jaeger, e.g. http://127.0.0.1:4318/v1/traces; spans of checks, ShouldRateLimit calls and cluster hops go there (docs/operating.md). Unset: no tracing, at no cost.");
+
+  public static final Option<String> OTEL_SERVICE_NAME = Option.valued("otel-service-name", "NAME", ValueType.simpleName())
+      .yaml("otel.service-name").environment()
+      .defaultValue("sluice")
+      .describedAs("The service.name of this process's spans (with --otel-endpoint).");
+
+  public static final Option<Double> OTEL_SAMPLE_RATIO = Option.valued("otel-sample-ratio", "RATIO", TelemetryValueTypes.ratio())
+      .yaml("otel.sample-ratio").environment()
+      .defaultValue(1.0)
+      .describedAs("Share of new traces kept, 0 to 1 (with --otel-endpoint); a request that arrives in a trace follows its caller's choice (traceparent).");
+
   public static final Option<ValueSize> VALUE_SIZE = Option.valued("value-size", "SIZE", ValueType.valueSize())
       .yaml("value-size").environment()
       .defaultValue(ValueSize.UINT16)
@@ -202,20 +216,6 @@ public final class Options {
       .yaml("tls.engine").environment()
       .defaultValue("auto")
       .describedAs("TLS implementation: openssl (BoringSSL, bundled for Linux x86-64), jdk, or auto: openssl where it loads, else jdk.");
-
-  public static final Option<java.net.URI> OTEL_ENDPOINT = Option.valued("otel-endpoint", "URL", TelemetryValueTypes.httpUrl())
-      .yaml("otel.endpoint").environment()
-      .describedAs("OpenTelemetry tracing: the OTLP/HTTP (protobuf) traces endpoint of a Collector or Jaeger, e.g. http://127.0.0.1:4318/v1/traces; spans of checks, ShouldRateLimit calls and cluster hops go there (docs/operating.md). Unset: no tracing, at no cost.");
-
-  public static final Option<String> OTEL_SERVICE_NAME = Option.valued("otel-service-name", "NAME", ValueType.simpleName())
-      .yaml("otel.service-name").environment()
-      .defaultValue("sluice")
-      .describedAs("The service.name of this process's spans (with --otel-endpoint).");
-
-  public static final Option<Double> OTEL_SAMPLE_RATIO = Option.valued("otel-sample-ratio", "RATIO", TelemetryValueTypes.ratio())
-      .yaml("otel.sample-ratio").environment()
-      .defaultValue(1.0)
-      .describedAs("Share of new traces kept, 0 to 1 (with --otel-endpoint); a request that arrives in a trace follows its caller's choice (traceparent).");
 
   public static final Option<Integer> MAX_CONNECTIONS = Option.valued("max-connections", "N", ValueType.integer(1, 1_000_000))
       .yaml("max-connections").environment()
