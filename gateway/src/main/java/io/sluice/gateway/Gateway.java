@@ -144,7 +144,8 @@ public final class Gateway {
           : "check API policies: " + config.policies().all());
       return new Gateway(vertx, server, tracing, config.shutdownTimeout());
     } catch (Exception e) {
-      vertx.close().onComplete(closed -> tracing.stop());
+      vertx.close();
+      tracing.stop();
       throw new Exception(rootMessage(e), e);
     }
   }
