@@ -91,7 +91,8 @@ public final class Tracing {
       return;
     }
     if (!sdk.shutdown().join(FLUSH_SECONDS, TimeUnit.SECONDS).isSuccess()) {
-      LOG.log(System.Logger.Level.WARNING, "tracing: the last spans could not be sent within " + FLUSH_SECONDS + " s");
+      LOG.log(System.Logger.Level.WARNING, "tracing: the last spans were not sent (the collector refused them, was"
+          + " unreachable or did not answer within " + FLUSH_SECONDS + " s)");
     }
   }
 }

@@ -140,6 +140,23 @@ class TracingTest {
         .extracting(ReceivedSpan::name).containsExactly("POST /v1/check");
   }
 
+  @Test
+  void aCollectorThatIsDownCostsSpansNotChecks() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    Path config = Files.writeString(dir.resolve("sluice.yaml"), POLICY);
+    gateway = start(List.of("--config", config.toString(),
+        "--otel-endpoint", "http://127.0.0.1:" + closedPort + "/v1/traces"));
+    String traceparent = traceparent("5cf7651916cd43dd8448eb211c80319f", "e7ad6b7169203334");
+    assertThat(check(http, gateway.server().httpPort(), "k", traceparent).statusCode()).isEqualTo(200);
+    assertThat(check(http, gateway.server().httpPort(), "k", traceparent).statusCode()).isEqualTo(429);
+    // The stop tries to send the spans, is refused, and still ends (the test's own timeout bounds it).
+    gateway.stop();
+    gateway = null;
+  }
+
   private ReceivedSpan serverSpan(String traceId) {
     List<ReceivedSpan> spans = receiver.spans().stream()
         .filter(span -> span.traceId().equals(traceId) && span.kind() == Span.SpanKind.SPAN_KIND_SERVER).toList();
