@@ -4,6 +4,7 @@ import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.Reread;
 import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.gateway.tracing.Tracing;
 import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.tls.TlsEngine;
@@ -34,6 +35,7 @@ import io.sluice.verticles.server.cluster.NodeIdentity;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.strategies.policy.Policies;
 
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -48,12 +50,14 @@ public final class Gateway {
 
   private final Vertx vertx;
   private final SluiceServer server;
+  private final Tracing tracing;
 
   private final java.time.Duration shutdownTimeout;
 
-  private Gateway(Vertx vertx, SluiceServer server, java.time.Duration shutdownTimeout) {
+  private Gateway(Vertx vertx, SluiceServer server, Tracing tracing, java.time.Duration shutdownTimeout) {
     this.vertx = vertx;
     this.server = server;
+    this.tracing = tracing;
     this.shutdownTimeout = shutdownTimeout;
   }
 
@@ -78,15 +82,24 @@ public final class Gateway {
     PrometheusMeterRegistry metrics = SluiceMetrics.newRegistry();
     VertxOptions options = new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
         .setMetricsOptions(SluiceMetrics.vertxOptions());
-    VertxBuilder builder = Vertx.builder().withMetrics(new VertxMeters(metrics));
     ClusterSettings cluster = clusterSettings(config);
     if (cluster.enabled()) {
       // Before joining: a node that joins and then cannot listen has taken partitions for nothing.
       ListenerPorts.checkFree(config);
     }
-    Vertx vertx = cluster.enabled()
-        ? joinCluster(builder, options, cluster, config)
-        : builder.with(options).build();
+    Optional<String> nodeId = cluster.enabled() ? Optional.of(NodeIdentity.of(config.dataDir())) : Optional.empty();
+    Tracing tracing = Tracing.start(config.otelEndpoint(), config.otelServiceName(), config.otelSampleRatio(),
+        Version.current(), nodeId);
+    VertxBuilder builder = tracing.install(Vertx.builder().withMetrics(new VertxMeters(metrics)));
+    Vertx vertx;
+    try {
+      vertx = nodeId.isPresent()
+          ? joinCluster(builder, options, cluster, config, nodeId.get())
+          : builder.with(options).build();
+    } catch (Exception e) {
+      tracing.stop();
+      throw e;
+    }
     ServerSettings settings = new ServerSettings(config.valueSize(), config.shards(), loops,
         config.sweepIntervalMillis(),
         new ConnectionLimits(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS,
@@ -106,6 +119,7 @@ public final class Gateway {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), clock, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
+      LOG.log(System.Logger.Level.INFO, tracing.description());
       LOG.log(System.Logger.Level.INFO, "records: at most " + (config.maxKeys() == Long.MAX_VALUE ? "unlimited" : config.maxKeys())
           + " keys and " + config.maxMemory() + " bytes estimated (" + config.origin(io.sluice.gateway.config.Options.MAX_MEMORY)
           + "), each of the " + config.shards() + " shards its share; when full: " + config.eviction().label());
@@ -147,9 +161,10 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
-      return new Gateway(vertx, server, config.shutdownTimeout());
+      return new Gateway(vertx, server, tracing, config.shutdownTimeout());
     } catch (Exception e) {
       vertx.close();
+      tracing.stop();
       throw new Exception(rootMessage(e), e);
     }
   }
@@ -162,11 +177,10 @@ public final class Gateway {
   }
 
   /** A clustered Vert.x: bounded by the join timeout when named members are down. */
-  private static Vertx joinCluster(VertxBuilder builder, VertxOptions options, ClusterSettings cluster, SluiceConfig config)
-      throws Exception {
+  private static Vertx joinCluster(VertxBuilder builder, VertxOptions options, ClusterSettings cluster, SluiceConfig config,
+                                   String nodeId) throws Exception {
     try {
-      Vertx vertx = HazelcastSetup.clusteredVertx(builder, options, cluster, config.valueSize(),
-              NodeIdentity.of(config.dataDir()))
+      Vertx vertx = HazelcastSetup.clusteredVertx(builder, options, cluster, config.valueSize(), nodeId)
           .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, "cluster '" + cluster.name() + "' joined as " + cluster.host() + ":"
           + cluster.port() + (cluster.members().isEmpty() ? "" : " (members named: " + String.join(",", cluster.members()) + ")"));
@@ -210,6 +224,11 @@ public final class Gateway {
     return server;
   }
 
+  /** Whether Vert.x runs with a tracer: only with --otel-endpoint. */
+  public boolean traced() {
+    return ((io.vertx.core.internal.VertxInternal) vertx).tracer() != null;
+  }
+
   /** The socket transport in use: {@code epoll} (Linux, the default) or {@code NIO}. */
   public String transport() {
     return transport(vertx);
@@ -244,6 +263,8 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, "Sluice stopped");
     } catch (Exception e) {
       LOG.log(System.Logger.Level.WARNING, "unclean stop: " + rootMessage(e));
+    } finally {
+      tracing.stop();
     }
   }
 

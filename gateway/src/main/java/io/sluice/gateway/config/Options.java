@@ -67,6 +67,20 @@ public final class Options {
       .defaultValue(false)
       .describedAs("Add x-ratelimit-limit, x-ratelimit-remaining and x-ratelimit-reset to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
 
+  public static final Option<java.net.URI> OTEL_ENDPOINT = Option.valued("otel-endpoint", "URL", TelemetryValueTypes.httpUrl())
+      .yaml("otel.endpoint").environment()
+      .describedAs("OpenTelemetry tracing: the OTLP/HTTP (protobuf) traces endpoint of a Collector or Jaeger, e.g. http://127.0.0.1:4318/v1/traces; spans of checks, ShouldRateLimit calls and cluster hops go there (docs/operating.md). Unset: no tracing, at no cost.");
+
+  public static final Option<String> OTEL_SERVICE_NAME = Option.valued("otel-service-name", "NAME", ValueType.simpleName())
+      .yaml("otel.service-name").environment()
+      .defaultValue("sluice")
+      .describedAs("The service.name of this process's spans (with --otel-endpoint).");
+
+  public static final Option<Double> OTEL_SAMPLE_RATIO = Option.valued("otel-sample-ratio", "RATIO", TelemetryValueTypes.ratio())
+      .yaml("otel.sample-ratio").environment()
+      .defaultValue(1.0)
+      .describedAs("Share of new traces kept, 0 to 1 (with --otel-endpoint); a request that arrives in a trace follows its caller's choice (traceparent).");
+
   public static final Option<ValueSize> VALUE_SIZE = Option.valued("value-size", "SIZE", ValueType.valueSize())
       .yaml("value-size").environment()
       .defaultValue(ValueSize.UINT16)
@@ -312,7 +326,7 @@ public final class Options {
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,
-      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS,
+      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, OTEL_ENDPOINT, OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
       DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
       IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,

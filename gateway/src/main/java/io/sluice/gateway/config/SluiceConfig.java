@@ -117,6 +117,19 @@ public final class SluiceConfig {
     return value(Options.RLS_RESPONSE_HEADERS);
   }
 
+  /** Where spans are sent; empty: tracing is off. */
+  public Optional<java.net.URI> otelEndpoint() {
+    return Optional.ofNullable(value(Options.OTEL_ENDPOINT));
+  }
+
+  public String otelServiceName() {
+    return value(Options.OTEL_SERVICE_NAME);
+  }
+
+  public double otelSampleRatio() {
+    return value(Options.OTEL_SAMPLE_RATIO);
+  }
+
   public java.util.List<String> allowedOrigins() {
     return value(Options.ALLOWED_ORIGINS);
   }

@@ -38,7 +38,8 @@ public final class ValueType<T> {
   private final Function<String, T> parser;
   private final Function<T, String> formatter;
 
-  private ValueType(String constraint, Function<String, T> parser, Function<T, String> formatter) {
+  /** Package-private so that types of one feature can live beside it ({@link TelemetryValueTypes}). */
+  ValueType(String constraint, Function<String, T> parser, Function<T, String> formatter) {
     this.constraint = Objects.requireNonNull(constraint);
     this.parser = Objects.requireNonNull(parser);
     this.formatter = Objects.requireNonNull(formatter);

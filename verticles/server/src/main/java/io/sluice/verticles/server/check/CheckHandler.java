@@ -3,6 +3,7 @@ package io.sluice.verticles.server.check;
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.JsonBody;
+import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
@@ -39,16 +40,19 @@ final class CheckHandler implements Endpoint.Action {
   static final CharSequence ERROR_REASON = HttpHeaders.createOptimized("Sluice-Error");
 
   private final CheckServices services;
+  private final String spanName;
   private final BiFunction<RoutingContext, CheckPolicies, Future<CheckRequest>> reader;
 
-  private CheckHandler(CheckServices services, BiFunction<RoutingContext, CheckPolicies, Future<CheckRequest>> reader) {
+  private CheckHandler(CheckServices services, String spanName,
+                       BiFunction<RoutingContext, CheckPolicies, Future<CheckRequest>> reader) {
     this.services = services;
+    this.spanName = spanName;
     this.reader = reader;
   }
 
   /** {@code POST /v1/check} with a JSON body. */
   static CheckHandler json(CheckServices services) {
-    return new CheckHandler(services, (context, policies) -> {
+    return new CheckHandler(services, "POST /v1/check", (context, policies) -> {
       HttpServerRequest http = context.request();
       return JsonBody.read(http, CheckRequest.EXAMPLE)
           .map(body -> CheckRequest.fromJson(body, CheckRequest.CHECK_FIELDS, http, policies));
@@ -57,7 +61,7 @@ final class CheckHandler implements Endpoint.Action {
 
   /** {@code /v1/check/{policy}[/original/path]}, as a proxy forwards it. */
   static CheckHandler forwarded(CheckServices services) {
-    return new CheckHandler(services, (context, policies) -> {
+    return new CheckHandler(services, FORWARDED_PREFIX + "{policy}", (context, policies) -> {
       HttpServerRequest http = context.request();
       PathText.Split path = PathText.split(http.path(), FORWARDED_PREFIX);
       return Future.succeededFuture(CheckRequest.forwarded(http, path.policy(), path.rest(), policies));
@@ -69,6 +73,7 @@ final class CheckHandler implements Endpoint.Action {
     CheckDecisions decisions = services.decisions();
     decisions.request("check");
     Timer.Sample timing = decisions.start();
+    DecisionSpan span = DecisionSpan.current(spanName);
     HttpServerResponse response = context.response();
     // Through compose, so a request refused while it is read fails the future like any other.
     return Future.<Void>succeededFuture().compose(v -> reader.apply(context, services.policies())).compose(check -> {
@@ -78,6 +83,7 @@ final class CheckHandler implements Endpoint.Action {
               check.target().policy().onFull()))
           .<Void>map(done -> {
             decisions.record(check.target().policy(), check.key(), done.decision());
+            span.checked(check.target().policy().name(), done.decision().allowed());
             DecisionResponse.send(response, check.target(), done.decision(), done.nowNs(), deniedStatus);
             return null;
           });

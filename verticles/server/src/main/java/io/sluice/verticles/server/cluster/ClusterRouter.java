@@ -29,6 +29,9 @@ import java.util.function.Consumer;
  * {@link PartitionGate}); it is routed again a moment later, by the table as it then stands.
  * Nothing whose delivery is unknown is sent twice: a lost message or a timeout answers its
  * requests as failures; only "no such node" (certainly not delivered) is tried again.
+ *
+ * <p>Traced (see {@link TraceCarrier}): a message goes in the trace of the first traced request
+ * among those whose batches it carries.
  */
 final class ClusterRouter implements ShardRouter {
 
@@ -49,6 +52,7 @@ final class ClusterRouter implements ShardRouter {
     final Consumer<ShardBatch> done;
     final Consumer<Throwable> failed;
     final long deadlineNanos = System.nanoTime() + ClusterNode.HANDOFF_TIMEOUT_MILLIS * 1_000_000;
+    final io.opentelemetry.context.Context trace = io.opentelemetry.context.Context.current();
 
     Waiting(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed) {
       this.batch = batch;
@@ -127,7 +131,8 @@ final class ClusterRouter implements ShardRouter {
       wire.writeBatch(out, waiting.batch);
     }
     node.meters().forwarded(parcel.size());
-    context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner), BufferInternal.buffer(out), options)
+    TraceCarrier.within(parcel, waiting -> waiting.trace,
+        () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner), BufferInternal.buffer(out), options))
         .onComplete(reply -> {
           if (reply.succeeded()) {
             ByteBuf in = ((BufferInternal) reply.result().body()).getByteBuf();

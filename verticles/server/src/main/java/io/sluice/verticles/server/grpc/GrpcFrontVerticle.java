@@ -5,6 +5,7 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.sluice.verticles.rls.InvalidRateLimitRequest;
 import io.sluice.verticles.rls.RateLimitService;
 import io.sluice.verticles.server.shard.ShardQueries;
+import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
@@ -150,6 +151,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
   }
 
   private static void answer(GrpcServerRequest<Buffer, RateLimitResponse> call, RateLimitService service, Buffer message) {
+    DecisionSpan span = DecisionSpan.current(SHOULD_RATE_LIMIT.fullMethodName());
     RateLimitRequest request;
     try {
       request = RateLimitRequest.parseFrom(message.getBytes());
@@ -159,6 +161,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
     }
     service.shouldRateLimit(request).whenComplete((response, failure) -> {
       if (failure == null) {
+        span.rateLimited(request.getDomain(), response.getOverallCode().name());
         call.response().end(response);
         return;
       }

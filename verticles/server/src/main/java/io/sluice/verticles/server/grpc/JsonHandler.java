@@ -5,6 +5,7 @@ import io.sluice.verticles.rls.RateLimitJson;
 import io.sluice.verticles.rls.RateLimitService;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.sluice.verticles.server.http.ApiError;
+import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.JsonBody;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
@@ -33,6 +34,7 @@ final class JsonHandler implements Endpoint.Action {
 
   @Override
   public Future<Void> serve(RoutingContext context) {
+    DecisionSpan span = DecisionSpan.current("POST " + PATH);
     return JsonBody.read(context.request(), EXAMPLE).compose(body -> {
       RateLimitRequest request;
       try {
@@ -43,10 +45,13 @@ final class JsonHandler implements Endpoint.Action {
       return Future.fromCompletionStage(service.get().shouldRateLimit(request))
           .recover(failure -> Future.failedFuture(ShardQueries.cause(failure) instanceof InvalidRateLimitRequest invalid
               ? ApiError.badRequest(invalid.getMessage()) : ShardQueries.cause(failure)))
-          .compose(response -> context.response()
+          .compose(response -> {
+            span.rateLimited(request.getDomain(), response.getOverallCode().name());
+            return context.response()
               .setStatusCode(response.getOverallCode() == RateLimitResponse.Code.OVER_LIMIT ? 429 : 200)
               .putHeader(HttpHeaders.CONTENT_TYPE, Endpoint.JSON)
-              .end(RateLimitJson.response(response)));
+              .end(RateLimitJson.response(response));
+          });
     });
   }
 }
