@@ -84,7 +84,8 @@ final class CheckHandler implements Endpoint.Action {
           });
     }).onComplete(done -> {
       decisions.answered(timing);
-      services.callers().answered(context.request().remoteAddress().hostAddress(), outcome(done.failed(), response),
+      // host(): the IP text Vert.x keeps for the connection (hostAddress() would format it per request).
+      services.callers().answered(context.request().remoteAddress().host(), outcome(done.failed(), response),
           context.request().bytesRead(), response.bytesWritten());
       if (done.failed()) {
         String reason = done.cause() instanceof ApiError error ? error.reason() : "internal";

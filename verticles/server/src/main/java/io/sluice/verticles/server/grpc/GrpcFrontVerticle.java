@@ -185,10 +185,14 @@ public final class GrpcFrontVerticle extends VerticleBase {
     });
   }
 
-  /** Counts the call for its caller, by the connection's remote address (Envoy's, behind an Envoy). */
+  /**
+   * Counts the call for its caller, by the connection's remote address (Envoy's, behind an Envoy):
+   * {@code host()}, the IP text Vert.x keeps for the connection, as {@code hostAddress()} would format
+   * it anew on every call.
+   */
   private static void answered(Callers.Book callers, GrpcServerRequest<Buffer, RateLimitResponse> call,
                                Callers.Outcome outcome, long readBytes, long writeBytes) {
-    callers.answered(call.connection().remoteAddress().hostAddress(), outcome, readBytes, writeBytes);
+    callers.answered(call.connection().remoteAddress().host(), outcome, readBytes, writeBytes);
   }
 
   private static void refuse(GrpcServerRequest<Buffer, RateLimitResponse> call, String reason) {
