@@ -9,9 +9,9 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The bound on the callers kept: callers from ever new addresses (spoofed X-Forwarded-For does not
- * count, but a botnet or a scan does) keep at most the capacity per front event loop, the least
- * recently heard going first, and the merged list is capped too.
+ * The bound on the callers kept: calls from ever new addresses (a scan, a botnet) keep at most the
+ * capacity per front event loop, the least recently heard going first, and the merged list is capped
+ * too; a caller silent for the idle time is forgotten.
  */
 class CallersTest {
 
