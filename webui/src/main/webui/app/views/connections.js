@@ -43,8 +43,30 @@ export function mount(root, { signal }) {
     fetchPage: ({ offset, limit, signal: pageSignal }) => get('/api/udp-peers', { offset, limit }, pageSignal),
   });
 
+  // Neither a check nor an Envoy call opens a connection listed above: their callers are listed
+  // apart, one row per protocol and remote address (a proxy's, behind one), newest first.
+  const callers = createPagedTable({
+    name: 'callers',
+    signal,
+    columns: [
+      { title: 'Caller', className: 'id mono', cell: (item) => item.address },
+      { title: 'Protocol', cell: (item) => el('span', { className: `badge badge-${item.protocol}`, text: item.protocol }) },
+      { title: 'First seen', cell: (item) => formatTime(item.connectedAtMillis) },
+      { title: 'Last seen', cell: (item) => el('span', { title: formatAge(item.lastSeenMillis), text: formatTime(item.lastSeenMillis) }) },
+      REQUESTS,
+      { title: 'Allowed', className: 'num', cell: (item) => formatNumber(item.allowed) },
+      { title: 'Denied', className: 'num', cell: (item) => formatNumber(item.denied) },
+      READ, WRITTEN,
+    ],
+    rowData: (item) => ({ caller: item.id }),
+    emptyText: 'No HTTP check or gRPC caller lately.',
+    fetchPage: ({ offset, limit, signal: pageSignal }) => get('/api/callers', { offset, limit }, pageSignal),
+  });
+
   watchOverview((overview) => overview.connections, list.refresh, signal);
   watchOverview((overview) => overview.udpPeers, peers.refresh, signal);
+  // Every check and Envoy call is counted in requests.all: a change may be a new caller or new counts.
+  watchOverview((overview) => overview.requests.all, callers.refresh, signal);
 
   root.append(
     viewHeader('Connections', { subtitle: el('span', { className: 'muted' }, list.total, ' open, oldest first') }),
@@ -54,7 +76,12 @@ export function mount(root, { signal }) {
     el('section', { className: 'card' },
       el('div', { className: 'toolbar' }, el('h2', {}, 'UDP sources '), el('span', { className: 'muted' }, peers.total, ' recent, newest first'),
         el('span', { className: 'toolbar-spacer' }), peers.pager),
-      el('div', { className: 'table-scroll' }, peers.table)));
+      el('div', { className: 'table-scroll' }, peers.table)),
+    el('section', { className: 'card' },
+      el('div', { className: 'toolbar' }, el('h2', {}, 'HTTP and gRPC callers '), el('span', { className: 'muted' }, callers.total, ' recent, newest first'),
+        el('span', { className: 'toolbar-spacer' }), callers.pager),
+      el('div', { className: 'table-scroll' }, callers.table)));
   list.refresh();
   peers.refresh();
+  callers.refresh();
 }

@@ -147,6 +147,11 @@ class OverviewRateLimitingBrowserTest {
     browser.get(base + "#/connections");
     wait.until(driver -> textOf("#udp-peers-total").equals("1"));
     assertThat(textOf("#udp-peers-table tbody tr")).startsWith("127.0.0.1");
+    // The checks and the Envoy calls came from 127.0.0.1: one HTTP and one gRPC caller, with their verdicts.
+    wait.until(driver -> textOf("#callers-total").equals("2"));
+    assertThat(textOf("#callers-table tr[data-caller='http:127.0.0.1']")).startsWith("127.0.0.1 http ");
+    assertThat(textOf("#callers-table tr[data-caller='grpc:127.0.0.1']")).startsWith("127.0.0.1 grpc ");
+    HeadlessChromium.screenshot(browser, "connections-callers");
     assertThat(HeadlessChromium.consoleErrors(browser)).as("console errors on a single node").isEmpty();
     assertThat(browser.findElement(By.id("nav-cluster")).isDisplayed()).isFalse();
   }

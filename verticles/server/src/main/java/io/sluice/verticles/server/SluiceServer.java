@@ -40,6 +40,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.server.front.ConnectionClosers;
+import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.metrics.MetricsScrape;
 import io.sluice.verticles.server.metrics.RequestDurations;
@@ -82,6 +83,8 @@ public final class SluiceServer {
   private final List<String> deployments = new ArrayList<>();
   /** What the rate limits decided, shared by the check API, the UDP endpoint and the dashboard. */
   private final LimitActivity limitActivity = new LimitActivity();
+  /** The HTTP check API's and gRPC service's callers, which the dashboard lists. */
+  private final Callers callers;
   /** Where client connections register so that the admin API can close them. */
   private final ConnectionClosers closers = new ConnectionClosers();
   /** What the last SIGHUP reload did, for the admin API. */
@@ -110,6 +113,7 @@ public final class SluiceServer {
   private SluiceServer(Vertx vertx, Instance instance, PrometheusMeterRegistry metrics) {
     this.vertx = vertx;
     this.instance = instance;
+    this.callers = new Callers(instance.clock());
     this.metrics = metrics;
   }
 
@@ -203,7 +207,7 @@ public final class SluiceServer {
       standardMetrics = SluiceMetrics.bindStandard(metrics, instance.version());
     }
     metricsTimer = vertx.setPeriodic(1000, id -> instance.counters().rollTo(instance.currentWindow()));
-    rls = new EnvoyRateLimit(vertx, settings.rls(), directory, instance.clock(), meters());
+    rls = new EnvoyRateLimit(vertx, settings.rls(), directory, instance.clock(), meters(), callers);
     ClusterPartitions clustered = partitions;
     // A cluster node persists each partition's store, in a directory of their own.
     PersistenceSettings persisting = clustered == null ? settings.persistence()
@@ -355,13 +359,14 @@ public final class SluiceServer {
       features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token)));
     }
     features.add(HttpFeature.at("/ws", bridge::handler));
-    CheckApi checkApi = new CheckApi(policies, directory, token, meters(), limitActivity, instance.clock());
+    CheckApi checkApi = new CheckApi(policies, directory, token, meters(), limitActivity, instance.clock(),
+        callers);
     checkApi.mounts().forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     features.add(rls.json(token));
     features.add(rls.dashboardApi(token));
     // Last: the dashboard serves its page at "/" and so would match every path.
     DashboardData dashboardData = new DashboardData(policies, limitActivity, rls.stats(), settings.operator(),
-        lastReload, closers, cluster != null);
+        lastReload, closers, cluster != null, callers);
     features.add(new Dashboard(instance, directory, token, dashboardData, protectedMode,
         persistence));
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.

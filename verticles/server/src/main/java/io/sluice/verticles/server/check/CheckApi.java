@@ -3,6 +3,7 @@ package io.sluice.verticles.server.check;
 import io.sluice.verticles.server.http.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.BearerToken;
@@ -44,22 +45,23 @@ public final class CheckApi {
   private final CheckDecisions decisions;
   /** One outbox per front event loop, shared by its endpoints. */
   private final Map<Context, ShardQueries> shardsByLoop = new ConcurrentHashMap<>();
-
-  public CheckApi(Policies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics) {
-    this(new LivePolicies(policies), shards, token, metrics, new LimitActivity(), Clock.SYSTEM);
-  }
+  private final Callers callers;
+  /** One book of callers per front event loop, written by its check endpoints only. */
+  private final Map<Context, Callers.Book> callersByLoop = new ConcurrentHashMap<>();
 
   /**
    * @param policies the policies in service, which a reload replaces
    * @param activity where decisions are counted for the dashboard's Limits view
+   * @param callers where each check's caller is counted for the dashboard's Connections view
    */
   public CheckApi(LivePolicies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics,
-                  LimitActivity activity, Clock clock) {
+                  LimitActivity activity, Clock clock, Callers callers) {
     this.live = policies;
     this.lookup = new CheckPolicies(policies.get());
     this.decisions = new CheckDecisions(metrics, activity, clock);
     this.shards = shards;
     this.token = token;
+    this.callers = callers;
   }
 
   /**
@@ -80,7 +82,8 @@ public final class CheckApi {
   private CheckServices services() {
     Context loop = Vertx.currentContext();
     ShardQueries routes = shardsByLoop.computeIfAbsent(loop, context -> new ShardQueries(context, shards));
-    return new CheckServices(this::policies, routes, decisions);
+    Callers.Book book = callersByLoop.computeIfAbsent(loop, context -> callers.book(Callers.Protocol.HTTP));
+    return new CheckServices(this::policies, routes, decisions, book);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.check;
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.JsonBody;
+import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
@@ -89,6 +90,9 @@ final class CheckHandler implements Endpoint.Action {
           });
     }).onComplete(done -> {
       decisions.answered(timing);
+      // host(): the IP text Vert.x keeps for the connection (hostAddress() would format it per request).
+      services.callers().answered(context.request().remoteAddress().host(), outcome(done.failed(), response),
+          context.request().bytesRead(), response.bytesWritten());
       if (done.failed()) {
         String reason = done.cause() instanceof ApiError error ? error.reason() : "internal";
         decisions.error(reason);
@@ -97,6 +101,14 @@ final class CheckHandler implements Endpoint.Action {
         }
       }
     });
+  }
+
+  /** What the caller was answered: a refused check is neither allowed nor denied, a shadow denial is allowed. */
+  private static Callers.Outcome outcome(boolean failed, HttpServerResponse response) {
+    if (failed) {
+      return Callers.Outcome.REFUSED;
+    }
+    return response.getStatusCode() == 200 ? Callers.Outcome.ALLOWED : Callers.Outcome.DENIED;
   }
 
   /** 429, or 403 when the proxy asks for it ({@code Sluice-Deny-Status: 403}). */

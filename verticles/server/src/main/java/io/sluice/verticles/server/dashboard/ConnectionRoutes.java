@@ -5,6 +5,7 @@ import io.sluice.verticles.engine.instance.UdpPeers;
 import io.sluice.protocol.binary.codec.ConnectionItem;
 import io.sluice.protocol.binary.codec.RequestType;
 import io.sluice.verticles.server.http.ApiError;
+import io.sluice.verticles.server.metrics.Callers;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -16,14 +17,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The open client connections, TCP and WebSocket, as CONNECTIONS and CONNECTION show them, and apart
- * from them the UDP endpoint's recent peers ({@code udp:IP:PORT}), which are clients without a connection.
+ * from them the clients without a connection: the UDP endpoint's recent peers ({@code udp:IP:PORT}) and
+ * the recent callers of the HTTP check API and the gRPC service ({@code http:IP}, {@code grpc:IP}).
  */
 final class ConnectionRoutes {
 
   private final DashboardContext dashboard;
+  private final Callers callers;
 
-  ConnectionRoutes(DashboardContext dashboard) {
+  ConnectionRoutes(DashboardContext dashboard, Callers callers) {
     this.dashboard = dashboard;
+    this.callers = callers;
   }
 
   /** GET /api/connections?offset=&limit= (oldest first): open TCP and WebSocket connections only. */
@@ -45,9 +49,22 @@ final class ConnectionRoutes {
     return dashboard.instance().udpPeers().active(dashboard.instance().clock().epochNanos());
   }
 
+  /**
+   * GET /api/callers?offset=&limit=: the recent callers of the check API and the gRPC service by
+   * protocol and remote address, the one heard from last first, then the busiest.
+   */
+  Future<Void> callers(RoutingContext context) {
+    return DashboardContext.ok(context, Paging.of(context).page(callers.active(), ConnectionRoutes::summary));
+  }
+
   /** GET /api/connections/{id} */
   Future<Void> detail(RoutingContext context) {
     String id = context.pathParam("id");
+    for (Callers.Caller caller : callers.active()) {
+      if (caller.id().equals(id)) {
+        return DashboardContext.ok(context, summary(caller));
+      }
+    }
     for (UdpPeers.Peer peer : activeUdpPeers()) {
       if (peer.id().equals(id)) {
         return DashboardContext.ok(context, summary(peer));
@@ -85,6 +102,20 @@ final class ConnectionRoutes {
         .put("publishedBytes", 0)
         .put("receivedBytes", 0)
         .put("requests", peer.requests());
+  }
+
+  private static JsonObject summary(Callers.Caller caller) {
+    return new JsonObject()
+        .put("id", caller.id())
+        .put("protocol", caller.protocolName())
+        .put("address", caller.ip())
+        .put("connectedAtMillis", TimeUnit.NANOSECONDS.toMillis(caller.firstSeenNanos()))
+        .put("lastSeenMillis", TimeUnit.NANOSECONDS.toMillis(caller.lastSeenNanos()))
+        .put("readBytes", caller.readBytes())
+        .put("writeBytes", caller.writeBytes())
+        .put("requests", caller.requests())
+        .put("allowed", caller.allowed())
+        .put("denied", caller.denied());
   }
 
   private static JsonObject summary(ConnectionStats connection) {

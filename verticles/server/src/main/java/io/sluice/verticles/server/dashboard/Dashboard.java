@@ -32,7 +32,7 @@ public final class Dashboard implements HttpFeature {
 
   /** The paths routed below, for telling a wrong method (405) from a wrong path (404). */
   private static final Pattern SERVED_PATHS =
-      Pattern.compile("/api/(auth|overview|events|keys(/[^/]+)?|connections(/[^/]+)?|udp-peers|channels(/[^/]+)?|limits|history|admin/config)");
+      Pattern.compile("/api/(auth|overview|events|keys(/[^/]+)?|connections(/[^/]+)?|udp-peers|callers|channels(/[^/]+)?|limits|history|admin/config)");
 
   private final DashboardContext dashboard;
   private final ShardDirectory directory;
@@ -81,7 +81,7 @@ public final class Dashboard implements HttpFeature {
   private Router api(Vertx vertx) {
     ShardQueries shards = new ShardQueries(Vertx.currentContext(), directory);
     KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard, new KeyStates(data.livePolicies()));
-    ConnectionRoutes connections = new ConnectionRoutes(dashboard);
+    ConnectionRoutes connections = new ConnectionRoutes(dashboard, data.callers());
     ChannelRoutes channels = new ChannelRoutes(dashboard);
     LimitRoutes limits = new LimitRoutes(dashboard, data);
     AdminRoutes admin = new AdminRoutes(data);
@@ -111,6 +111,7 @@ public final class Dashboard implements HttpFeature {
     api.delete("/connections/:id").handler(guarded(admin::close));
     api.get("/admin/config").handler(guarded(admin::config));
     api.get("/udp-peers").handler(guarded(connections::udpPeers));
+    api.get("/callers").handler(guarded(connections::callers));
     api.get("/channels").handler(guarded(channels::list));
     api.get("/channels/:name").handler(guarded(channels::detail));
     api.get("/limits").handler(guarded(limits::list));

@@ -9,6 +9,7 @@ import io.sluice.verticles.rls.RlsStats;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
+import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.vertx.core.Context;
@@ -37,10 +38,14 @@ public final class EnvoyRateLimit {
   private final Clock clock;
   private final RlsStats stats;
   private final Map<Context, RateLimitService> servicesByLoop = new ConcurrentHashMap<>();
+  private final Callers callers;
   private long watchTimer = -1;
 
-  public EnvoyRateLimit(Vertx vertx, RlsSettings settings, ShardDirectory shards, Clock clock, MeterRegistry metrics) {
+  /** @param callers where each gRPC call's caller is counted for the dashboard's Connections view */
+  public EnvoyRateLimit(Vertx vertx, RlsSettings settings, ShardDirectory shards, Clock clock, MeterRegistry metrics,
+                        Callers callers) {
     this.vertx = vertx;
+    this.callers = callers;
     this.settings = settings;
     this.shards = shards;
     this.clock = clock;
@@ -60,6 +65,11 @@ public final class EnvoyRateLimit {
   RateLimitService service() {
     return servicesByLoop.computeIfAbsent(Vertx.currentContext(), loop -> new RateLimitService(settings.config(),
         new ShardQueries(loop, shards).router(), clock, stats, settings.responseHeaders()));
+  }
+
+  /** A new book for one gRPC front event loop's callers. */
+  Callers.Book callerBook() {
+    return callers.book(Callers.Protocol.GRPC);
   }
 
   /** {@code POST /json}: the same decision as JSON, as envoyproxy/ratelimit's HTTP port answers it. */

@@ -4,6 +4,7 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.sluice.verticles.rls.InvalidRateLimitRequest;
 import io.sluice.verticles.rls.RateLimitService;
+import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.shard.ShardQueries;
 import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.vertx.core.Future;
@@ -77,6 +78,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     RateLimitService service = rls.service();
+    Callers.Book callers = rls.callerBook();
     LogLimiter log = new LogLimiter(guards.clock(), 1_000_000_000L);
     LibraryLogs.limit(guards.clock());
     // What vertx-grpc or Vert.x would log as an unhandled exception per call (a stream reset under it).
@@ -90,8 +92,10 @@ public final class GrpcFrontVerticle extends VerticleBase {
         if (!received[0]) {
           received[0] = true;
           Buffer request = payload(call, message);
-          if (request != null) {
-            answer(call, service, request);
+          if (request == null) {
+            answered(callers, call, Callers.Outcome.REFUSED, message.payload().length(), 0);
+          } else {
+            answer(call, service, request, callers, message.payload().length());
           }
         }
       });
@@ -99,6 +103,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
         if (!received[0]) {
           try {
             refuse(call, "a ShouldRateLimit call carries one RateLimitRequest; this one carried none");
+            answered(callers, call, Callers.Outcome.REFUSED, 0, 0);
           } catch (IllegalStateException alreadyAnswered) {
             // vertx-grpc has answered it already: a message over the size limit is RESOURCE_EXHAUSTED.
           }
@@ -150,21 +155,29 @@ public final class GrpcFrontVerticle extends VerticleBase {
     return null;
   }
 
-  private static void answer(GrpcServerRequest<Buffer, RateLimitResponse> call, RateLimitService service, Buffer message) {
+  /**
+   * @param received the message's bytes as they came (compressed or not), counted for the caller
+   */
+  private static void answer(GrpcServerRequest<Buffer, RateLimitResponse> call, RateLimitService service, Buffer message,
+                             Callers.Book callers, int received) {
     DecisionSpan span = DecisionSpan.current(SHOULD_RATE_LIMIT.fullMethodName());
     RateLimitRequest request;
     try {
       request = RateLimitRequest.parseFrom(message.getBytes());
     } catch (InvalidProtocolBufferException notARequest) {
       refuse(call, "not a RateLimitRequest: " + notARequest.getMessage());
+      answered(callers, call, Callers.Outcome.REFUSED, received, 0);
       return;
     }
     service.shouldRateLimit(request).whenComplete((response, failure) -> {
       if (failure == null) {
         span.rateLimited(request.getDomain(), response.getOverallCode().name());
         call.response().end(response);
+        answered(callers, call, response.getOverallCode() == RateLimitResponse.Code.OVER_LIMIT
+            ? Callers.Outcome.DENIED : Callers.Outcome.ALLOWED, received, response.getSerializedSize());
         return;
       }
+      answered(callers, call, Callers.Outcome.REFUSED, received, 0);
       Throwable cause = ShardQueries.cause(failure);
       if (cause instanceof InvalidRateLimitRequest) {
         refuse(call, cause.getMessage());
@@ -173,6 +186,16 @@ public final class GrpcFrontVerticle extends VerticleBase {
         call.response().status(GrpcStatus.INTERNAL).statusMessage(String.valueOf(cause.getMessage())).end();
       }
     });
+  }
+
+  /**
+   * Counts the call for its caller, by the connection's remote address (Envoy's, behind an Envoy):
+   * {@code host()}, the IP text Vert.x keeps for the connection, as {@code hostAddress()} would format
+   * it anew on every call.
+   */
+  private static void answered(Callers.Book callers, GrpcServerRequest<Buffer, RateLimitResponse> call,
+                               Callers.Outcome outcome, long readBytes, long writeBytes) {
+    callers.answered(call.connection().remoteAddress().host(), outcome, readBytes, writeBytes);
   }
 
   private static void refuse(GrpcServerRequest<Buffer, RateLimitResponse> call, String reason) {

@@ -66,7 +66,7 @@ class OpenApiTest {
   void everyDashboardRouteIsDescribed() {
     JsonObject paths = f.http.get("/openapi.json").json().getJsonObject("paths");
     for (String route : List.of("auth", "overview", "events", "keys", "keys/{key}", "connections", "connections/{id}",
-        "udp-peers", "channels", "channels/{name}", "limits", "history", "admin/config")) {
+        "udp-peers", "callers", "channels", "channels/{name}", "limits", "history", "admin/config")) {
       assertThat(paths.containsKey("/api/" + route)).as("/api/" + route).isTrue();
     }
   }

@@ -82,6 +82,18 @@ public final class RlsFixture implements AutoCloseable {
     return NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
+  /** A channel whose connection leaves from {@code localAddress}, e.g. another loopback address than 127.0.0.1. */
+  public static ManagedChannel channel(int port, String localAddress) {
+    return NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext()
+        .localSocketPicker(new NettyChannelBuilder.LocalSocketPicker() {
+          @Override
+          public java.net.SocketAddress createSocketAddress(java.net.SocketAddress remote,
+                                                            io.grpc.Attributes attributes) {
+            return new java.net.InetSocketAddress(localAddress, 0);
+          }
+        }).build();
+  }
+
   /** Writes a config file whole (a rename), so the watcher never reads it half written. */
   void write(String name, String yaml) {
     try {
