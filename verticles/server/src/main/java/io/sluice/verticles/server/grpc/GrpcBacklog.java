@@ -30,18 +30,19 @@ import java.util.concurrent.TimeUnit;
  * the close): while paused it sends a PING every {@link #PROBE_SECONDS} s, which fails on a socket
  * the client closed, and Netty closes the connection then. A client alive that reads nothing keeps
  * 17 bytes a probe queued, until its idle timeout or Netty's bound on queued control frames.
- * Lives on the connection's event loop; {@link PendingBytes} adds up every connection's.
+ *
+ * <p>Lives on the connection's event loop; {@link PendingBytes} adds up every connection's.
  */
 final class GrpcBacklog extends ChannelDuplexHandler {
+
+  /** How often a paused connection checks that its client is still there. */
+  static final long PROBE_SECONDS = 1;
 
   private static final AttributeKey<GrpcBacklog> KEY = AttributeKey.valueOf(GrpcBacklog.class.getName());
 
   private final Channel channel;
   private final int bound;
   private final PendingBytes total;
-  /** How often a paused connection checks that its client is still there. */
-  static final long PROBE_SECONDS = 1;
-
   private final Http2ConnectionHandler http2;
   private final Map<Integer, Long> heldByStream = new HashMap<>();
   private ScheduledFuture<?> probes;

@@ -180,8 +180,10 @@ class GrpcHostileClientTest {
       try (RawHttp2 hostile = new RawHttp2(sut.grpcPort(), 0)) {
         long sent = hostile.callsUntilBlocked(PATH, RawHttp2.message(false, large), 256L << 20, 2_000);
         assertThat(sent).as("bytes the client sent before its writes blocked").isGreaterThan(bound);
+        // The server may still be handling what it read when the client's writes stop.
+        Poll.until("the connection held past the bound", () -> gauge(sut, "sluice.grpc.pending.bytes.peak") > bound);
         assertThat(gauge(sut, "sluice.grpc.pending.bytes.peak")).as("the most the connection held")
-            .isGreaterThan(bound).isLessThanOrEqualTo(bound + oneRead);
+            .isLessThanOrEqualTo(bound + oneRead);
         served(normal);
       }
       Poll.until("the closed connection's calls released", () -> gauge(sut, "sluice.grpc.pending.bytes") == 0);
