@@ -181,6 +181,9 @@ public final class RawHttp2 implements AutoCloseable {
         read = in.read(chunk);
       } catch (SocketTimeoutException quiet) {
         continue;
+      } catch (SocketException reset) {
+        // The server closed while the client's frames were still unread on its side: a reset, after what it sent.
+        read = -1;
       }
       if (read < 0) {
         closedByServer = true;
