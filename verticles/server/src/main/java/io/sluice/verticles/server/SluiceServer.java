@@ -460,7 +460,8 @@ public final class SluiceServer {
     List<GrpcFrontVerticle> fronts = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
-      GrpcFrontVerticle front = new GrpcFrontVerticle(settings.rls().bind(), port, rls, guards);
+      GrpcFrontVerticle front = new GrpcFrontVerticle(settings.rls().bind(), port, rls, guards,
+          settings.limits().maxPendingBytes());
       fronts.add(front);
       deployed.add(track(vertx.deployVerticle(front)));
     }

@@ -37,6 +37,7 @@ public final class EnvoyRateLimit {
   private final ShardDirectory shards;
   private final Clock clock;
   private final RlsStats stats;
+  private final PendingBytes pendingBytes;
   private final Map<Context, RateLimitService> servicesByLoop = new ConcurrentHashMap<>();
   private final Callers callers;
   private long watchTimer = -1;
@@ -50,6 +51,7 @@ public final class EnvoyRateLimit {
     this.shards = shards;
     this.clock = clock;
     this.stats = new RlsStats(counts -> RlsMetrics.register(metrics, counts));
+    this.pendingBytes = new PendingBytes(metrics);
   }
 
   public RlsSettings settings() {
@@ -59,6 +61,11 @@ public final class EnvoyRateLimit {
   /** The statistics, by domain and descriptor (the dashboard lists them). */
   public RlsStats stats() {
     return stats;
+  }
+
+  /** What the gRPC connections of every front event loop hold. */
+  PendingBytes pendingBytes() {
+    return pendingBytes;
   }
 
   /** The service of the calling front event loop. */

@@ -10,7 +10,8 @@ import io.vertx.core.net.impl.ConnectionBase;
 /**
  * What one gRPC connection may hold, applied when Vert.x makes the connection (on the client's first
  * SETTINGS frame, before any stream of it is read): it counts in {@code --max-connections} (one too
- * many gets GOAWAY and the close), and it may have at most {@link #MAX_STREAMS} streams open.
+ * many gets GOAWAY and the close), it may have at most {@link #MAX_STREAMS} streams open, and what
+ * it holds is bounded by {@code --max-pending-bytes} ({@link GrpcBacklog}).
  *
  * <p>Netty holds a client to the SETTINGS_MAX_CONCURRENT_STREAMS the server sent only once the
  * client acknowledged them; a client that never does could open streams without end, each answer
@@ -31,15 +32,21 @@ final class GrpcConnectionGuard {
 
   private final ConnectionGate gate;
   private final LogLimiter log;
+  private final int maxPendingBytes;
+  private final PendingBytes pendingBytes;
 
-  GrpcConnectionGuard(ConnectionGate gate, LogLimiter log) {
+  GrpcConnectionGuard(ConnectionGate gate, LogLimiter log, int maxPendingBytes, PendingBytes pendingBytes) {
     this.gate = gate;
     this.log = log;
+    this.maxPendingBytes = maxPendingBytes;
+    this.pendingBytes = pendingBytes;
   }
 
   /** For the HTTP server's {@code connectionHandler}. */
   void accept(HttpConnection connection) {
     Channel channel = ((ConnectionBase) connection).channel();
+    // Before the gate's answer: a call read with the refused connection's first frames is counted too.
+    GrpcBacklog.attach(channel, maxPendingBytes, pendingBytes);
     if (!gate.admit(channel, "gRPC", connection.remoteAddress())) {
       connection.close();
       return;

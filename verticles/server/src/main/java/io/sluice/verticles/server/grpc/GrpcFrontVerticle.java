@@ -26,7 +26,6 @@ import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
-import io.vertx.grpc.server.GrpcServerRequest;
 
 /**
  * The gRPC listener (HTTP/2 cleartext) of Envoy's rate limit service:
@@ -39,7 +38,8 @@ import io.vertx.grpc.server.GrpcServerRequest;
  * <p>Against a hostile client (issue 30): {@link GrpcConnectionGuard} bounds connections and streams,
  * a gzip message is inflated up to the message size limit (past it RESOURCE_EXHAUSTED), another
  * encoding is UNIMPLEMENTED with {@code grpc-accept-encoding}, a compressed message in a call without
- * {@code grpc-encoding} is INTERNAL ({@link UndeclaredCompression}), and what the libraries would log
+ * {@code grpc-encoding} is INTERNAL ({@link UndeclaredCompression}), what a connection holds is
+ * bounded by {@code --max-pending-bytes} ({@link GrpcBacklog}), and what the libraries would log
  * as a stack trace per call is one line a second at most.
  */
 public final class GrpcFrontVerticle extends VerticleBase {
@@ -64,15 +64,22 @@ public final class GrpcFrontVerticle extends VerticleBase {
   private final int port;
   private final EnvoyRateLimit rls;
   private final ListenerGuards guards;
+  private final int maxPendingBytes;
   private HttpServer server;
   private TlsReloads.Updater tlsUpdater;
+  /** The stream of the request being handed to vertx-grpc (on this verticle's event loop). */
+  private int callStream;
 
-  /** @param guards TLS (HTTP/2 over TLS, by ALPN) and the idle timeout, as the other listeners have them */
-  public GrpcFrontVerticle(String host, int port, EnvoyRateLimit rls, ListenerGuards guards) {
+  /**
+   * @param guards          TLS (HTTP/2 over TLS, by ALPN) and the idle timeout, as the other listeners have them
+   * @param maxPendingBytes what one connection may hold before the server stops reading from it ({@link GrpcBacklog})
+   */
+  public GrpcFrontVerticle(String host, int port, EnvoyRateLimit rls, ListenerGuards guards, int maxPendingBytes) {
     this.host = host;
     this.port = port;
     this.rls = rls;
     this.guards = guards;
+    this.maxPendingBytes = maxPendingBytes;
   }
 
   @Override
@@ -87,23 +94,22 @@ public final class GrpcFrontVerticle extends VerticleBase {
     GrpcServer grpc = GrpcServer.server(vertx, new GrpcServerOptions().setMaxMessageSize(MAX_MESSAGE_BYTES));
     grpc.callHandler(SHOULD_RATE_LIMIT, call -> {
       boolean[] received = {false};
+      GrpcAnswer answer = new GrpcAnswer(call, callStream, callers);
       call.messageHandler(message -> {
         // A unary call carries one request; anything after it is not read.
         if (!received[0]) {
           received[0] = true;
-          Buffer request = payload(call, message);
-          if (request == null) {
-            answered(callers, call, Callers.Outcome.REFUSED, message.payload().length(), 0);
-          } else {
-            answer(call, service, request, callers, message.payload().length());
+          answer.read(message.payload().length());
+          Buffer request = payload(answer, message);
+          if (request != null) {
+            answer(answer, service, request);
           }
         }
       });
       call.endHandler(end -> {
         if (!received[0]) {
           try {
-            refuse(call, "a ShouldRateLimit call carries one RateLimitRequest; this one carried none");
-            answered(callers, call, Callers.Outcome.REFUSED, 0, 0);
+            refuse(answer, "a ShouldRateLimit call carries one RateLimitRequest; this one carried none");
           } catch (IllegalStateException alreadyAnswered) {
             // vertx-grpc has answered it already: a message over the size limit is RESOURCE_EXHAUSTED.
           }
@@ -116,14 +122,18 @@ public final class GrpcFrontVerticle extends VerticleBase {
       // gRPC is HTTP/2: over TLS a client asks for it by ALPN.
       options.setUseAlpn(true);
     }
-    GrpcConnectionGuard connections = new GrpcConnectionGuard(guards.gate(), log);
+    GrpcConnectionGuard connections = new GrpcConnectionGuard(guards.gate(), log, maxPendingBytes, rls.pendingBytes());
     HandshakeFailures handshakeFailures = new HandshakeFailures("gRPC", guards.clock());
     server = vertx.createHttpServer(options)
         // Without TLS what fails before the hand-over is a connection refused here, closed already.
         .exceptionHandler(options.isSsl() ? handshakeFailures::failed
             : failure -> LOG.log(System.Logger.Level.DEBUG, () -> "gRPC connection closed: " + failure))
         .connectionHandler(connections::accept)
-        .requestHandler(request -> grpc.handle(UndeclaredCompression.check(request)));
+        .requestHandler(request -> {
+          // vertx-grpc hands the call to the handler above at once, without the HTTP/2 stream it came on.
+          callStream = request.streamId();
+          grpc.handle(UndeclaredCompression.check(request));
+        });
     tlsUpdater = server::updateSSLOptions;
     guards.join(tlsUpdater);
     return server.listen(port, host);
@@ -134,72 +144,53 @@ public final class GrpcFrontVerticle extends VerticleBase {
    * RESOURCE_EXHAUSTED past the size limit, INTERNAL for bytes that are not gzip, UNIMPLEMENTED
    * for another compression.
    */
-  private static Buffer payload(GrpcServerRequest<Buffer, RateLimitResponse> call, GrpcMessage message) {
+  private static Buffer payload(GrpcAnswer call, GrpcMessage message) {
     String encoding = message.encoding();
     if (encoding.equals("identity")) {
       return message.payload();
     }
     if (!encoding.equals(GZIP)) {
       call.response().headers().set("grpc-accept-encoding", GZIP);
-      call.response().status(GrpcStatus.UNIMPLEMENTED)
-          .statusMessage("messages compressed with " + encoding + " are not accepted; " + GZIP + " is").end();
+      call.status(GrpcStatus.UNIMPLEMENTED, "messages compressed with " + encoding + " are not accepted; " + GZIP + " is");
       return null;
     }
     try {
       return Buffer.buffer(BoundedGunzip.inflate(message.payload().getBytes(), MAX_MESSAGE_BYTES));
     } catch (BoundedGunzip.TooLarge tooLarge) {
-      call.response().status(GrpcStatus.RESOURCE_EXHAUSTED).statusMessage(tooLarge.getMessage()).end();
+      call.status(GrpcStatus.RESOURCE_EXHAUSTED, tooLarge.getMessage());
     } catch (java.io.IOException notGzip) {
-      call.response().status(GrpcStatus.INTERNAL).statusMessage("the message is not gzip: " + notGzip.getMessage()).end();
+      call.status(GrpcStatus.INTERNAL, "the message is not gzip: " + notGzip.getMessage());
     }
     return null;
   }
 
-  /**
-   * @param received the message's bytes as they came (compressed or not), counted for the caller
-   */
-  private static void answer(GrpcServerRequest<Buffer, RateLimitResponse> call, RateLimitService service, Buffer message,
-                             Callers.Book callers, int received) {
+  private static void answer(GrpcAnswer call, RateLimitService service, Buffer message) {
     DecisionSpan span = DecisionSpan.current(SHOULD_RATE_LIMIT.fullMethodName());
     RateLimitRequest request;
     try {
       request = RateLimitRequest.parseFrom(message.getBytes());
     } catch (InvalidProtocolBufferException notARequest) {
       refuse(call, "not a RateLimitRequest: " + notARequest.getMessage());
-      answered(callers, call, Callers.Outcome.REFUSED, received, 0);
       return;
     }
     service.shouldRateLimit(request).whenComplete((response, failure) -> {
       if (failure == null) {
         span.rateLimited(request.getDomain(), response.getOverallCode().name());
-        call.response().end(response);
-        answered(callers, call, response.getOverallCode() == RateLimitResponse.Code.OVER_LIMIT
-            ? Callers.Outcome.DENIED : Callers.Outcome.ALLOWED, received, response.getSerializedSize());
+        call.ok(response);
         return;
       }
-      answered(callers, call, Callers.Outcome.REFUSED, received, 0);
       Throwable cause = ShardQueries.cause(failure);
       if (cause instanceof InvalidRateLimitRequest) {
         refuse(call, cause.getMessage());
       } else {
         LOG.log(System.Logger.Level.WARNING, "ShouldRateLimit for domain " + request.getDomain() + " failed: " + cause);
-        call.response().status(GrpcStatus.INTERNAL).statusMessage(String.valueOf(cause.getMessage())).end();
+        call.status(GrpcStatus.INTERNAL, String.valueOf(cause.getMessage()));
       }
     });
   }
 
-  /**
-   * Counts the call for its caller, by the connection's remote address (Envoy's, behind an Envoy):
-   * {@code host()}, the IP text Vert.x keeps for the connection, as {@code hostAddress()} would format
-   * it anew on every call.
-   */
-  private static void answered(Callers.Book callers, GrpcServerRequest<Buffer, RateLimitResponse> call,
-                               Callers.Outcome outcome, long readBytes, long writeBytes) {
-    callers.answered(call.connection().remoteAddress().host(), outcome, readBytes, writeBytes);
-  }
-
-  private static void refuse(GrpcServerRequest<Buffer, RateLimitResponse> call, String reason) {
-    call.response().status(GrpcStatus.INVALID_ARGUMENT).statusMessage(reason).end();
+  private static void refuse(GrpcAnswer call, String reason) {
+    call.status(GrpcStatus.INVALID_ARGUMENT, reason);
   }
 
   public int actualPort() {

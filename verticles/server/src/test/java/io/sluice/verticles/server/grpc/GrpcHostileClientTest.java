@@ -8,6 +8,7 @@ import io.grpc.stub.ClientCalls;
 import io.netty.handler.codec.http2.Http2Error;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.RawHttp2;
@@ -31,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * One hostile client against the gRPC listener (issue 30), each over a real socket with a raw
  * HTTP/2 client, while a normal grpc-java client goes on being served: streams past the limit
  * refused whether or not the client acknowledged the SETTINGS, a gzip bomb, a compressed message
- * without an encoding or with an unknown one, rapid resets with reconnects, and connections
- * counted by --max-connections.
+ * without an encoding or with an unknown one, rapid resets with reconnects, connections
+ * counted by --max-connections, and a client that reads nothing held to --max-pending-bytes.
  */
 class GrpcHostileClientTest {
 
@@ -49,8 +50,12 @@ class GrpcHostileClientTest {
     try (RlsFixture rls = new RlsFixture(); RawHttp2 hostile = new RawHttp2(rls.sut.grpcPort(), 0)) {
       int calls = 2_000;
       List<Integer> streams = new ArrayList<>();
-      for (int i = 0; i < calls; i++) {
-        streams.add(hostile.call(PATH, RawHttp2.message(false, REQUEST), true));
+      try {
+        for (int i = 0; i < calls; i++) {
+          streams.add(hostile.call(PATH, RawHttp2.message(false, REQUEST), true));
+        }
+      } catch (SocketException closedForTheRefusals) {
+        // A refused stream's DATA closes the connection, which may come while the client still sends.
       }
       // A window of 0: no answer's DATA can leave, so every stream the server took stays open.
       hostile.readUntilClosedOr(() -> streams.stream().allMatch(stream -> hostile.answer(stream).headers.containsKey(":status")
@@ -161,6 +166,41 @@ class GrpcHostileClientTest {
       sut.close();
       await(vertx.close());
     }
+  }
+
+  @Test
+  void aClientThatReadsNothingIsNoLongerReadFromPastMaxPendingBytes() throws IOException {
+    int bound = 64 * 1024;
+    // 30 KB a call: without the bound, its 100 streams would hold 3 MB.
+    byte[] large = RlsFixture.request("hostile", RlsFixture.descriptor("k", "v".repeat(30_000))).toByteArray();
+    // What Netty reads at once (64 KiB) may bring calls past the bound before reading stops, and one call more.
+    long oneRead = 64 * 1024 + large.length + 5 + GrpcAnswer.FRAMES_ALLOWANCE;
+    Vertx vertx = Vertx.vertx();
+    SluiceUnderTest sut = new SluiceUnderTest(vertx, new RlsSettings("127.0.0.1", 0, RlsConfigSource.none(), false),
+        new ConnectionLimits(8096, bound, 65_536));
+    ManagedChannel normal = RlsFixture.channel(sut.grpcPort());
+    try {
+      // A window of 0: no answer can leave, so every call read stays held.
+      try (RawHttp2 hostile = new RawHttp2(sut.grpcPort(), 0)) {
+        long sent = hostile.callsUntilBlocked(PATH, RawHttp2.message(false, large), 256L << 20, 2_000);
+        assertThat(sent).as("bytes the client sent before its writes blocked").isGreaterThan(bound);
+        // The server may still be handling what it read when the client's writes stop.
+        Poll.until("the connection held past the bound", () -> gauge(sut, "sluice.grpc.pending.bytes.peak") > bound);
+        assertThat(gauge(sut, "sluice.grpc.pending.bytes.peak")).as("the most the connection held")
+            .isLessThanOrEqualTo(bound + oneRead);
+        served(normal);
+      }
+      Poll.until("the closed connection's calls released", () -> gauge(sut, "sluice.grpc.pending.bytes") == 0);
+      served(normal);
+    } finally {
+      normal.shutdownNow();
+      sut.close();
+      await(vertx.close());
+    }
+  }
+
+  private static double gauge(SluiceUnderTest sut, String name) {
+    return sut.metrics().get(name).gauge().value();
   }
 
   /**

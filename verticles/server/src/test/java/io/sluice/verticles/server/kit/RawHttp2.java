@@ -19,8 +19,14 @@ import io.netty.handler.codec.http2.Http2Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -63,7 +69,8 @@ public final class RawHttp2 implements AutoCloseable {
    * send no DATA at all), and never acknowledges the server's.
    */
   public RawHttp2(int port, int initialWindow) throws IOException {
-    socket = new Socket("127.0.0.1", port);
+    // A channel's socket: its writes can be tried without blocking (callsUntilBlocked).
+    socket = SocketChannel.open(new InetSocketAddress("127.0.0.1", port)).socket();
     socket.setTcpNoDelay(true);
     out = socket.getOutputStream();
     in = socket.getInputStream();
@@ -74,6 +81,46 @@ public final class RawHttp2 implements AutoCloseable {
 
   /** Opens a stream: a gRPC call's HEADERS (plus {@code extra}, name and value alternately), then {@code body} as DATA. */
   public int call(String path, byte[] body, boolean endStream, String... extra) throws IOException {
+    int stream = encodeCall(path, body, endStream, extra);
+    flush();
+    return stream;
+  }
+
+  /**
+   * Sends whole calls, a new stream each, reading nothing, until the server stops reading: the
+   * socket took nothing for {@code quietMillis} (a bound on the wait, not a pause that hopes). Fails
+   * when {@code maxBytes} went through first. Returns the bytes sent.
+   */
+  public long callsUntilBlocked(String path, byte[] body, long maxBytes, long quietMillis) throws IOException {
+    SocketChannel channel = socket.getChannel();
+    long sent = 0;
+    boolean blocked = false;
+    channel.configureBlocking(false);
+    try (Selector selector = Selector.open()) {
+      channel.register(selector, SelectionKey.OP_WRITE);
+      ByteBuffer pending = ByteBuffer.allocate(0);
+      while (!blocked && sent < maxBytes) {
+        if (!pending.hasRemaining()) {
+          encodeCall(path, body, true);
+          pending = ByteBuffer.wrap(encoded());
+        }
+        int written = channel.write(pending);
+        sent += written;
+        if (written == 0) {
+          selector.selectedKeys().clear();
+          blocked = selector.select(quietMillis) == 0;
+        }
+      }
+    }
+    // The selector closed, the channel is free to block again (for readUntil).
+    channel.configureBlocking(true);
+    if (!blocked) {
+      throw new AssertionError("the server went on reading: " + sent + " bytes of calls went through");
+    }
+    return sent;
+  }
+
+  private int encodeCall(String path, byte[] body, boolean endStream, String... extra) {
     int stream = nextStream;
     nextStream += 2;
     Http2Headers headers = new DefaultHttp2Headers().method("POST").scheme("http").path(path).authority("127.0.0.1")
@@ -93,7 +140,6 @@ public final class RawHttp2 implements AutoCloseable {
         }
       }
     }
-    flush();
     return stream;
   }
 
@@ -135,6 +181,9 @@ public final class RawHttp2 implements AutoCloseable {
         read = in.read(chunk);
       } catch (SocketTimeoutException quiet) {
         continue;
+      } catch (SocketException reset) {
+        // The server closed while the client's frames were still unread on its side: a reset, after what it sent.
+        read = -1;
       }
       if (read < 0) {
         closedByServer = true;
@@ -202,14 +251,26 @@ public final class RawHttp2 implements AutoCloseable {
   }
 
   private void flush() throws IOException {
-    frames.flush();
-    for (ByteBuf frame = frames.readOutbound(); frame != null; frame = frames.readOutbound()) {
-      byte[] bytes = new byte[frame.readableBytes()];
-      frame.readBytes(bytes);
-      frame.release();
-      out.write(bytes);
+    try {
+      out.write(encoded());
+      out.flush();
+    } catch (SocketException closed) {
+      throw closed;
+    } catch (IOException closed) {
+      // A channel's socket says "Broken pipe" as an IOException; tests tell a closed connection by SocketException.
+      throw (SocketException) new SocketException(closed.getMessage()).initCause(closed);
     }
-    out.flush();
+  }
+
+  /** The frames written to {@link #frames} so far, taken out of it. */
+  private byte[] encoded() throws IOException {
+    frames.flush();
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    for (ByteBuf frame = frames.readOutbound(); frame != null; frame = frames.readOutbound()) {
+      frame.readBytes(bytes, frame.readableBytes());
+      frame.release();
+    }
+    return bytes.toByteArray();
   }
 
   /** A gRPC message: the 5-byte prefix (compressed flag, length), then the bytes. */

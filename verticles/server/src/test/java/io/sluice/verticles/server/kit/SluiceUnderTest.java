@@ -155,6 +155,13 @@ public final class SluiceUnderTest implements AutoCloseable {
         SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
   }
 
+  /** Envoy's rate limit service with these settings and these limits on a connection (--max-pending-bytes, say). */
+  public SluiceUnderTest(Vertx vertx, RlsSettings rls, ConnectionLimits limits) {
+    this(vertx, ValueSize.UINT16, limits, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(),
+        Policies.none(), SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls,
+        Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+  }
+
   /** Every way of rate limiting: UDP rules, check policies and Envoy's rate limit service; the rest as by default. */
   public SluiceUnderTest(Vertx vertx, RuleSet udpRules, Policies policies, RlsSettings rls) {
     this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
