@@ -8,13 +8,12 @@ import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.sluice.gateway.Gateway;
+import io.sluice.gateway.dashboard.Traffic;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
 import io.sluice.gateway.tracing.OtlpReceiver.ReceivedSpan;
@@ -45,14 +44,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TracingTest {
 
   static final String POLICY = "policies:\n  one:\n    strategy: fixed_window\n    limit: 1\n    window: 1h\n";
-
-  private static final MethodDescriptor<RateLimitRequest, RateLimitResponse> SHOULD_RATE_LIMIT =
-      MethodDescriptor.<RateLimitRequest, RateLimitResponse>newBuilder()
-          .setType(MethodDescriptor.MethodType.UNARY)
-          .setFullMethodName("envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit")
-          .setRequestMarshaller(ProtoUtils.marshaller(RateLimitRequest.getDefaultInstance()))
-          .setResponseMarshaller(ProtoUtils.marshaller(RateLimitResponse.getDefaultInstance()))
-          .build();
 
   private static final Path DEPLOY = Path.of(System.getProperty("basedir", "."), "..", "deploy");
 
@@ -175,7 +166,7 @@ class TracingTest {
               .addEntries(RateLimitDescriptor.Entry.newBuilder().setKey("header_match").setValue("api"))
               .addEntries(RateLimitDescriptor.Entry.newBuilder().setKey("api_key").setValue("trial")))
           .build();
-      return ClientCalls.blockingUnaryCall(traced, SHOULD_RATE_LIMIT,
+      return ClientCalls.blockingUnaryCall(traced, Traffic.SHOULD_RATE_LIMIT,
           CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), request);
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

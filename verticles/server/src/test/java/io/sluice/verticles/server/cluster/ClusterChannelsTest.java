@@ -40,10 +40,7 @@ class ClusterChannelsTest {
 
   @BeforeAll
   static void formCluster() {
-    ClusterNodeUnderTest first = ClusterNodeUnderTest.start(List.of(), 1, CLOCK);
-    NODES.add(first);
-    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, CLOCK));
-    ClusterNodeUnderTest.awaitFormed(NODES);
+    NODES.addAll(ClusterNodeUnderTest.startPair(CLOCK));
     clients = Vertx.vertx();
   }
 

@@ -50,10 +50,7 @@ class ClusterPortsTest {
 
   @BeforeAll
   static void formCluster() {
-    ClusterNodeUnderTest first = ClusterNodeUnderTest.start(List.of(), 1, CLOCK);
-    NODES.add(first);
-    NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), 1, CLOCK));
-    ClusterNodeUnderTest.awaitFormed(NODES);
+    NODES.addAll(ClusterNodeUnderTest.startPair(CLOCK));
     clients = Vertx.vertx();
     ThrottrClient writer = NODES.get(0).client(clients);
     for (int i = 0; i < KEYS; i++) {

@@ -136,6 +136,14 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
     }
   }
 
+  /** Two nodes with one backup, the second joined to the first, formed and serving. */
+  public static List<ClusterNodeUnderTest> startPair(Clock clock) {
+    ClusterNodeUnderTest first = start(List.of(), 1, clock);
+    List<ClusterNodeUnderTest> nodes = List.of(first, start(List.of(first.clusterPort()), 1, clock));
+    awaitFormed(nodes);
+    return nodes;
+  }
+
   /** Waits until every one of {@code nodes} counts all of them and serves its partitions. */
   public static void awaitFormed(List<ClusterNodeUnderTest> nodes) {
     awaitCondition(nodes.size() + " nodes form a cluster and serve", Duration.ofSeconds(30), () -> nodes.stream()
