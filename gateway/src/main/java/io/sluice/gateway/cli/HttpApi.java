@@ -1,6 +1,8 @@
 package io.sluice.gateway.cli;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -37,11 +39,13 @@ final class HttpApi {
   }
 
   private final HttpClient client;
+  private final Context context;
   private final URI base;
   private final Optional<String> token;
 
   HttpApi(Vertx vertx, URI base, Optional<String> token, CliTls tls) {
     this.client = vertx.createHttpClient(tls.forHttp(base.getScheme()));
+    this.context = vertx.getOrCreateContext();
     this.base = base;
     this.token = token;
   }
@@ -67,9 +71,14 @@ final class HttpApi {
     if (body != null) {
       request.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
     }
-    return client.request(request)
+    // On the client's own context: driven from the CLI's main thread, a body that arrives with the
+    // response's head can be lost, and the answer then reads as empty (seen once in CliCheckApiTest).
+    Promise<Answer> answered = Promise.promise();
+    context.runOnContext(v -> client.request(request)
         .compose(sent -> body == null ? sent.send() : sent.send(body.toBuffer()))
         .compose(response -> response.body().map(content -> new Answer(response.statusCode(), content)))
+        .onComplete(answered));
+    return answered.future()
         .recover(failed -> Future.failedFuture(new IllegalStateException("cannot reach " + base + ": " + Cli.message(failed))))
         .map(answer -> new Reply(answer.status(), json(answer, path)));
   }

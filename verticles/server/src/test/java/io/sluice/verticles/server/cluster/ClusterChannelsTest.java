@@ -108,10 +108,17 @@ class ClusterChannelsTest {
     assertThat(await(onA.subscribe("tally"))).isTrue();
     assertThat(await(onB.subscribe("tally"))).isTrue();
     assertThat(await(onB.subscribe("tally-b-only"))).isTrue();
+    int[] published = {0};
     ClusterNodeUnderTest.awaitCondition("a message reaches the other node", Duration.ofSeconds(10), () -> {
       await(publisher.publish("tally", "12345"));
+      published[0]++;
       return reached.future().isComplete();
     });
+    // Every message published goes to both subscribers: until each has been written, the two nodes'
+    // listings may be taken on either side of one still crossing to node B.
+    long delivered = 2L * "12345".length() * published[0];
+    ClusterNodeUnderTest.awaitCondition("every published message delivered", Duration.ofSeconds(10),
+        () -> find(await(onA.channels()), "tally").readBytes() == delivered);
 
     List<Listing.ChannelItem> fromA = await(onA.channels());
     List<Listing.ChannelItem> fromB = await(onB.channels());
