@@ -1,7 +1,6 @@
 package io.sluice.gateway.process;
 
-import java.io.IOException;
-import java.net.ServerSocket;
+import io.sluice.verticles.server.kit.FixedPorts;
 
 /** Ports for what cannot take 0 (a cluster member tells the others its port, so it needs a fixed one). */
 public final class Ports {
@@ -9,10 +8,8 @@ public final class Ports {
   private Ports() {
   }
 
-  /** A TCP port that was free a moment ago on this machine. */
-  public static int free() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  /** A TCP port below the ephemeral range that was free a moment ago on this machine ({@link FixedPorts}). */
+  public static int free() {
+    return FixedPorts.free();
   }
 }

@@ -1,6 +1,7 @@
 package io.sluice.gateway.tracing;
 
 import io.sluice.gateway.Gateway;
+import io.sluice.gateway.process.Ports;
 import io.sluice.gateway.tracing.OtlpReceiver.ReceivedSpan;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.server.check.LimitKey;
@@ -9,8 +10,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,9 +42,9 @@ class ClusterTracingTest {
   @Test
   void aCheckWhoseKeyIsOnAnotherNodeIsOneTraceAcrossBoth() throws Exception {
     Path config = Files.writeString(dir.resolve("sluice.yaml"), TracingTest.POLICY);
-    int firstCluster = freePort();
+    int firstCluster = Ports.free();
     Gateway first = node(config, firstCluster);
-    Gateway second = node(config, freePort(), "--cluster-members", "127.0.0.1:" + firstCluster);
+    Gateway second = node(config, Ports.free(), "--cluster-members", "127.0.0.1:" + firstCluster);
     ClusterNode firstNode = first.server().cluster().orElseThrow().node();
     ClusterNode secondNode = second.server().cluster().orElseThrow().node();
     until(Duration.ofSeconds(60), "both nodes serve", () -> firstNode.table().members().size() == 2 && firstNode.ready()
@@ -103,11 +102,5 @@ class ClusterTracingTest {
   private void stopAll() {
     nodes.forEach(Gateway::stop);
     nodes.clear();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }
