@@ -9,6 +9,7 @@ keys=${1:-2000000}
 limit=${2:-64mb}
 shift 2 || shift $# || true
 jar=gateway/target/sluice.jar
+bench_jar=gateway/target/sluice-bench.jar
 port=${PORT:-9410}
 http=${HTTP_PORT:-9411}
 log=/tmp/sluice-bound-memory.log
@@ -22,7 +23,7 @@ jcmd $pid GC.run >/dev/null
 sleep 3
 before=$(rss)
 heap_before=$(live_heap_kb)
-java -jar "$jar" bench --port "$port" --keys "$keys" --connections 4 --pipeline 64 --mix query --duration 1 --warmup 0 | head -1
+java -jar "$bench_jar" --port "$port" --keys "$keys" --connections 4 --pipeline 64 --mix query --duration 1 --warmup 0 | head -1
 jcmd $pid GC.run >/dev/null
 sleep 3 # G1 returns freed regions to the OS in a concurrent task after the collection
 after=$(rss)

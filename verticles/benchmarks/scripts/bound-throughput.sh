@@ -11,6 +11,7 @@ cd "$(dirname "$0")/../../.."
 rounds=${1:-3}
 seconds=${2:-8}
 jar=gateway/target/sluice.jar
+bench_jar=gateway/target/sluice-bench.jar
 tcp=${TCP_PORT:-9510}
 http=${HTTP_PORT:-9590}
 server=
@@ -26,7 +27,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 throughput() {
   local before line replies after
   before=$(cpu_ticks)
-  line=$(java -jar "$jar" bench --port "$tcp" --duration "$seconds" --warmup 0 --keys 10000 --connections 4 --pipeline 64 --mix "$1" | grep 'ops/s' | head -1)
+  line=$(java -jar "$bench_jar" --port "$tcp" --duration "$seconds" --warmup 0 --keys 10000 --connections 4 --pipeline 64 --mix "$1" | grep 'ops/s' | head -1)
   after=$(cpu_ticks)
   replies=$(echo "$line" | sed -E 's/.*\(([0-9,]+) replies.*/\1/' | tr -d ,)
   awk -v l="$line" -v t="$((after - before))" -v hz="$(getconf CLK_TCK)" -v n="$replies" \

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/../../.."
 seconds=${1:-8}
 rounds=${2:-2}
 jar=gateway/target/sluice.jar
+bench_jar=gateway/target/sluice-bench.jar
 log=/tmp/sluice-cluster-bench
 mkdir -p "$log"
 pids=()
@@ -27,7 +28,7 @@ start() { # name, ready port, options...
 stop_all() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done; pids=(); }
 trap stop_all EXIT
-bench() { java -jar "$jar" bench --port "$1" --duration "$seconds" --warmup 3 "${@:2}" | tail -2; }
+bench() { java -jar "$bench_jar" --port "$1" --duration "$seconds" --warmup 3 "${@:2}" | tail -2; }
 await_members() { # http port, members
   for _ in $(seq 1 600); do
     curl -fs "http://127.0.0.1:$1/metrics" | grep -q "^sluice_cluster_members $2" && return

@@ -15,5 +15,5 @@ java -jar gateway/target/sluice.jar --config "$dir/sluice.yaml" --rls-config "$d
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do grep -q "Envoy rate limit service" /tmp/sluice-grpc-bench.log && break; sleep 0.1; done
-java -jar gateway/target/sluice.jar bench grpc --port "$grpc_port" --http-port "$http_port" --streams "$streams" \
+java -jar gateway/target/sluice-bench.jar grpc --port "$grpc_port" --http-port "$http_port" --streams "$streams" \
   --domain bench --descriptor key=bench --policy bench --warmup 10 --duration "$seconds" --rounds 5

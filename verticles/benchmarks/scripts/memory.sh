@@ -7,6 +7,7 @@ cd "$(dirname "$0")/../../.."
 keys=${1:-1000000}
 shift || true
 jar=gateway/target/sluice.jar
+bench_jar=gateway/target/sluice-bench.jar
 port=${PORT:-9400}
 java -jar "$jar" --tcp-port "$port" --http-port 0 "$@" >/tmp/sluice-memory.log 2>&1 &
 pid=$!
@@ -16,7 +17,7 @@ rss() { awk '/VmRSS/ {print $2}' /proc/$pid/status; }
 jcmd $pid GC.run >/dev/null
 sleep 3
 before=$(rss)
-java -jar "$jar" bench --port "$port" --keys "$keys" --connections 4 --pipeline 64 --mix query --duration 1 --warmup 0 | head -1
+java -jar "$bench_jar" --port "$port" --keys "$keys" --connections 4 --pipeline 64 --mix query --duration 1 --warmup 0 | head -1
 jcmd $pid GC.run >/dev/null
 sleep 3 # G1 returns freed regions to the OS in a concurrent task after the collection
 after=$(rss)

@@ -11,6 +11,7 @@ cd "$(dirname "$0")/../../.."
 rounds=${1:-3}
 keys=${2:-1000000}
 jar=gateway/target/sluice.jar
+bench_jar=gateway/target/sluice-bench.jar
 port=${PORT:-9500}
 http=$((port + 1))
 work=$(mktemp -d)
@@ -37,7 +38,7 @@ for round in $(seq 1 "$rounds"); do
       always) serve --data-dir "$work/data" --fsync always ;;
     esac
     before=$(cpu_ticks)
-    ops=$(java -jar "$jar" bench --port "$port" --mix update --connections 4 --pipeline 64 --duration 8 --warmup 0 \
+    ops=$(java -jar "$bench_jar" --port "$port" --mix update --connections 4 --pipeline 64 --duration 8 --warmup 0 \
       | grep -o '[0-9,]* ops/s' | head -1)
     ticks=$(( $(cpu_ticks) - before ))
     # On a machine shared with other busy processes wall-clock ops/s swings with their load; the
@@ -53,7 +54,7 @@ echo "== $keys keys"
 rm -rf "$work/data"
 serve --data-dir "$work/data" --snapshot-interval 1h
 # bench prefills its keys as counters with a one-hour TTL
-java -jar "$jar" bench --port "$port" --keys "$keys" --mix query --connections 4 --pipeline 64 --duration 1 --warmup 0 \
+java -jar "$bench_jar" --port "$port" --keys "$keys" --mix query --connections 4 --pipeline 64 --duration 1 --warmup 0 \
   >/dev/null
 stop
 log_bytes=$(du -cb "$work"/data/*.log | tail -1 | cut -f1)

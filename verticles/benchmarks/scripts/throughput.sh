@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 seconds=${1:-10}
 jar=gateway/target/sluice.jar
+bench_jar=gateway/target/sluice-bench.jar
 tcp=${TCP_PORT:-9500}
 http=${HTTP_PORT:-9580}
 start_server() {
@@ -16,7 +17,7 @@ start_server() {
 }
 stop_server() { kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
 trap stop_server EXIT
-bench() { java -jar "$jar" bench --port "$tcp" --duration "$seconds" --warmup 5 "$@" | tail -3; }
+bench() { java -jar "$bench_jar" --port "$tcp" --duration "$seconds" --warmup 5 "$@" | tail -3; }
 
 for mix in update query insert; do
   start_server
@@ -30,8 +31,8 @@ bench --connections 1 --pipeline 1 --mix update
 stop_server
 start_server
 echo "== fan-out: 1 TCP publisher, 1000 WebSocket (JSON) subscribers, 8 publishes in flight"
-java -jar "$jar" bench fanout --port "$tcp" --http-port "$http" --subscribers 1000 --in-flight 8 --duration "$seconds" --warmup 5 | tail -2
+java -jar "$bench_jar" fanout --port "$tcp" --http-port "$http" --subscribers 1000 --in-flight 8 --duration "$seconds" --warmup 5 | tail -2
 stop_server
 start_server
 echo "== fan-out latency at 50 publishes/s (50,000 deliveries/s), fixed schedule"
-java -jar "$jar" bench fanout --port "$tcp" --http-port "$http" --subscribers 1000 --rate 50 --duration "$seconds" --warmup 5 | tail -2
+java -jar "$bench_jar" fanout --port "$tcp" --http-port "$http" --subscribers 1000 --rate 50 --duration "$seconds" --warmup 5 | tail -2

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/../../.."
 seconds=${1:-8}
 rounds=${2:-2}
 jar=gateway/target/sluice.jar
+bench_jar=gateway/target/sluice-bench.jar
 tcp=${TCP_PORT:-9510}
 http=${HTTP_PORT:-9590}
 udp=${UDP_PORT:-9591}
@@ -34,7 +35,7 @@ run() {
   fi
   start_server "${server_args[@]}"
   echo "== $label: $*"
-  java -jar "$jar" bench --port "$tcp" --duration "$seconds" --warmup 3 "${client_args[@]}" "$@" | tail -2
+  java -jar "$bench_jar" --port "$tcp" --duration "$seconds" --warmup 3 "${client_args[@]}" "$@" | tail -2
   stop_server
 }
 for round in $(seq 1 "$rounds"); do

@@ -1,6 +1,5 @@
 package io.sluice.gateway;
 
-import io.sluice.verticles.benchmarks.load.Bench;
 import io.sluice.gateway.cli.Cli;
 import io.sluice.gateway.config.ConfigException;
 import io.sluice.gateway.config.ConfigLoader;
@@ -10,7 +9,10 @@ import io.sluice.gateway.config.Reread;
 import java.util.Arrays;
 import java.util.List;
 
-/** {@code java -jar sluice.jar [options]} starts Sluice; {@code java -jar sluice.jar bench …} runs the load tool. */
+/**
+ * {@code java -jar sluice.jar [options]} starts Sluice; {@code java -jar sluice.jar bench …} runs the load tool
+ * (sluice-bench.jar, beside sluice.jar).
+ */
 public final class Main {
 
   private Main() {
@@ -25,7 +27,7 @@ public final class Main {
     Logging.configure();
     List<String> arguments = Arrays.asList(args);
     if (!arguments.isEmpty() && arguments.get(0).equals("bench")) {
-      System.exit(Bench.run(arguments.subList(1, arguments.size())));
+      System.exit(BenchLauncher.run(BenchLauncher.besideSluiceJar(), arguments.subList(1, arguments.size()), System.err));
     }
     if (!arguments.isEmpty() && arguments.get(0).equals("cli")) {
       System.exit(Cli.run(arguments.subList(1, arguments.size()), System.in, System.out, System.err));

@@ -99,11 +99,12 @@ class DeployKitTest {
   void theDockerfileBuildsTheArchiveAndMatchesTheOptionTable() throws Exception {
     String dockerfile = Files.readString(DEPLOY.resolve("docker/Dockerfile"));
     assertThat(Pattern.compile("(?m)^FROM ").matcher(dockerfile).results().count()).as("multi-stage").isGreaterThanOrEqualTo(2);
-    // The archive the build makes (maven-assembly-plugin: sluice-${project.version}), holding the shaded lib/sluice.jar.
+    // The archive the build makes (maven-assembly-plugin: sluice-${project.version}), holding the shaded lib/sluice.jar
+    // and the load generator, lib/sluice-bench.jar.
     String pom = Files.readString(GATEWAY.resolve("pom.xml"));
     assertThat(pom).contains("<finalName>sluice-${project.version}</finalName>").contains("<finalName>sluice</finalName>");
     assertThat(dockerfile).contains("ARG VERSION=" + projectVersion(pom) + "\n")
-        .contains("/src/gateway/target/sluice-${VERSION}.tar.gz").contains("/opt/sluice/lib/sluice.jar")
+        .contains("/src/gateway/target/sluice-${VERSION}.tar.gz").contains("/opt/sluice/lib/sluice.jar").contains("/opt/sluice/lib/sluice-bench.jar")
         .contains("ENTRYPOINT [\"/opt/sluice/bin/sluice\"]");
     Matcher user = Pattern.compile("(?m)^USER (\\S+)$").matcher(dockerfile);
     assertThat(user.find()).isTrue();

@@ -58,6 +58,7 @@ class DistributionIT {
     assertThat(home.resolve("conf/jvm.options")).isRegularFile();
     assertThat(home.resolve("conf/sluice.yaml")).hasSameTextualContentAs(Path.of("..", "deploy", "sluice.yaml"));
     assertThat(home.resolve("lib/sluice.jar")).isRegularFile();
+    assertThat(home.resolve("lib/sluice-bench.jar")).isRegularFile();
     assertThat(Files.readString(home.resolve("LICENSE"))).contains("Apache License");
     assertThat(Files.readString(home.resolve("bin/sluice"))).startsWith("#!/bin/sh\n").contains("exec \"$java\"");
   }
@@ -110,6 +111,24 @@ class DistributionIT {
           "java.management/sun.management", "jdk.management/com.sun.management.internal");
       assertThat(manifest.getValue("Add-Exports")).isEqualTo("java.base/jdk.internal.ref");
     }
+  }
+
+  /** The load generator is its own jar: lib/sluice.jar carries none of it, and bin/sluice bench runs lib/sluice-bench.jar. */
+  @Test
+  void runsTheLoadGeneratorFromItsOwnJar() throws Exception {
+    try (JarFile jar = new JarFile(home.resolve("lib/sluice.jar").toFile())) {
+      assertThat(jar.stream().map(java.util.jar.JarEntry::getName).filter(name -> name.startsWith("io/sluice/verticles/benchmarks/")))
+          .as("the bench tool's classes in sluice.jar").isEmpty();
+      assertThat(jar.getEntry("io/sluice/gateway/Main.class")).isNotNull();
+    }
+    try (JarFile jar = new JarFile(home.resolve("lib/sluice-bench.jar").toFile())) {
+      assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo("io.sluice.verticles.benchmarks.load.Bench");
+      assertThat(jar.getEntry("io/sluice/gateway/Main.class")).as("the server in the bench jar").isNull();
+    }
+
+    ChildProcess.Finished help = ChildProcess.run(List.of("bin/sluice", "bench", "--help"), Map.of(), home);
+    assertThat(help.status()).as(help.output()).isZero();
+    assertThat(help.output()).contains("--connections").contains("--pipeline");
   }
 
   @Test

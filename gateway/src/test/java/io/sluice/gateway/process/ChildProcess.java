@@ -53,6 +53,17 @@ public final class ChildProcess implements AutoCloseable {
     return command;
   }
 
+  /**
+   * {@code java -jar jar args…} with the Java running this test: a packaged jar as its user runs it,
+   * in a JVM that starts fast (C1 only), as {@link #gatewayCommand} does.
+   */
+  public static List<String> javaJarCommand(Path jar, String... args) {
+    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+        "-XX:TieredStopAtLevel=1", "-jar", jar.toString()));
+    command.addAll(List.of(args));
+    return command;
+  }
+
   /** The command run to its end (within a minute): its exit status and every line it printed. */
   public static Finished run(List<String> command, Map<String, String> environment, Path directory)
       throws IOException, InterruptedException {

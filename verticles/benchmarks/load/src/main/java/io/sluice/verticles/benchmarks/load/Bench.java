@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code java -jar sluice.jar bench}: a redis-benchmark-like load tool for the Throttr protocol over
- * real sockets. Prefills the key space, warms up, then measures; prints ops/s and latency
+ * {@code java -jar sluice-bench.jar}, also run by {@code java -jar sluice.jar bench}: a
+ * redis-benchmark-like load tool for the Throttr protocol over real sockets. Prefills the key space, warms up, then measures; prints ops/s and latency
  * percentiles. Exits 1 if any reply was malformed or out of step.
  */
 public final class Bench {
@@ -39,6 +39,11 @@ public final class Bench {
       "udp-echo", new Subcommand(UdpEchoServer.HELP, UdpEchoServer::run));
 
   private Bench() {
+  }
+
+  /** sluice-bench.jar's entry point, which sluice.jar's {@code bench} command calls too. */
+  public static void main(String[] args) {
+    System.exit(run(List.of(args)));
   }
 
   public static int run(List<String> args) {

@@ -2,10 +2,12 @@ package io.sluice.gateway;
 
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
-import io.sluice.verticles.benchmarks.load.Bench;
+import io.sluice.gateway.process.ChildProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,13 +15,19 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The load tool against the real gateway, through the entry point {@code sluice bench} uses: the
- * tool reads the server's replies and pushes by their layout, so these runs are what notice when
- * the two part ways (the tool then measures nothing and fails). They live here, not in the load
- * module, because that module must not depend on the server. Speed is not asserted here;
+ * The load tool against the real gateway, as {@code java -jar sluice.jar bench …} runs it (the
+ * packaged sluice.jar runs the sluice-bench.jar beside it): the tool reads the server's replies and
+ * pushes by their layout, so these runs are what notice when the two part ways (the tool then
+ * measures nothing and fails). They live here, not in the load module, because that module must not
+ * depend on the server; they run after {@code package} built both jars. Speed is not asserted here;
  * docs/benchmarks.md has the figures.
  */
-class BenchAgainstGatewayTest {
+@EnabledIfSystemProperty(named = "sluice.jar", matches = ".+",
+    disabledReason = "runs in the distribution-tests execution, after package built sluice.jar and sluice-bench.jar")
+class BenchAgainstGatewayIT {
+
+  /** Where the build put sluice.jar: set by the surefire execution that runs after `package`. */
+  private static final Path SLUICE_JAR = Path.of(System.getProperty("sluice.jar", "unset")).toAbsolutePath();
 
   private Gateway gateway;
 
@@ -34,23 +42,23 @@ class BenchAgainstGatewayTest {
   void fanoutMeasuresDeliveriesFromTheRealBridge() throws Exception {
     startGateway();
 
-    assertThat(runFanout("--in-flight", "2")).isZero();
+    assertSucceeds(runFanout("--in-flight", "2"));
   }
 
   @Test
   void fanoutPublishesOnAFixedScheduleWithRate() throws Exception {
     startGateway();
 
-    assertThat(runFanout("--rate", "50")).isZero();
+    assertSucceeds(runFanout("--rate", "50"));
   }
 
   @Test
   void throttrBenchValidatesEveryReplyOfTheRealServer() throws Exception {
     startGateway();
 
-    assertThat(Bench.run(List.of("--port", String.valueOf(gateway.server().tcpPort()), "--connections", "2",
+    assertSucceeds(bench("--port", String.valueOf(gateway.server().tcpPort()), "--connections", "2",
         "--pipeline", "8", "--keys", "100", "--mix", "query=1,update=1,insert=1,set=1,get=1",
-        "--duration", "1", "--warmup", "0"))).isZero();
+        "--duration", "1", "--warmup", "0"));
   }
 
   @Test
@@ -62,13 +70,15 @@ class BenchAgainstGatewayTest {
         "--rls-config", scripts.resolve("ratelimit.yaml").toString()), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
 
-    assertThat(Bench.run(List.of("grpc", "--port", String.valueOf(gateway.server().grpcPort()),
+    assertSucceeds(bench("grpc", "--port", String.valueOf(gateway.server().grpcPort()),
         "--http-port", String.valueOf(gateway.server().httpPort()), "--streams", "4", "--duration", "1",
-        "--warmup", "0", "--rounds", "1"))).isZero();
-    // Wrong policy: the check API answers 400, which the bench refuses.
-    assertThat(Bench.run(List.of("grpc", "--port", String.valueOf(gateway.server().grpcPort()),
+        "--warmup", "0", "--rounds", "1"));
+    // Wrong policy: the check API answers 400, which the bench refuses once an answer came; the warm-up
+    // (the load runs during it) leaves the tool's fresh JVM time for its first one.
+    ChildProcess.Finished refused = bench("grpc", "--port", String.valueOf(gateway.server().grpcPort()),
         "--http-port", String.valueOf(gateway.server().httpPort()), "--policy", "nope", "--streams", "1",
-        "--duration", "1", "--warmup", "0", "--rounds", "1"))).isEqualTo(1);
+        "--duration", "1", "--warmup", "5", "--rounds", "1");
+    assertThat(refused.status()).as(refused.output()).isEqualTo(1);
   }
 
   /**
@@ -92,22 +102,25 @@ class BenchAgainstGatewayTest {
   }
 
   /** Runs one attack; answers what it printed, having checked that it exited 0 (fresh clients served). */
-  private String attack(String name, int count) {
-    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
-    java.io.PrintStream out = System.out;
-    int exit;
-    System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
-    try {
-      exit = Bench.run(List.of("attack", name, "--count", String.valueOf(count),
-          "--tcp-port", String.valueOf(gateway.server().tcpPort()), "--http-port", String.valueOf(gateway.server().httpPort()),
-          "--udp-port", String.valueOf(gateway.server().udpPort())));
-    } finally {
-      System.setOut(out);
-    }
-    String text = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(exit).as(text).isZero();
-    assertThat(text).contains("fresh clients during the attack: throttr yes, http yes, udp yes");
-    return text;
+  private String attack(String name, int count) throws Exception {
+    ChildProcess.Finished attack = bench("attack", name, "--count", String.valueOf(count),
+        "--tcp-port", String.valueOf(gateway.server().tcpPort()), "--http-port", String.valueOf(gateway.server().httpPort()),
+        "--udp-port", String.valueOf(gateway.server().udpPort()));
+    assertSucceeds(attack);
+    assertThat(attack.output()).contains("fresh clients during the attack: throttr yes, http yes, udp yes");
+    return attack.output();
+  }
+
+  /** {@code java -jar sluice.jar bench args…} run to its end. */
+  private static ChildProcess.Finished bench(String... args) throws Exception {
+    List<String> benchArgs = new ArrayList<>(List.of("bench"));
+    benchArgs.addAll(List.of(args));
+    return ChildProcess.run(ChildProcess.javaJarCommand(SLUICE_JAR, benchArgs.toArray(String[]::new)), Map.of(),
+        SLUICE_JAR.getParent());
+  }
+
+  private static void assertSucceeds(ChildProcess.Finished bench) {
+    assertThat(bench.status()).as(bench.output()).isZero();
   }
 
   private void startGateway() throws Exception {
@@ -115,11 +128,11 @@ class BenchAgainstGatewayTest {
     gateway = Gateway.start(((Invocation.Run) invocation).config());
   }
 
-  private int runFanout(String... load) {
+  private ChildProcess.Finished runFanout(String... load) throws Exception {
     List<String> args = new ArrayList<>(List.of("fanout", "--port", String.valueOf(gateway.server().tcpPort()),
         "--http-port", String.valueOf(gateway.server().httpPort()),
         "--subscribers", "10", "--duration", "1", "--warmup", "0"));
     args.addAll(List.of(load));
-    return Bench.run(args);
+    return bench(args.toArray(String[]::new));
   }
 }
