@@ -25,6 +25,7 @@ import org.HdrHistogram.Histogram;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -56,6 +57,8 @@ final class GrpcBench {
       "  --warmup SECONDS     unmeasured time before each part's first round (3)",
       "  --rounds N           turns each part takes, alternating (3)");
 
+  private static final int UNANSWERED_AFTER_SECONDS = 30;
+
   private static final ServiceMethod<RateLimitResponse, RateLimitRequest> SHOULD_RATE_LIMIT = ServiceMethod.client(
       ServiceName.create("envoy.service.ratelimit.v3.RateLimitService"), "ShouldRateLimit",
       GrpcMessageEncoder.encoder(), GrpcMessageDecoder.decoder(RateLimitResponse.newBuilder()));
@@ -65,7 +68,12 @@ final class GrpcBench {
     final LongAdder answers = new LongAdder();
     final Recorder latency = new Recorder(3_600_000_000_000L, 3);
     final AtomicReference<String> invalid = new AtomicReference<>();
+    final CountDownLatch loopsEnded;
     volatile boolean stopped;
+
+    Tally(int loops) {
+      loopsEnded = new CountDownLatch(loops);
+    }
 
     void answered(long startNanos) {
       latency.recordValue(Math.max(0, System.nanoTime() - startNanos));
@@ -88,7 +96,7 @@ final class GrpcBench {
 
     /** One round: {@code loops} closed loops, measured after the warm-up. */
     void measure(int loops, int warmup, double duration) throws Exception {
-      Tally tally = new Tally();
+      Tally tally = new Tally(loops);
       Supplier<Future<Void>> send = sender.apply(tally);
       for (int i = 0; i < loops; i++) {
         loop(send, tally);
@@ -102,6 +110,13 @@ final class GrpcBench {
       seconds += (System.nanoTime() - start) / 1e9;
       latency.add(tally.latency.getIntervalHistogram());
       tally.stopped = true;
+      // Every loop's last answer is in before the verdict (each loop ends only once its request was
+      // answered or failed): a server that never answered, or whose first answer (a refusal) comes
+      // after the measured time, must not pass as a run of 0 req/s.
+      if (!tally.loopsEnded.await(UNANSWERED_AFTER_SECONDS, TimeUnit.SECONDS)) {
+        tally.invalid.compareAndSet(null, tally.loopsEnded.getCount() + " of " + loops
+            + " requests still unanswered " + UNANSWERED_AFTER_SECONDS + " s after the run");
+      }
       if (tally.invalid.get() != null) {
         throw new IllegalStateException(what + ": " + tally.invalid.get());
       }
@@ -186,6 +201,7 @@ final class GrpcBench {
 
   private static void loop(Supplier<Future<Void>> send, Tally tally) {
     if (tally.stopped || tally.invalid.get() != null) {
+      tally.loopsEnded.countDown();
       return;
     }
     send.get().onComplete(done -> {
