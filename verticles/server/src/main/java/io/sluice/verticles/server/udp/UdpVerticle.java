@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.udp;
 
-import io.sluice.verticles.engine.udp.stats.KeyStatistics;
 import io.sluice.verticles.engine.instance.UdpPeers;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.engine.udp.UdpEngine;
@@ -59,14 +58,8 @@ public final class UdpVerticle extends VerticleBase {
   private volatile UdpEngine engine;
   private long reclaimTimer = -1;
 
-  /** @param metrics where {@code sluice_requests_total{protocol="udp"}} is counted */
-  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
-                     UdpPeers peers) {
-    this(host, port, rules, shards, clock, metrics, peers, new LimitActivity(), RequestDurations.none(),
-        KeyStatistics.DEFAULT_MAX_KEYS);
-  }
-
   /**
+   * @param metrics   where {@code sluice_requests_total{protocol="udp"}} is counted
    * @param activity  where {@code over_limit} verdicts are counted for the dashboard's Limits view
    * @param durations where each datagram's time to its reply is recorded
    * @param maxStatsKeys keys whose statistics are held at most ({@code --udp-max-stats-keys})
