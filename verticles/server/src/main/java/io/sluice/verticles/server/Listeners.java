@@ -81,9 +81,8 @@ final class Listeners {
 
   /** One UDP socket; its rate state lives in the shards. */
   private Future<Void> deployUdp(ShardDirectory directory) {
-    UdpVerticle udp = new UdpVerticle(settings.udp().bind(), settings.udp().port(), settings.udp().rules(), directory,
-        wide.instance().clock(), wide.metrics().meters(), wide.instance().udpPeers(), wide.limitActivity(),
-        wide.metrics().durations(), settings.udp().maxStatsKeys());
+    UdpVerticle udp = new UdpVerticle(settings.udp(), directory, wide.instance().clock(), wide.metrics().meters(),
+        wide.instance().udpPeers(), wide.limitActivity(), wide.metrics().durations());
     return wide.deployments().deploy(udp).map(id -> {
       udpPort = udp.actualPort();
       udpFront = udp;

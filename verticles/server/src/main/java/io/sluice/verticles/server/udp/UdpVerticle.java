@@ -59,21 +59,21 @@ public final class UdpVerticle extends VerticleBase {
   private long reclaimTimer = -1;
 
   /**
+   * @param settings  where it listens, its rule table, and the keys whose statistics are held at most
    * @param metrics   where {@code sluice_requests_total{protocol="udp"}} is counted
    * @param activity  where {@code over_limit} verdicts are counted for the dashboard's Limits view
    * @param durations where each datagram's time to its reply is recorded
-   * @param maxStatsKeys keys whose statistics are held at most ({@code --udp-max-stats-keys})
    */
-  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
-                     UdpPeers peers, LimitActivity activity, RequestDurations durations, int maxStatsKeys) {
-    this.maxStatsKeys = maxStatsKeys;
+  public UdpVerticle(UdpSettings settings, ShardDirectory shards, Clock clock, MeterRegistry metrics, UdpPeers peers,
+                     LimitActivity activity, RequestDurations durations) {
+    this.maxStatsKeys = settings.maxStatsKeys();
     this.activity = activity;
     this.durations = durations;
     this.metrics = metrics;
     this.peers = peers;
-    this.host = host;
-    this.port = port;
-    this.rules = rules;
+    this.host = settings.bind();
+    this.port = settings.port();
+    this.rules = settings.rules();
     this.shards = shards;
     this.clock = clock;
     this.droppedReplies = Counter.builder("sluice.udp.replies.dropped")
