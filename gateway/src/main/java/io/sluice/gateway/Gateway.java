@@ -1,26 +1,13 @@
 package io.sluice.gateway;
 
-import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.Reread;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.gateway.tracing.Tracing;
-import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.ServerSettings;
-import io.sluice.verticles.server.tls.TlsEngine;
-import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.SluiceServer;
-import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.server.metrics.VertxMeters;
-import io.sluice.verticles.server.http.HttpSettings;
-import io.sluice.verticles.server.persistence.PersistenceSettings;
-import io.sluice.protocol.binary.codec.PartialFrameBudget;
-import io.sluice.verticles.server.tcp.TcpSettings;
-import io.sluice.verticles.server.front.ConnectionLimits;
-import io.sluice.verticles.server.udp.UdpSettings;
-import io.sluice.verticles.server.grpc.RlsSettings;
-import io.sluice.verticles.rls.RlsConfigException;
 import io.sluice.verticles.rls.RlsConfig;
 import io.sluice.verticles.rls.RlsConfigReader;
 import io.sluice.verticles.rls.RlsConfigSource;
@@ -44,9 +31,6 @@ import java.util.concurrent.TimeUnit;
 public final class Gateway {
 
   private static final System.Logger LOG = System.getLogger(Gateway.class.getName());
-
-  /** Requests decoded but unanswered on one connection before the server stops reading from it. */
-  private static final int MAX_PENDING_REQUESTS = 65_536;
 
   private final Vertx vertx;
   private final SluiceServer server;
@@ -82,7 +66,8 @@ public final class Gateway {
     PrometheusMeterRegistry metrics = SluiceMetrics.newRegistry();
     VertxOptions options = new VertxOptions().setEventLoopPoolSize(loops).setPreferNativeTransport(true)
         .setMetricsOptions(SluiceMetrics.vertxOptions());
-    ClusterSettings cluster = clusterSettings(config);
+    ServerSettings settings = ServerSettingsMapping.of(config);
+    ClusterSettings cluster = settings.cluster();
     if (cluster.enabled()) {
       // Before joining: a node that joins and then cannot listen has taken partitions for nothing.
       ListenerPorts.checkFree(config);
@@ -100,21 +85,6 @@ public final class Gateway {
       tracing.stop();
       throw e;
     }
-    ServerSettings settings = new ServerSettings(config.valueSize(), config.shards(), loops,
-        config.sweepIntervalMillis(),
-        new ConnectionLimits(config.maxFrame(), config.maxPendingBytes(), MAX_PENDING_REQUESTS,
-            new PartialFrameBudget(config.maxPartialBytes()), config.maxSubscriptions()),
-        new TcpSettings(config.tcpBind(), config.tcpPort()),
-        new HttpSettings(config.httpBind(), config.httpPort(), config.allowedOrigins(), config.authToken(),
-            config.allowedHosts()),
-        new UdpSettings(config.udpBind(), config.udpPort(), UdpRules.load(config.rulesFile()), config.udpMaxStatsKeys()), config.policies(),
-        new OperatorSettings(config.internalMetrics(), config.effective()), cluster,
-        new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()),
-        new RlsSettings(config.bind(), config.grpcPort(), rlsConfig(config), config.rlsResponseHeaders()),
-        defences(config),
-        new PersistenceSettings(config.dataDir(), config.fsync(), config.snapshotInterval(), config.dataRecover(),
-            config.persistenceQueueBytes(), io.sluice.verticles.engine.persist.FileChannels.DISK));
-
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), clock, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -169,13 +139,6 @@ public final class Gateway {
     }
   }
 
-  private static ClusterSettings clusterSettings(SluiceConfig config) {
-    return config.cluster()
-        ? new ClusterSettings(true, config.clusterHost(), config.clusterPort(), config.clusterMembers(), config.clusterName(),
-            config.backups(), config.clusterConfig())
-        : ClusterSettings.NONE;
-  }
-
   /** A clustered Vert.x: bounded by the join timeout when named members are down. */
   private static Vertx joinCluster(VertxBuilder builder, VertxOptions options, ClusterSettings cluster, SluiceConfig config,
                                    String nodeId) throws Exception {
@@ -188,36 +151,6 @@ public final class Gateway {
     } catch (Exception e) {
       throw new Exception("could not join cluster '" + cluster.name() + "': " + rootMessage(e), e);
     }
-  }
-
-  /** envoyproxy/ratelimit's config, read now: a refused one stops the start with its file, line and field. */
-  private static RlsConfigSource rlsConfig(SluiceConfig config) throws Exception {
-    if (config.rlsConfig().isEmpty()) {
-      return RlsConfigSource.none();
-    }
-    try {
-      return RlsConfigSource.load(config.rlsConfig().get());
-    } catch (RlsConfigException refused) {
-      throw new Exception("rate limit config (--rls-config) refused: " + refused.getMessage(), refused);
-    }
-  }
-
-  /** The listeners' defences, from their options. */
-  private static Defences defences(SluiceConfig config) {
-    Defences defences = Defences.defaults()
-        .withMaxConnections(config.maxConnections())
-        .withIdleTimeout(config.idleTimeout())
-        .withHttpBounds(config.httpRequestTimeout(), config.httpMaxHeaderBytes(), config.httpMaxHeaders())
-        .withProtectedMode(config.protectedMode())
-        .withMetricsAuth(config.metricsAuth());
-    if (config.authTokenFile().isPresent()) {
-      defences = defences.withAuthTokenFile(config.authTokenFile().get());
-    }
-    if (config.tlsCertificate().isPresent() && config.tlsKey().isPresent()) {
-      defences = defences.withTls(new TlsSettings(config.tlsCertificate().get(), config.tlsKey().get(),
-          config.tlsClientCa(), TlsEngine.valueOf(config.tlsEngine().toUpperCase(java.util.Locale.ROOT))));
-    }
-    return defences;
   }
 
   public SluiceServer server() {

@@ -13,6 +13,7 @@ import io.sluice.verticles.server.udp.UdpSettings;
 
 /**
  * What the verticles need to know to serve; each listener's settings hold its own address and port.
+ * Built with {@link #defaults()} and the {@code with…} methods.
  *
  * @param frontInstances      instances of each front verticle (one per event loop)
  * @param sweepIntervalMillis how often each shard reclaims a slice of expired records
@@ -42,65 +43,93 @@ public record ServerSettings(
     Defences defences,
     PersistenceSettings persistence) {
 
-  /** Settings of a single node with the defaults: no internal metrics, no configuration to show, no record limit. */
-  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
-                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies) {
-    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults(), PersistenceSettings.OFF);
-  }
+  /** What the option table sweeps by default. */
+  public static final long DEFAULT_SWEEP_INTERVAL_MILLIS = 100;
 
-  /** Settings of a single node with no record limit. */
-  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
-                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
-                        OperatorSettings operator) {
-    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies, operator,
-        ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults(), PersistenceSettings.OFF);
-  }
-
-  /** Settings of a cluster node with the operator defaults and no record limit. */
-  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
-                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
-                        ClusterSettings cluster) {
-    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), cluster, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults(), PersistenceSettings.OFF);
-  }
-
-  /** Settings of a single node with the operator defaults and a record limit. */
-  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
-                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
-                        StoreLimits recordLimits) {
-    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE, recordLimits, RlsSettings.disabled(), Defences.defaults(), PersistenceSettings.OFF);
-  }
-
-  /** Settings of a single node with Envoy's rate limit service, and the other defaults. */
-  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
-                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
-                        RlsSettings rls) {
-    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), rls, Defences.defaults(), PersistenceSettings.OFF);
-  }
-
-  /** Settings of a single node with these defences, and the other defaults. */
-  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
-                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
-                        Defences defences) {
-    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
-        OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled(), defences, PersistenceSettings.OFF);
-  }
-
-  /** Settings without check-API policies. */
-  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
-                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp) {
-    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, Policies.none());
-  }
-
-  /** Settings of a single node with persistence, and the other defaults. */
-  public ServerSettings(ValueSize valueSize, int shards, int frontInstances, long sweepIntervalMillis,
-                        ConnectionLimits limits, TcpSettings tcp, HttpSettings http, UdpSettings udp, Policies policies,
-                        PersistenceSettings persistence) {
-    this(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+  /**
+   * An embedded single node: one shard and one instance of each front, the Throttr, HTTP and UDP
+   * listeners on loopback's ephemeral ports, no gRPC listener, no check-API policy, no record
+   * limit, memory only, and the option table's defaults for the rest.
+   */
+  public static ServerSettings defaults() {
+    return new ServerSettings(ValueSize.UINT16, 1, 1, DEFAULT_SWEEP_INTERVAL_MILLIS, ConnectionLimits.defaults(),
+        TcpSettings.defaults(), HttpSettings.defaults(), UdpSettings.defaults(), Policies.none(),
         OperatorSettings.defaults(), ClusterSettings.NONE, StoreLimits.unlimited(), RlsSettings.disabled(),
-        Defences.defaults(), persistence);
+        Defences.defaults(), PersistenceSettings.OFF);
+  }
+
+  public ServerSettings withValueSize(ValueSize valueSize) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withShards(int shards) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withFrontInstances(int frontInstances) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withSweepIntervalMillis(long sweepIntervalMillis) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withLimits(ConnectionLimits limits) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withTcp(TcpSettings tcp) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withHttp(HttpSettings http) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withUdp(UdpSettings udp) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withPolicies(Policies policies) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withOperator(OperatorSettings operator) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withCluster(ClusterSettings cluster) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withRecordLimits(StoreLimits recordLimits) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withRls(RlsSettings rls) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withDefences(Defences defences) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
+  }
+
+  public ServerSettings withPersistence(PersistenceSettings persistence) {
+    return new ServerSettings(valueSize, shards, frontInstances, sweepIntervalMillis, limits, tcp, http, udp, policies,
+        operator, cluster, recordLimits, rls, defences, persistence);
   }
 }

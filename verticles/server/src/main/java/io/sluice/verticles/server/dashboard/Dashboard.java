@@ -41,14 +41,6 @@ public final class Dashboard implements HttpFeature {
   private final DashboardData data;
   private final ProtectedMode protectedMode;
 
-  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token) {
-    this(instance, directory, token, DashboardData.empty(), ProtectedMode.off(), PersistentShards.none());
-  }
-
-  public Dashboard(Instance instance, ShardDirectory directory, BearerToken token, PersistentShards persistence) {
-    this(instance, directory, token, DashboardData.empty(), ProtectedMode.off(), persistence);
-  }
-
   /**
    * @param data          the policies and what they decided, the history, the operator settings
    * @param protectedMode who may create, change and delete keys when no client authenticates

@@ -26,20 +26,6 @@ public final class DashboardVerticle extends VerticleBase {
   private boolean sampled;
   private long lastSampleMillis;
 
-  public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis) {
-    this(instance, directory, periodMillis, DashboardData.empty(), PersistentShards.none());
-  }
-
-  /** @param data where the last hour's samples go, with the limits' activity they are read from */
-  public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis, DashboardData data) {
-    this(instance, directory, periodMillis, data, PersistentShards.none());
-  }
-
-  public DashboardVerticle(Instance instance, ShardDirectory directory, long periodMillis,
-                           PersistentShards persistence) {
-    this(instance, directory, periodMillis, DashboardData.empty(), persistence);
-  }
-
   /**
    * @param data        where the last hour's samples go, with the limits' activity they are read from
    * @param persistence the shards' persistence, shown in every overview

@@ -24,13 +24,37 @@ public record ConnectionLimits(int maxFrame, int maxPendingBytes, int maxPending
   /** What {@code --max-subscriptions} defaults to. */
   public static final int DEFAULT_MAX_SUBSCRIPTIONS = 10_000;
 
-  /** Limits with the default cap on subscriptions. */
-  public ConnectionLimits(int maxFrame, int maxPendingBytes, int maxPendingRequests, PartialFrameBudget partialFrames) {
-    this(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, DEFAULT_MAX_SUBSCRIPTIONS);
+  /** What a connection may hold by default: the option table's {@code --max-frame} and {@code --max-pending-bytes}. */
+  public static final int DEFAULT_MAX_FRAME = 8096;
+  public static final int DEFAULT_MAX_PENDING_BYTES = 1 << 20;
+
+  /** Requests decoded but unanswered on one connection before the server stops reading from it. */
+  public static final int DEFAULT_MAX_PENDING_REQUESTS = 65_536;
+
+  /** The defaults, with a budget of their own for incomplete frames. */
+  public static ConnectionLimits defaults() {
+    return new ConnectionLimits(DEFAULT_MAX_FRAME, DEFAULT_MAX_PENDING_BYTES, DEFAULT_MAX_PENDING_REQUESTS,
+        new PartialFrameBudget(DEFAULT_MAX_PARTIAL_BYTES), DEFAULT_MAX_SUBSCRIPTIONS);
   }
 
-  /** Limits with a budget of its own for incomplete frames, of the default size. */
-  public ConnectionLimits(int maxFrame, int maxPendingBytes, int maxPendingRequests) {
-    this(maxFrame, maxPendingBytes, maxPendingRequests, new PartialFrameBudget(DEFAULT_MAX_PARTIAL_BYTES));
+  public ConnectionLimits withMaxFrame(int maxFrame) {
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
+  }
+
+  public ConnectionLimits withMaxPendingBytes(int maxPendingBytes) {
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
+  }
+
+  public ConnectionLimits withMaxPendingRequests(int maxPendingRequests) {
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
+  }
+
+  /** @param partialFrames the budget every front of the server shares: pass the same object to all */
+  public ConnectionLimits withPartialFrames(PartialFrameBudget partialFrames) {
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
+  }
+
+  public ConnectionLimits withMaxSubscriptions(int maxSubscriptions) {
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
   }
 }

@@ -22,12 +22,9 @@ public record FrontLoop(Instance instance, ShardRouter shards, ChannelHub hub, C
 
   public static final int CLOSE_LINES_PER_SECOND = 20;
 
-  /** Call on the front's event loop: the router and the hub answer on the loop they were made on. */
-  public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits) {
-    return on(loop, instance, shards, limits, RequestDurations.none(), new ConnectionClosers());
-  }
-
   /**
+   * Call on the front's event loop: the router and the hub answer on the loop they were made on.
+   *
    * @param durations where the connections' request durations are recorded
    * @param closers   where the connections register so that an operator can close them
    */

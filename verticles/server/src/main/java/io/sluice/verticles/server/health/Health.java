@@ -5,7 +5,6 @@ import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
 import io.sluice.verticles.server.shard.ShardDirectory;
@@ -35,10 +34,6 @@ public final class Health implements HttpFeature {
   private final ShardDirectory directory;
   private final Supplier<Optional<String>> notReady;
   private final Counter failures;
-
-  public Health(ShardDirectory directory) {
-    this(directory, Optional::empty, new SimpleMeterRegistry());
-  }
 
   /**
    * @param notReady why this instance is not ready beyond its shards (a cluster node still joining

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 /**
  * The HTTP front: one port for the WebSocket bridge, the dashboard, the check API and metrics.
+ * Built with {@link #defaults()} and the {@code with…} methods.
  *
  * @param bind           the address listened on, which is also served as a Host name when it is one
  * @param allowedOrigins browser origins allowed to change state (and open a WebSocket) besides the
@@ -16,8 +17,24 @@ import java.util.Optional;
 public record HttpSettings(String bind, int port, List<String> allowedOrigins, Optional<String> authToken,
                            List<String> allowedHosts) {
 
-  /** Only the Host names served by default. */
-  public HttpSettings(String bind, int port, List<String> allowedOrigins, Optional<String> authToken) {
-    this(bind, port, allowedOrigins, authToken, List.of());
+  /** Loopback, on an ephemeral port; same origin only, no token, only the Host names served by default. */
+  public static HttpSettings defaults() {
+    return new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty(), List.of());
+  }
+
+  public HttpSettings withListener(String bind, int port) {
+    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts);
+  }
+
+  public HttpSettings withAllowedOrigins(List<String> allowedOrigins) {
+    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts);
+  }
+
+  public HttpSettings withAuthToken(Optional<String> authToken) {
+    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts);
+  }
+
+  public HttpSettings withAllowedHosts(List<String> allowedHosts) {
+    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts);
   }
 }

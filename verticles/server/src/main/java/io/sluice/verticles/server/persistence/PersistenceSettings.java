@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * Where and how the shards persist ({@code --data-dir}, {@code --fsync},
  * {@code --snapshot-interval}, {@code --data-recover}, {@code --persistence-queue-bytes}); without
- * a directory, nothing is persisted.
+ * a directory, nothing is persisted. Built from {@link #OFF} with the {@code with…} methods.
  *
  * @param recover    start even when a data file is damaged in the middle, dropping what cannot be read
  * @param queueBytes changes all shards' writers together may hold in memory, each shard its share
@@ -23,12 +23,32 @@ public record PersistenceSettings(Optional<Path> dataDir, FsyncPolicy fsync, Dur
   /** The default of {@code --persistence-queue-bytes}. */
   public static final long DEFAULT_QUEUE_BYTES = WriterSettings.DEFAULT_QUEUE_BYTES;
 
-  public static final PersistenceSettings OFF =
-      new PersistenceSettings(Optional.empty(), FsyncPolicy.EVERYSEC, Duration.ofMinutes(5), false);
+  /** Memory only; the option table's defaults for the rest, which {@link #withDataDir} puts to use. */
+  public static final PersistenceSettings OFF = new PersistenceSettings(Optional.empty(), FsyncPolicy.EVERYSEC,
+      Duration.ofMinutes(5), false, DEFAULT_QUEUE_BYTES, FileChannels.DISK);
 
-  /** On the disk, with the default queue bound. */
-  public PersistenceSettings(Optional<Path> dataDir, FsyncPolicy fsync, Duration snapshotInterval, boolean recover) {
-    this(dataDir, fsync, snapshotInterval, recover, DEFAULT_QUEUE_BYTES, FileChannels.DISK);
+  public PersistenceSettings withDataDir(Path dataDir) {
+    return new PersistenceSettings(Optional.of(dataDir), fsync, snapshotInterval, recover, queueBytes, files);
+  }
+
+  public PersistenceSettings withFsync(FsyncPolicy fsync) {
+    return new PersistenceSettings(dataDir, fsync, snapshotInterval, recover, queueBytes, files);
+  }
+
+  public PersistenceSettings withSnapshotInterval(Duration snapshotInterval) {
+    return new PersistenceSettings(dataDir, fsync, snapshotInterval, recover, queueBytes, files);
+  }
+
+  public PersistenceSettings withRecover(boolean recover) {
+    return new PersistenceSettings(dataDir, fsync, snapshotInterval, recover, queueBytes, files);
+  }
+
+  public PersistenceSettings withQueueBytes(long queueBytes) {
+    return new PersistenceSettings(dataDir, fsync, snapshotInterval, recover, queueBytes, files);
+  }
+
+  public PersistenceSettings withFiles(FileChannels files) {
+    return new PersistenceSettings(dataDir, fsync, snapshotInterval, recover, queueBytes, files);
   }
 
   public boolean enabled() {

@@ -1,7 +1,5 @@
 package io.sluice.verticles.server.tcp;
 
-import io.sluice.protocol.binary.codec.PartialFrameBudget;
-
 /**
  * The Throttr TCP front's listener; what each connection may hold is in
  * {@link io.sluice.verticles.server.front.ConnectionLimits}, shared with the WebSocket bridge.
@@ -9,4 +7,9 @@ import io.sluice.protocol.binary.codec.PartialFrameBudget;
  * @param port 0 for one ephemeral port shared by every instance
  */
 public record TcpSettings(String bind, int port) {
+
+  /** Loopback, on an ephemeral port. */
+  public static TcpSettings defaults() {
+    return new TcpSettings("127.0.0.1", 0);
+  }
 }

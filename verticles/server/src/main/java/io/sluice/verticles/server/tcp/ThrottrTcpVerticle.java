@@ -34,11 +34,6 @@ public final class ThrottrTcpVerticle extends VerticleBase {
   private NetServer server;
   private TlsReloads.Updater tlsUpdater;
 
-  public ThrottrTcpVerticle(Instance instance, ShardDirectory shards, String host, int port, ConnectionLimits limits,
-                            ListenerGuards guards) {
-    this(instance, shards, host, port, limits, guards, RequestDurations.none(), new ConnectionClosers());
-  }
-
   /**
    * @param guards    TLS, the connection limit and the idle timeout this port shares with the others
    * @param durations where the request durations of its connections are recorded

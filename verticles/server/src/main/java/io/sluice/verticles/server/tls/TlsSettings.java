@@ -31,10 +31,6 @@ public record TlsSettings(Path certificate, Path key, Optional<Path> clientCa, T
   /** A client that has not finished its handshake by then is closed. */
   static final long HANDSHAKE_TIMEOUT_SECONDS = 10;
 
-  public TlsSettings(Path certificate, Path key, Optional<Path> clientCa) {
-    this(certificate, key, clientCa, TlsEngine.AUTO);
-  }
-
   /** The files to watch for a reload. */
   public List<Path> files() {
     return clientCa.map(ca -> List.of(certificate, key, ca)).orElse(List.of(certificate, key));

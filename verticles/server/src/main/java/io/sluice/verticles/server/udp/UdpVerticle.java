@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.udp;
 
-import io.sluice.verticles.engine.udp.stats.KeyStatistics;
 import io.sluice.verticles.engine.instance.UdpPeers;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.engine.udp.UdpEngine;
@@ -59,28 +58,22 @@ public final class UdpVerticle extends VerticleBase {
   private volatile UdpEngine engine;
   private long reclaimTimer = -1;
 
-  /** @param metrics where {@code sluice_requests_total{protocol="udp"}} is counted */
-  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
-                     UdpPeers peers) {
-    this(host, port, rules, shards, clock, metrics, peers, new LimitActivity(), RequestDurations.none(),
-        KeyStatistics.DEFAULT_MAX_KEYS);
-  }
-
   /**
+   * @param settings  where it listens, its rule table, and the keys whose statistics are held at most
+   * @param metrics   where {@code sluice_requests_total{protocol="udp"}} is counted
    * @param activity  where {@code over_limit} verdicts are counted for the dashboard's Limits view
    * @param durations where each datagram's time to its reply is recorded
-   * @param maxStatsKeys keys whose statistics are held at most ({@code --udp-max-stats-keys})
    */
-  public UdpVerticle(String host, int port, RuleSet rules, ShardDirectory shards, Clock clock, MeterRegistry metrics,
-                     UdpPeers peers, LimitActivity activity, RequestDurations durations, int maxStatsKeys) {
-    this.maxStatsKeys = maxStatsKeys;
+  public UdpVerticle(UdpSettings settings, ShardDirectory shards, Clock clock, MeterRegistry metrics, UdpPeers peers,
+                     LimitActivity activity, RequestDurations durations) {
+    this.maxStatsKeys = settings.maxStatsKeys();
     this.activity = activity;
     this.durations = durations;
     this.metrics = metrics;
     this.peers = peers;
-    this.host = host;
-    this.port = port;
-    this.rules = rules;
+    this.host = settings.bind();
+    this.port = settings.port();
+    this.rules = settings.rules();
     this.shards = shards;
     this.clock = clock;
     this.droppedReplies = Counter.builder("sluice.udp.replies.dropped")

@@ -30,11 +30,6 @@ public final class WebSocketBridge {
   private final ConnectionClosers closers;
   private final ProtectedMode protectedMode;
 
-  /** @param limits frame size and per-connection bounds, the same as for TCP clients */
-  public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits) {
-    this(instance, shards, token, limits, RequestDurations.none(), new ConnectionClosers(), ProtectedMode.off());
-  }
-
   /**
    * @param durations     where the request durations of WebSocket connections are recorded
    * @param closers       where its connections register so that an operator can close them

@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.channel;
 
-import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.kit.ChannelFrames;
@@ -27,7 +26,7 @@ class MaxSubscriptionsTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
-      new ConnectionLimits(8096, 1 << 20, 65_536, new PartialFrameBudget(ConnectionLimits.DEFAULT_MAX_PARTIAL_BYTES), MAX),
+      ConnectionLimits.defaults().withMaxSubscriptions(MAX),
       Defences.defaults());
 
   @AfterEach

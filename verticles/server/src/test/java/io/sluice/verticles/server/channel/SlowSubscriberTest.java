@@ -71,7 +71,7 @@ class SlowSubscriberTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new ConnectionLimits(8096, MAX_PENDING_BYTES, 65_536));
+      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES));
   private final List<AutoCloseable> clients = new ArrayList<>();
 
   @AfterEach

@@ -11,7 +11,6 @@ import io.vertx.core.Vertx;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -35,7 +34,7 @@ final class CheckFixture implements AutoCloseable {
   }
 
   CheckFixture(Policies policies, Optional<String> token) {
-    sut = new SluiceUnderTest(vertx, policies, new HttpSettings("127.0.0.1", 0, List.of(), token));
+    sut = new SluiceUnderTest(vertx, policies, HttpSettings.defaults().withAuthToken(token));
     http = new HttpCalls(vertx, sut.httpPort());
     throttr = await(ThrottrClient.connect(vertx, new ThrottrClientOptions().setHost("127.0.0.1").setPort(sut.tcpPort())));
   }

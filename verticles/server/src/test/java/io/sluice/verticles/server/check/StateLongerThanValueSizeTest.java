@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import static io.sluice.verticles.server.kit.ChannelFrames.concat;
 import static io.sluice.verticles.server.kit.KeyFrames.get;
@@ -43,7 +42,7 @@ class StateLongerThanValueSizeTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT8,
-      new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()),
+      ConnectionLimits.defaults(), HttpSettings.defaults(),
       RuleSet.allowAll(), Policies.of(new Policy("eight", new FixedWindow(new WindowPolicy(eightQuotas())))));
   private final Conversation tcp = await(TcpConversation.open(vertx, sut.tcpPort()));
 

@@ -1,18 +1,12 @@
 package io.sluice.verticles.server.cluster;
 
 import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
-import io.sluice.verticles.server.front.ConnectionLimits;
-import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.tcp.TcpVectorsTest;
-import io.sluice.verticles.server.tcp.TcpSettings;
-import io.sluice.verticles.server.udp.UdpSettings;
-import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -58,9 +52,7 @@ class ClusterVectorsTest extends TcpVectorsTest {
   }
 
   private static ServerSettings settings(ValueSize size, ClusterSettings cluster) {
-    return new ServerSettings(size, 2, 2, 100, new ConnectionLimits(8096, 1 << 20, 65_536), new TcpSettings(LOOPBACK, 0),
-        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), new UdpSettings(LOOPBACK, 0, RuleSet.allowAll()),
-        Policies.none(), cluster);
+    return SluiceUnderTest.defaults().withValueSize(size).withCluster(cluster);
   }
 
   @Override

@@ -24,7 +24,7 @@ class DashboardAuthTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new HttpSettings("127.0.0.1", 0, List.of(), Optional.of(TOKEN)));
+      HttpSettings.defaults().withAuthToken(Optional.of(TOKEN)));
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
 
   @AfterEach

@@ -11,6 +11,8 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.http.BearerToken;
+import io.sluice.verticles.server.http.ProtectedMode;
+import io.sluice.verticles.server.persistence.PersistentShards;
 import io.sluice.verticles.server.front.ListenerGuards;
 import io.sluice.verticles.server.http.HttpFrontVerticle;
 import io.sluice.verticles.server.kit.HttpCalls;
@@ -84,7 +86,8 @@ class KeyScanLimitTest {
       shards.get(batch.shard()).execute(batch);
     }
     Dashboard dashboard = new Dashboard(Instance.start("test", ValueSize.UINT16, SHARDS, clock),
-        new ShardDirectory(SHARDS), new BearerToken(Optional.empty(), clock));
+        new ShardDirectory(SHARDS), new BearerToken(Optional.empty(), clock), DashboardData.empty(), ProtectedMode.off(),
+        PersistentShards.none());
     HttpFrontVerticle front = new HttpFrontVerticle("127.0.0.1", 0, 8096, List.of(dashboard), ListenerGuards.none(clock));
     await(vertx.deployVerticle(front));
     http = new HttpCalls(vertx, front.actualPort());

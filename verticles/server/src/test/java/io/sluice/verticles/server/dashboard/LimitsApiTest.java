@@ -24,8 +24,6 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -43,7 +41,7 @@ class LimitsApiTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()),
+      ConnectionLimits.defaults(), HttpSettings.defaults(),
       RuleSet.singleRule(Rule.forAnyKey(1, 20, true)),
       Policies.of(new Policy("per-key", new FixedWindow(WindowPolicy.of(new Quota("default", 5, Duration.ofMinutes(1)))),
           KeyExtractor.PARAM, false)));

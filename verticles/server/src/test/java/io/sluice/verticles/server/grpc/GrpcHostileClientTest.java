@@ -177,7 +177,7 @@ class GrpcHostileClientTest {
     long oneRead = 64 * 1024 + large.length + 5 + GrpcAnswer.FRAMES_ALLOWANCE;
     Vertx vertx = Vertx.vertx();
     SluiceUnderTest sut = new SluiceUnderTest(vertx, new RlsSettings("127.0.0.1", 0, RlsConfigSource.none(), false),
-        new ConnectionLimits(8096, bound, 65_536));
+        ConnectionLimits.defaults().withMaxPendingBytes(bound));
     ManagedChannel normal = RlsFixture.channel(sut.grpcPort());
     try {
       // A window of 0: no answer can leave, so every call read stays held.

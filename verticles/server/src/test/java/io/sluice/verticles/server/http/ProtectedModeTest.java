@@ -61,7 +61,7 @@ class ProtectedModeTest {
   }
 
   private SluiceUnderTest exposed(Optional<String> token, boolean protectedMode) {
-    SluiceUnderTest sut = new SluiceUnderTest(vertx, new HttpSettings("0.0.0.0", 0, List.of(), token),
+    SluiceUnderTest sut = new SluiceUnderTest(vertx, HttpSettings.defaults().withListener("0.0.0.0", 0).withAuthToken(token),
         Defences.defaults().withProtectedMode(protectedMode));
     opened.add(sut);
     return sut;

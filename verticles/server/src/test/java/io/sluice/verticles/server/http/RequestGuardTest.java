@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.http;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.kit.RawHttp;
 import io.sluice.verticles.server.kit.RawHttp.Answer;
@@ -13,7 +12,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,7 +45,7 @@ class RequestGuardTest {
   private static void withAllowedHosts(List<String> allowedHosts, Check check) throws IOException {
     Vertx other = Vertx.vertx();
     try (SluiceUnderTest server = new SluiceUnderTest(other, Policies.none(),
-        new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty(), allowedHosts))) {
+        HttpSettings.defaults().withAllowedHosts(allowedHosts))) {
       check.run(server);
     } finally {
       await(other.close());

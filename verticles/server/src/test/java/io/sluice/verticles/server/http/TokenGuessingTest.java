@@ -14,7 +14,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 import static io.sluice.verticles.server.kit.ChannelCalls.ackAuth;
@@ -37,7 +36,7 @@ class TokenGuessingTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new HttpSettings("127.0.0.1", 0, List.of(), Optional.of(TOKEN)));
+      HttpSettings.defaults().withAuthToken(Optional.of(TOKEN)));
 
   @AfterEach
   void stop() {

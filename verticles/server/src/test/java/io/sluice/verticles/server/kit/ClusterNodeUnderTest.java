@@ -5,19 +5,12 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.engine.time.Clock;
-import io.sluice.verticles.engine.storage.StoreLimits;
-import io.sluice.verticles.server.Defences;
-import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.cluster.ClusterNode;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.cluster.HazelcastSetup;
-import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.grpc.RlsSettings;
-import io.sluice.verticles.server.http.HttpSettings;
-import io.sluice.verticles.server.persistence.PersistenceSettings;
-import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
@@ -59,10 +52,9 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
         join.stream().map(port -> LOOPBACK + ":" + port).toList(), "sluice-test", backups, Optional.empty());
     this.vertx = await(HazelcastSetup.clusteredVertx(Vertx.builder(), new VertxOptions().setEventLoopPoolSize(2),
         cluster, size));
-    ServerSettings settings = new ServerSettings(size, 2, 2, 100, new ConnectionLimits(8096, 1 << 20, 65_536),
-        new TcpSettings(LOOPBACK, 0), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
-        new UdpSettings(LOOPBACK, 0, fronts.udpRules()), policies, OperatorSettings.defaults(), cluster,
-        StoreLimits.unlimited(), fronts.rls(), Defences.defaults(), PersistenceSettings.OFF);
+    ServerSettings settings = SluiceUnderTest.defaults().withValueSize(size)
+        .withUdp(UdpSettings.defaults().withRules(fronts.udpRules())).withPolicies(policies).withCluster(cluster)
+        .withRls(fronts.rls());
     this.server = await(SluiceServer.start(vertx, settings, SluiceUnderTest.VERSION, clock, metrics));
   }
 

@@ -3,14 +3,12 @@ package io.sluice.verticles.server.kit;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.engine.storage.StoreLimits;
-import io.sluice.verticles.engine.udp.stats.KeyStatistics;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.Defences;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
-import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.persistence.PersistenceSettings;
@@ -20,8 +18,6 @@ import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.tcp.TcpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 
-import java.util.List;
-import java.util.Optional;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
@@ -40,50 +36,57 @@ public final class SluiceUnderTest implements AutoCloseable {
   private final SluiceServer server;
   private final Runnable afterClose;
 
+  /**
+   * What these tests run by default: a single node of 2 shards and 2 instances of each front,
+   * every listener on loopback's ephemeral ports, no gRPC listener.
+   */
+  public static ServerSettings defaults() {
+    return ServerSettings.defaults().withShards(2).withFrontInstances(2);
+  }
+
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize) {
-    this(vertx, valueSize, 8096);
+    this(vertx, defaults().withValueSize(valueSize));
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, int maxFrame) {
-    this(vertx, valueSize, new ConnectionLimits(maxFrame, 1 << 20, 65_536));
+    this(vertx, defaults().withValueSize(valueSize).withLimits(ConnectionLimits.defaults().withMaxFrame(maxFrame)));
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits) {
-    this(vertx, valueSize, limits, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()));
+    this(vertx, defaults().withValueSize(valueSize).withLimits(limits));
   }
 
   /** Default connection limits, the given HTTP front settings (origins, token); the HTTP port is always ephemeral. */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, HttpSettings http) {
-    this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), http);
+    this(vertx, listeningAs(defaults().withValueSize(valueSize), http));
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http) {
-    this(vertx, valueSize, limits, http, RuleSet.allowAll());
+    this(vertx, listeningAs(defaults().withValueSize(valueSize).withLimits(limits), http));
   }
 
   public SluiceUnderTest(Vertx vertx, RuleSet udpRules) {
-    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
-        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
-        udpRules);
+    this(vertx, withUdpRules(defaults(), udpRules));
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules) {
-    this(vertx, valueSize, limits, http, udpRules, Policies.none());
+    this(vertx, withUdpRules(listeningAs(defaults().withValueSize(valueSize).withLimits(limits), http), udpRules));
   }
 
   /** The HTTP check API with these policies; no auth token. */
   public SluiceUnderTest(Vertx vertx, Policies policies) {
-    this(vertx, policies, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()));
+    this(vertx, defaults().withPolicies(policies));
   }
 
   /** The HTTP check API with these policies and HTTP front settings (an auth token, say). */
   public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http) {
-    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies);
+    this(vertx, listeningAs(defaults().withPolicies(policies), http));
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies) {
-    this(vertx, valueSize, limits, http, udpRules, policies, io.sluice.verticles.server.metrics.SluiceMetrics.newRegistry());
+    this(vertx, withUdpRules(listeningAs(defaults().withValueSize(valueSize).withLimits(limits), http), udpRules)
+        .withPolicies(policies));
   }
 
   /**
@@ -92,96 +95,81 @@ public final class SluiceUnderTest implements AutoCloseable {
    */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics) {
-    this(vertx, valueSize, limits, http, udpRules, policies, metrics, OperatorSettings.defaults(), StoreLimits.unlimited(),
-        RlsSettings.disabled(), Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, withUdpRules(listeningAs(defaults().withValueSize(valueSize).withLimits(limits), http), udpRules)
+        .withPolicies(policies), metrics);
   }
 
   /** Default everything but the listeners' defences (TLS, connection and time bounds). */
   public SluiceUnderTest(Vertx vertx, Defences defences) {
-    this(vertx, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), defences);
+    this(vertx, defaults().withDefences(defences));
   }
 
   /** These per-connection limits and defences. */
   public SluiceUnderTest(Vertx vertx, ConnectionLimits limits, Defences defences) {
-    this(vertx, ValueSize.UINT16, limits, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(),
-        Policies.none(), SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(),
-        RlsSettings.disabled(), defences, KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, defaults().withLimits(limits).withDefences(defences));
   }
 
   /** The given HTTP front settings (a token, say) and defences. */
   public SluiceUnderTest(Vertx vertx, HttpSettings http, Defences defences) {
-    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), Policies.none(),
-        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), RlsSettings.disabled(), defences, KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, listeningAs(defaults(), http).withDefences(defences));
   }
 
   /** Policies and operator settings (internal metrics, the configuration the admin API shows). */
   public SluiceUnderTest(Vertx vertx, Policies policies, HttpSettings http, OperatorSettings operator) {
-    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), http, RuleSet.allowAll(), policies,
-        SluiceMetrics.newRegistry(), operator, StoreLimits.unlimited(), RlsSettings.disabled(), Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, listeningAs(defaults(), http).withPolicies(policies).withOperator(operator));
   }
 
   /** Records held under {@code recordLimits}, UDP statistics for at most {@code udpMaxStatsKeys} keys. */
   public SluiceUnderTest(Vertx vertx, RuleSet udpRules, StoreLimits recordLimits, int udpMaxStatsKeys) {
-    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
-        udpRules, Policies.none(), SluiceMetrics.newRegistry(), OperatorSettings.defaults(), recordLimits, RlsSettings.disabled(),
-        Defences.defaults(), udpMaxStatsKeys);
+    this(vertx, defaults().withUdp(UdpSettings.defaults().withRules(udpRules).withMaxStatsKeys(udpMaxStatsKeys))
+        .withRecordLimits(recordLimits));
   }
 
   /** Records held under {@code recordLimits} (instance-wide: each of the 2 shards holds half). */
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, RuleSet udpRules, Policies policies, StoreLimits recordLimits) {
-    this(vertx, valueSize, new ConnectionLimits(8096, 1 << 20, 65_536), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
-        udpRules, policies, SluiceMetrics.newRegistry(), OperatorSettings.defaults(), recordLimits, RlsSettings.disabled(),
-        Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, withUdpRules(defaults().withValueSize(valueSize), udpRules).withPolicies(policies)
+        .withRecordLimits(recordLimits));
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
                          Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
                          StoreLimits recordLimits) {
-    this(vertx, valueSize, limits, http, udpRules, policies, metrics, operator, recordLimits, RlsSettings.disabled(),
-        Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, withUdpRules(listeningAs(defaults().withValueSize(valueSize).withLimits(limits), http), udpRules)
+        .withPolicies(policies).withOperator(operator).withRecordLimits(recordLimits), metrics);
   }
 
   /** Envoy's rate limit service and these listener defences (TLS, say); the rest as by default. */
   public SluiceUnderTest(Vertx vertx, RlsSettings rls, Defences defences) {
-    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
-        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(), Policies.none(),
-        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, defences, KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, withRls(defaults(), rls).withDefences(defences));
   }
 
   /** Envoy's rate limit service with these settings (its port is made ephemeral); the rest as by default. */
   public SluiceUnderTest(Vertx vertx, RlsSettings rls) {
-    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
-        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(), Policies.none(),
-        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, withRls(defaults(), rls));
   }
 
   /** Envoy's rate limit service with these settings and these limits on a connection (--max-pending-bytes, say). */
   public SluiceUnderTest(Vertx vertx, RlsSettings rls, ConnectionLimits limits) {
-    this(vertx, ValueSize.UINT16, limits, new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), RuleSet.allowAll(),
-        Policies.none(), SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls,
-        Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, withRls(defaults(), rls).withLimits(limits));
   }
 
   /** Every way of rate limiting: UDP rules, check policies and Envoy's rate limit service; the rest as by default. */
   public SluiceUnderTest(Vertx vertx, RuleSet udpRules, Policies policies, RlsSettings rls) {
-    this(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
-        new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()), udpRules, policies,
-        SluiceMetrics.newRegistry(), OperatorSettings.defaults(), StoreLimits.unlimited(), rls, Defences.defaults(), KeyStatistics.DEFAULT_MAX_KEYS);
+    this(vertx, withRls(withUdpRules(defaults(), udpRules), rls).withPolicies(policies));
   }
 
-  private SluiceUnderTest(Vertx vertx, ValueSize valueSize, ConnectionLimits limits, HttpSettings http, RuleSet udpRules,
-                          Policies policies, PrometheusMeterRegistry metrics, OperatorSettings operator,
-                          StoreLimits recordLimits, RlsSettings rls, Defences defences, int udpMaxStatsKeys) {
-    this.vertx = vertx;
-    this.metrics = metrics;
-    this.clock = new ManualClock();
-    this.afterClose = () -> { };
-    // Every listener binds where the HTTP settings say (loopback but in tests of exposed listeners).
-    ServerSettings settings = new ServerSettings(valueSize, 2, 2, 100, limits, new TcpSettings(http.bind(), 0),
-        new HttpSettings(http.bind(), 0, http.allowedOrigins(), http.authToken(), http.allowedHosts()),
-        new UdpSettings(http.bind(), 0, udpRules, udpMaxStatsKeys), policies, operator, ClusterSettings.NONE, recordLimits,
-        new RlsSettings(LOOPBACK, rls.port() < 0 ? -1 : 0, rls.config(), rls.responseHeaders()), defences, PersistenceSettings.OFF);
-    this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
+  /** Persisting as {@code persistence} says (a data directory, an fsync policy), all else default. */
+  public SluiceUnderTest(Vertx vertx, PersistenceSettings persistence) {
+    this(vertx, defaults().withPersistence(persistence));
+  }
+
+  /** A single node with these settings, its own registry for /metrics. */
+  public SluiceUnderTest(Vertx vertx, ServerSettings settings) {
+    this(vertx, settings, SluiceMetrics.newRegistry());
+  }
+
+  private SluiceUnderTest(Vertx vertx, ServerSettings settings, PrometheusMeterRegistry metrics) {
+    this(vertx, settings, metrics, new ManualClock(), () -> { });
   }
 
   /**
@@ -189,25 +177,40 @@ public final class SluiceUnderTest implements AutoCloseable {
    * stops the server, then runs {@code afterClose} (the other nodes of its cluster).
    */
   public SluiceUnderTest(Vertx vertx, ServerSettings settings, ManualClock clock, Runnable afterClose) {
+    this(vertx, settings, SluiceMetrics.newRegistry(), clock, afterClose);
+  }
+
+  private SluiceUnderTest(Vertx vertx, ServerSettings settings, PrometheusMeterRegistry metrics, ManualClock clock,
+                          Runnable afterClose) {
     this.vertx = vertx;
-    this.metrics = SluiceMetrics.newRegistry();
+    this.metrics = metrics;
     this.clock = clock;
     this.afterClose = afterClose;
     this.server = await(SluiceServer.start(vertx, settings, VERSION, clock, metrics));
+  }
+
+  /**
+   * These HTTP front settings on an ephemeral port; the Throttr and UDP listeners bind where the
+   * HTTP one does (loopback but in tests of exposed listeners).
+   */
+  private static ServerSettings listeningAs(ServerSettings settings, HttpSettings http) {
+    return settings.withHttp(http.withListener(http.bind(), 0)).withTcp(new TcpSettings(http.bind(), 0))
+        .withUdp(settings.udp().withListener(http.bind(), 0));
+  }
+
+  private static ServerSettings withUdpRules(ServerSettings settings, RuleSet rules) {
+    return settings.withUdp(settings.udp().withRules(rules));
+  }
+
+  /** Envoy's rate limit service with these settings, its listener (if any) on loopback's ephemeral port. */
+  private static ServerSettings withRls(ServerSettings settings, RlsSettings rls) {
+    return settings.withRls(new RlsSettings(LOOPBACK, rls.port() < 0 ? -1 : 0, rls.config(), rls.responseHeaders()));
   }
 
   /** What /metrics serves. */
   public PrometheusMeterRegistry metrics() {
     return metrics;
   }
-
-  /** Persisting as {@code persistence} says (a data directory, an fsync policy), all else default. */
-  public SluiceUnderTest(Vertx vertx, PersistenceSettings persistence) {
-    this(vertx, new ServerSettings(ValueSize.UINT16, 2, 2, 100, new ConnectionLimits(8096, 1 << 20, 65_536),
-        new TcpSettings(LOOPBACK, 0), new HttpSettings(LOOPBACK, 0, List.of(), Optional.empty()),
-        new UdpSettings(LOOPBACK, 0, RuleSet.allowAll()), Policies.none(), persistence), new ManualClock(), () -> { });
-  }
-
 
   public SluiceServer server() {
     return server;

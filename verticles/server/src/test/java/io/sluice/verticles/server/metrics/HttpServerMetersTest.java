@@ -20,8 +20,6 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 
 import static io.sluice.verticles.server.kit.Scrapes.line;
 import static io.sluice.verticles.server.kit.Scrapes.scrape;
@@ -43,8 +41,8 @@ class HttpServerMetersTest {
       .withMetrics(new VertxMeters(registry))
       .build();
   private final Vertx clients = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(server, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
-      new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()), RuleSet.allowAll(),
+  private final SluiceUnderTest sut = new SluiceUnderTest(server, ValueSize.UINT16, ConnectionLimits.defaults(),
+      HttpSettings.defaults(), RuleSet.allowAll(),
       Policies.of(new Policy("p", new FixedWindow(WindowPolicy.of(new Quota("default", 2, Duration.ofMinutes(1)))))),
       registry);
 

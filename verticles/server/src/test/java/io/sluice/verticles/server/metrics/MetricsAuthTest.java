@@ -8,7 +8,6 @@ import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Optional;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -19,7 +18,7 @@ class MetricsAuthTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
-      new HttpSettings("127.0.0.1", 0, List.of(), Optional.of("scrape-token")), Defences.defaults().withMetricsAuth(true));
+      HttpSettings.defaults().withAuthToken(Optional.of("scrape-token")), Defences.defaults().withMetricsAuth(true));
 
   @AfterEach
   void stop() {

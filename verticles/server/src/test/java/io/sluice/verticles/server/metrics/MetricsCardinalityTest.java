@@ -46,8 +46,8 @@ class MetricsCardinalityTest {
       .build();
   // The client on its own Vert.x, without metrics: only the server's series are scraped.
   private final Vertx clients = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(server, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
-      new HttpSettings("127.0.0.1", 0, List.of(), Optional.of("secret")), RuleSet.allowAll(),
+  private final SluiceUnderTest sut = new SluiceUnderTest(server, ValueSize.UINT16, ConnectionLimits.defaults(),
+      HttpSettings.defaults().withAuthToken(Optional.of("secret")), RuleSet.allowAll(),
       Policies.of(new Policy("p", new FixedWindow(WindowPolicy.of(new Quota("default", 5, Duration.ofMinutes(1)))))),
       registry);
 

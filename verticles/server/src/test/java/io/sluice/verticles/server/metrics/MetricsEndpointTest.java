@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.util.List;
-import java.util.Optional;
 import io.sluice.verticles.server.OperatorSettings;
 import io.sluice.verticles.server.http.HttpSettings;
 import java.net.InetAddress;
@@ -133,7 +132,7 @@ class MetricsEndpointTest {
   void internalSeriesWhenAskedFor() {
     Vertx own = Vertx.vertx();
     try (SluiceUnderTest internal = new SluiceUnderTest(own, Policies.none(),
-        new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()), new OperatorSettings(true, List.of()))) {
+        HttpSettings.defaults(), new OperatorSettings(true, List.of()))) {
       try (HttpCalls http = new HttpCalls(own, internal.httpPort())) {
         assertThat(http.get("/api/keys").status()).isEqualTo(200);
         String scrape = http.get("/metrics").body();

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -50,8 +49,8 @@ class MetricsScrapeTest {
 
   MetricsScrapeTest() {
     Gauge.builder("test.slow.gauge", this::slowValue).register(registry);
-    sut = new SluiceUnderTest(vertx, ValueSize.UINT16, new ConnectionLimits(8096, 1 << 20, 65_536),
-        new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()), RuleSet.allowAll(), Policies.none(), registry);
+    sut = new SluiceUnderTest(vertx, ValueSize.UINT16, ConnectionLimits.defaults(),
+        HttpSettings.defaults(), RuleSet.allowAll(), Policies.none(), registry);
   }
 
   /** While {@link #holding}, each rendering waits here until the test lets it go (bounded). */

@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.logging.Level;
@@ -59,8 +58,7 @@ class PersistenceFailureTest {
   @Test
   void aFailedWriteIsCountedShownAndMakesTheInstanceUnreadyWhileRequestsAreAnsweredUntilASnapshotRepairsIt()
       throws Exception {
-    sluice = new SluiceUnderTest(vertx, new PersistenceSettings(Optional.of(dir), FsyncPolicy.ALWAYS,
-        Duration.ofMinutes(5), false));
+    sluice = new SluiceUnderTest(vertx, PersistenceSettings.OFF.withDataDir(dir).withFsync(FsyncPolicy.ALWAYS));
     http = new HttpCalls(vertx, sluice.httpPort());
     ThrottrClient client = await(ThrottrClient.connect(vertx,
         new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));
@@ -102,8 +100,7 @@ class PersistenceFailureTest {
   @Test
   void aFullDiskIsLoggedOnceLeavesNoEmptyFileAndItsRecoveryIsLoggedOnce() throws Exception {
     GatedDisk disk = new GatedDisk();
-    sluice = new SluiceUnderTest(vertx, new PersistenceSettings(Optional.of(dir), FsyncPolicy.EVERYSEC,
-        Duration.ofMinutes(5), false, PersistenceSettings.DEFAULT_QUEUE_BYTES, disk));
+    sluice = new SluiceUnderTest(vertx, PersistenceSettings.OFF.withDataDir(dir).withFiles(disk));
     http = new HttpCalls(vertx, sluice.httpPort());
     ThrottrClient client = await(ThrottrClient.connect(vertx,
         new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));
@@ -136,8 +133,7 @@ class PersistenceFailureTest {
     http.close();
     sluice.close();
     // The repaired chain loads, without --data-recover, with what the repair snapshot saved.
-    sluice = new SluiceUnderTest(vertx, new PersistenceSettings(Optional.of(dir), FsyncPolicy.EVERYSEC,
-        Duration.ofMinutes(5), false));
+    sluice = new SluiceUnderTest(vertx, PersistenceSettings.OFF.withDataDir(dir));
     client = await(ThrottrClient.connect(vertx,
         new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));
     assertThat(await(client.query("during")).quota()).isEqualTo(5);

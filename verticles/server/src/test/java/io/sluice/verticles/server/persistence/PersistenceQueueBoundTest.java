@@ -20,10 +20,8 @@ import io.vertx.core.Vertx;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -68,8 +66,7 @@ class PersistenceQueueBoundTest {
   @Test
   void aDiskThatFallsBehindKeepsTheQueueBoundedAnswersEveryRequestAndASnapshotRepairsTheFiles() {
     GatedDisk disk = new GatedDisk();
-    start(new PersistenceSettings(Optional.of(dir), FsyncPolicy.EVERYSEC, Duration.ofMinutes(5), false, QUEUE_BYTES,
-        disk));
+    start(PersistenceSettings.OFF.withDataDir(dir).withQueueBytes(QUEUE_BYTES).withFiles(disk));
     insertAll("before-", 100, 7);
     Poll.until("the writer wrote the first keys", () -> queued() == 0);
 
@@ -118,8 +115,7 @@ class PersistenceQueueBoundTest {
   @Test
   void withFsyncAlwaysTheRepliesHeldForAStuckDiskAreReleasedWhenTheQueueOverflows() {
     GatedDisk disk = new GatedDisk();
-    start(new PersistenceSettings(Optional.of(dir), FsyncPolicy.ALWAYS, Duration.ofMinutes(5), false, QUEUE_BYTES,
-        disk));
+    start(PersistenceSettings.OFF.withDataDir(dir).withFsync(FsyncPolicy.ALWAYS).withQueueBytes(QUEUE_BYTES).withFiles(disk));
     insertAll("before-", 100, 7);
     disk.close();
     // One insert first, to have the writer stuck on the disk before the flood comes.
@@ -155,7 +151,7 @@ class PersistenceQueueBoundTest {
   private void restart() {
     http.close();
     sluice.close();
-    start(new PersistenceSettings(Optional.of(dir), FsyncPolicy.EVERYSEC, Duration.ofMinutes(5), false));
+    start(PersistenceSettings.OFF.withDataDir(dir));
   }
 
   private long queued() {

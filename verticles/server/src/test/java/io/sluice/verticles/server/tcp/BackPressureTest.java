@@ -32,7 +32,7 @@ class BackPressureTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new ConnectionLimits(8096, MAX_PENDING_BYTES, MAX_PENDING_REQUESTS));
+      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES).withMaxPendingRequests(MAX_PENDING_REQUESTS));
 
   @AfterEach
   void stop() {

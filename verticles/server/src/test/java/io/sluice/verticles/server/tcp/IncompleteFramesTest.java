@@ -33,7 +33,7 @@ class IncompleteFramesTest {
   private final Vertx vertx = Vertx.vertx();
   private final PartialFrameBudget budget = new PartialFrameBudget(LIMIT);
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT32,
-      new ConnectionLimits(1 << 20, 1 << 20, 65_536, budget));
+      ConnectionLimits.defaults().withMaxFrame(1 << 20).withPartialFrames(budget));
   private final LogLines log = new LogLines();
   private final Conversation probe = open();
 

@@ -53,7 +53,7 @@ class NonReadingClientsTest {
 
   private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new ConnectionLimits(8096, MAX_PENDING_BYTES, 65_536));
+      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES));
   private final Conversation probe = await(TcpConversation.open(vertx, sut.tcpPort()));
   /** Small socket buffers, so that the kernels stop taking replies and requests soon. */
   private final NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)

@@ -253,7 +253,7 @@ class TlsTest {
     TestCertificates.Issued server = ca.server("server");
     TestCertificates.Issued stranger = ca.server("stranger");
     assertThatThrownBy(() -> new SluiceUnderTest(vertx, Defences.defaults().withTls(new TlsSettings(
-        server.certificateFile(), stranger.keyFile(), Optional.empty()))))
+        server.certificateFile(), stranger.keyFile(), Optional.empty(), TlsEngine.AUTO))))
         .rootCause().hasMessage("the private key in " + stranger.keyFile() + " does not match the certificate in "
             + server.certificateFile());
   }

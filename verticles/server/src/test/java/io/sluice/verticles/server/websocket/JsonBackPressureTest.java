@@ -13,8 +13,6 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -41,7 +39,7 @@ class JsonBackPressureTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new ConnectionLimits(8096, MAX_PENDING_BYTES, 4096), new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty()));
+      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES).withMaxPendingRequests(4096), HttpSettings.defaults());
 
   @AfterEach
   void stop() {

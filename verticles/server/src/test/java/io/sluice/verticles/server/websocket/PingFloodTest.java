@@ -12,7 +12,6 @@ import io.vertx.core.http.WebSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -43,7 +42,7 @@ class PingFloodTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      new ConnectionLimits(8096, MAX_PENDING_BYTES, 4096), new HttpSettings("127.0.0.1", 0, List.of(), Optional.of("token")));
+      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES).withMaxPendingRequests(4096), HttpSettings.defaults().withAuthToken(Optional.of("token")));
 
   @AfterEach
   void stop() {

@@ -14,7 +14,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
-import java.util.Optional;
 
 import static io.sluice.verticles.server.kit.ChannelCalls.call;
 import static io.sluice.verticles.server.kit.ChannelFrames.ack;
@@ -43,7 +42,7 @@ class WebSocketOriginTest {
   }
 
   private void serve(List<String> allowedOrigins) {
-    sut = new SluiceUnderTest(vertx, ValueSize.UINT16, new HttpSettings("127.0.0.1", 0, allowedOrigins, Optional.empty()));
+    sut = new SluiceUnderTest(vertx, ValueSize.UINT16, HttpSettings.defaults().withAllowedOrigins(allowedOrigins));
   }
 
   /**

@@ -1,0 +1,130 @@
+package io.sluice.gateway;
+
+import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.protocol.binary.codec.PartialFrameBudget;
+import io.sluice.verticles.engine.storage.StoreLimits;
+import io.sluice.verticles.rls.RlsConfigException;
+import io.sluice.verticles.rls.RlsConfigSource;
+import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.OperatorSettings;
+import io.sluice.verticles.server.ServerSettings;
+import io.sluice.verticles.server.cluster.ClusterSettings;
+import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.grpc.RlsSettings;
+import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
+import io.sluice.verticles.server.tcp.TcpSettings;
+import io.sluice.verticles.server.tls.TlsEngine;
+import io.sluice.verticles.server.tls.TlsSettings;
+import io.sluice.verticles.server.udp.UdpSettings;
+
+import java.util.Locale;
+
+/**
+ * The one place where the options become the server's settings: a method per section of the
+ * option table, each reading only its own options.
+ */
+final class ServerSettingsMapping {
+
+  private ServerSettingsMapping() {
+  }
+
+  /**
+   * Reads the files the settings hold (the UDP rule table, Envoy's rate limit config) now: one that
+   * cannot be used stops the start with a message for the operator.
+   */
+  static ServerSettings of(SluiceConfig config) throws Exception {
+    return ServerSettings.defaults()
+        .withValueSize(config.valueSize())
+        .withShards(config.shards())
+        // One front instance per event loop: shard i and front instance i then share loop i.
+        .withFrontInstances(config.eventLoops())
+        .withSweepIntervalMillis(config.sweepIntervalMillis())
+        .withLimits(limits(config))
+        .withTcp(new TcpSettings(config.tcpBind(), config.tcpPort()))
+        .withHttp(http(config))
+        .withUdp(udp(config))
+        .withPolicies(config.policies())
+        .withOperator(new OperatorSettings(config.internalMetrics(), config.effective()))
+        .withCluster(cluster(config))
+        .withRecordLimits(new StoreLimits(config.maxKeys(), config.maxMemory(), config.eviction()))
+        .withRls(rls(config))
+        .withDefences(defences(config))
+        .withPersistence(persistence(config));
+  }
+
+  /** What one client connection may hold, on every front. */
+  static ConnectionLimits limits(SluiceConfig config) {
+    return ConnectionLimits.defaults()
+        .withMaxFrame(config.maxFrame())
+        .withMaxPendingBytes(config.maxPendingBytes())
+        .withPartialFrames(new PartialFrameBudget(config.maxPartialBytes()))
+        .withMaxSubscriptions(config.maxSubscriptions());
+  }
+
+  static HttpSettings http(SluiceConfig config) {
+    return HttpSettings.defaults()
+        .withListener(config.httpBind(), config.httpPort())
+        .withAllowedOrigins(config.allowedOrigins())
+        .withAuthToken(config.authToken())
+        .withAllowedHosts(config.allowedHosts());
+  }
+
+  static UdpSettings udp(SluiceConfig config) throws UdpRules.RulesFileException {
+    return UdpSettings.defaults()
+        .withListener(config.udpBind(), config.udpPort())
+        .withRules(UdpRules.load(config.rulesFile()))
+        .withMaxStatsKeys(config.udpMaxStatsKeys());
+  }
+
+  /** A single node unless {@code --cluster}. */
+  static ClusterSettings cluster(SluiceConfig config) {
+    return config.cluster()
+        ? new ClusterSettings(true, config.clusterHost(), config.clusterPort(), config.clusterMembers(), config.clusterName(),
+            config.backups(), config.clusterConfig())
+        : ClusterSettings.NONE;
+  }
+
+  /** envoyproxy/ratelimit's config, read now: a refused one stops the start with its file, line and field. */
+  static RlsSettings rls(SluiceConfig config) throws Exception {
+    RlsConfigSource source;
+    if (config.rlsConfig().isEmpty()) {
+      source = RlsConfigSource.none();
+    } else {
+      try {
+        source = RlsConfigSource.load(config.rlsConfig().get());
+      } catch (RlsConfigException refused) {
+        throw new Exception("rate limit config (--rls-config) refused: " + refused.getMessage(), refused);
+      }
+    }
+    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsResponseHeaders());
+  }
+
+  /** The listeners' defences against the network. */
+  static Defences defences(SluiceConfig config) {
+    Defences defences = Defences.defaults()
+        .withMaxConnections(config.maxConnections())
+        .withIdleTimeout(config.idleTimeout())
+        .withHttpBounds(config.httpRequestTimeout(), config.httpMaxHeaderBytes(), config.httpMaxHeaders())
+        .withProtectedMode(config.protectedMode())
+        .withMetricsAuth(config.metricsAuth());
+    if (config.authTokenFile().isPresent()) {
+      defences = defences.withAuthTokenFile(config.authTokenFile().get());
+    }
+    if (config.tlsCertificate().isPresent() && config.tlsKey().isPresent()) {
+      defences = defences.withTls(new TlsSettings(config.tlsCertificate().get(), config.tlsKey().get(),
+          config.tlsClientCa(), TlsEngine.valueOf(config.tlsEngine().toUpperCase(Locale.ROOT))));
+    }
+    return defences;
+  }
+
+  /** Memory only unless {@code --data-dir}. */
+  static PersistenceSettings persistence(SluiceConfig config) {
+    PersistenceSettings persistence = PersistenceSettings.OFF
+        .withFsync(config.fsync())
+        .withSnapshotInterval(config.snapshotInterval())
+        .withRecover(config.dataRecover())
+        .withQueueBytes(config.persistenceQueueBytes());
+    return config.dataDir().map(persistence::withDataDir).orElse(persistence);
+  }
+}
