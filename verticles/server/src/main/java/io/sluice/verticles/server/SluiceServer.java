@@ -212,7 +212,8 @@ public final class SluiceServer {
     // A cluster node persists each partition's store, in a directory of their own.
     PersistenceSettings persisting = clustered == null ? settings.persistence()
         : settings.persistence().under(ClusterPartitions.DIRECTORY);
-    return PersistentShards.load(vertx, persisting, stores, settings.valueSize(), instance.clock())
+    return PersistentShards.load(vertx, persisting, stores, directory.verticles(), directory::verticleOf,
+        settings.valueSize(), instance.clock())
         .compose(loaded -> {
           persistence = loaded;
           if (metrics != null && loaded.enabled()) {

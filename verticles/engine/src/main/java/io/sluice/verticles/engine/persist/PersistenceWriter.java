@@ -35,9 +35,11 @@ public final class PersistenceWriter {
     thread.setDaemon(true);
   }
 
-  /** Starts the thread, once the logs it serves are all made. */
+  /** Starts the thread, once the logs it serves are all made; a writer that serves none has no thread. */
   public void start() {
-    thread.start();
+    if (!logs.isEmpty()) {
+      thread.start();
+    }
   }
 
   /** Called by each log it serves as it is made, before {@link #start}. */
