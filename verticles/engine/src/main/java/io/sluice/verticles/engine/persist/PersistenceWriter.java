@@ -9,10 +9,12 @@ import java.util.concurrent.locks.LockSupport;
  * The one writer thread of a shard verticle: it serves the logs of every store the verticle hosts
  * (one on a single node; in a cluster, every partition placed on it), so a node has one writer per
  * shard verticle, not one per partition. Each turn takes every log's queued work, writes it, forces
- * each log as its {@link FsyncPolicy} says and releases the replies that waited: one wake-up and one
- * turn cover the changes of all its logs gathered meanwhile (group commit). It turns every
- * {@link #WRITE_PERIOD_NANOS}, sooner when a log has a block, an operation or, with {@code always},
- * a waiting reply; a shard's thread only unparks it, never takes a lock of the writer's.
+ * each log as its {@link FsyncPolicy} says and releases the replies that waited. Every
+ * {@link #WRITE_PERIOD_NANOS} it turns for every log (one turn covers the changes of all its logs
+ * gathered meanwhile); in between, as soon as a log has a block, an operation or, with
+ * {@code always}, a waiting reply, it turns for the logs that have such work (group commit: one
+ * fsync per log covers every change made while the last ran). A shard's thread only unparks it,
+ * never takes a lock of the writer's.
  *
  * <p>The thread ends once every log it serves is closed ({@link ShardPersistence#close}).
  */
@@ -57,14 +59,22 @@ public final class PersistenceWriter {
 
   private void run() {
     try {
+      long nextPeriodNanos = System.nanoTime() + WRITE_PERIOD_NANOS;
       while (!logs.isEmpty()) {
-        if (!anyWork()) {
-          LockSupport.parkNanos(this, WRITE_PERIOD_NANOS);
+        long waitNanos = nextPeriodNanos - System.nanoTime();
+        if (waitNanos > 0 && !anyWork()) {
+          LockSupport.parkNanos(this, waitNanos);
         }
         // Interrupted: write, force and close everything, as when every log closes.
         boolean stop = Thread.interrupted();
+        // Every log turns once a period; between periods only those with work of their own, so that
+        // one log's full block does not cut every other log's buffer into small blocks.
+        boolean periodic = System.nanoTime() - nextPeriodNanos >= 0;
+        if (periodic) {
+          nextPeriodNanos = System.nanoTime() + WRITE_PERIOD_NANOS;
+        }
         for (ShardPersistence log : logs) {
-          if (log.writeTurn(work, released, stop)) {
+          if ((periodic || stop || log.hasWork()) && log.writeTurn(work, released, stop)) {
             logs.remove(log);
           }
         }
