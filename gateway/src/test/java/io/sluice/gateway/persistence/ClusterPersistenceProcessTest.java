@@ -7,6 +7,7 @@ import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.response.Response;
+import io.sluice.verticles.engine.persist.PersistenceWriter;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -37,11 +38,13 @@ import static io.sluice.gateway.process.Waits.until;
  * A cluster of three nodes in separate processes, each with its own {@code --data-dir}: keys written
  * through every node; every node stopped with SIGTERM; all started again on the same directories.
  * Each node comes back with its id, the table is the one before, and every key, quota and TTL is
- * back, served by its owner.
+ * back, served by its owner. Each node writes the logs of its 271 partitions with one writer thread
+ * per shard verticle, not one per partition.
  */
 class ClusterPersistenceProcessTest {
 
   private static final int NODES = 3;
+  private static final int SHARDS = 2;
   private static final int KEYS = 300;
   private static final long TTL_SECONDS = 600;
 
@@ -65,6 +68,7 @@ class ClusterPersistenceProcessTest {
     List<List<String>> arguments = arguments();
     List<SluiceProcess> nodes = startAll(arguments);
     awaitCluster(nodes);
+    assertOneWriterPerShard(nodes);
     Map<String, Integer> ownedBefore = owned(nodes);
 
     List<ThrottrClient> clients = connect(nodes);
@@ -90,6 +94,7 @@ class ClusterPersistenceProcessTest {
 
     List<SluiceProcess> again = startAll(arguments);
     awaitCluster(again);
+    assertOneWriterPerShard(again);
     assertThat(owned(again)).as("the same ids own the same partitions").isEqualTo(ownedBefore);
     assertThat(keysServed(again)).as("each key served once, by its owner").isEqualTo(KEYS);
     List<ThrottrClient> clientsAgain = connect(again);
@@ -117,7 +122,7 @@ class ClusterPersistenceProcessTest {
     List<List<String>> all = new ArrayList<>();
     for (int n = 0; n < NODES; n++) {
       all.add(List.of("--cluster", "--cluster-port", String.valueOf(ports.get(n)), "--cluster-members", members,
-          "--data-dir", temp.resolve("node-" + n).toString(), "--shards", "2", "--event-loops", "1"));
+          "--data-dir", temp.resolve("node-" + n).toString(), "--shards", String.valueOf(SHARDS), "--event-loops", "1"));
     }
     return all;
   }
@@ -142,6 +147,14 @@ class ClusterPersistenceProcessTest {
   private void awaitCluster(List<SluiceProcess> nodes) {
     until(Duration.ofSeconds(120), "every node ready in a cluster of " + NODES, () -> nodes.stream().allMatch(node ->
         status(node, "/ready") == 200 && cluster(node).getJsonArray("members").size() == NODES));
+  }
+
+  /** Every node's partitions (each persisted: 271 logs) are written by one thread per shard verticle. */
+  private static void assertOneWriterPerShard(List<SluiceProcess> nodes) throws IOException {
+    for (int n = 0; n < NODES; n++) {
+      assertThat(nodes.get(n).threadsNamed(PersistenceWriter.THREAD_NAME)).as("node %d's persistence writers", n)
+          .isEqualTo(SHARDS);
+    }
   }
 
   /** Partitions owned, by node id, as the first node sees the table. */

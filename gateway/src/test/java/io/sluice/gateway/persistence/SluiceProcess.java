@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Sluice in a child JVM, as {@code java -jar sluice.jar} runs it, so a test can stop it with SIGTERM
@@ -84,6 +86,25 @@ final class SluiceProcess implements AutoCloseable {
 
   int httpPort() {
     return httpPort;
+  }
+
+  /**
+   * How many of its live threads have a name beginning with {@code prefix}, as Linux shows them in
+   * {@code /proc/PID/task/TID/comm}: the first 15 characters of a Java thread's name.
+   */
+  long threadsNamed(String prefix) throws IOException {
+    String shown = prefix.substring(0, Math.min(15, prefix.length()));
+    try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+      return tasks.filter(task -> threadName(task).startsWith(shown)).count();
+    }
+  }
+
+  private static String threadName(Path task) {
+    try {
+      return Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
+    } catch (IOException e) {
+      return ""; // the thread ended since the listing
+    }
   }
 
   /** SIGTERM, then waits for the exit. */

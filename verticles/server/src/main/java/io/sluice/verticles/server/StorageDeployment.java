@@ -67,7 +67,8 @@ final class StorageDeployment {
     // A cluster node persists each partition's store, in a directory of their own.
     PersistenceSettings persisting = partitions == null ? settings.persistence()
         : settings.persistence().under(ClusterPartitions.DIRECTORY);
-    return PersistentShards.load(wide.vertx(), persisting, stores, settings.valueSize(), wide.instance().clock())
+    return PersistentShards.load(wide.vertx(), persisting, stores, directory.verticles(), directory::verticleOf,
+        settings.valueSize(), wide.instance().clock())
         .compose(loaded -> {
           persistence = loaded;
           wide.metrics().bind(loaded);

@@ -1,7 +1,7 @@
 package io.sluice.verticles.engine.persist;
 
 /**
- * How one shard's writer works.
+ * How one shard's log is written (by the {@link PersistenceWriter} of its shard verticle).
  *
  * @param fsync                 when the log is forced to disk
  * @param snapshotIntervalNanos how often a snapshot is taken

@@ -16,12 +16,22 @@ final class DiskShard {
   private DiskShard() {
   }
 
-  /** Loads {@code store} from {@code dir} and persists its changes from now on. */
+  /** Loads {@code store} from {@code dir} and persists its changes from now on, with a writer of its own. */
   static ShardPersistence open(Path dir, DataFile identity, Store store, boolean recover, WriterSettings settings,
                                Clock clock) throws Exception {
     ShardLoader.Loaded loaded = ShardLoader.load(dir, identity, store, recover);
     ShardPersistence persistence = new ShardPersistence(dir, identity, loaded.nextGeneration(), loaded, settings,
         clock);
+    store.listen(persistence);
+    return persistence;
+  }
+
+  /** The same, written by {@code writer} (not started yet), as a shard verticle's partitions are. */
+  static ShardPersistence open(Path dir, DataFile identity, Store store, WriterSettings settings, Clock clock,
+                               PersistenceWriter writer) throws Exception {
+    ShardLoader.Loaded loaded = ShardLoader.load(dir, identity, store, false);
+    ShardPersistence persistence = new ShardPersistence(dir, identity, loaded.nextGeneration(), loaded, settings,
+        clock, writer);
     store.listen(persistence);
     return persistence;
   }

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.persistence;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.persist.DataFile;
 import io.sluice.verticles.engine.persist.PersistenceStats;
+import io.sluice.verticles.engine.persist.PersistenceWriter;
 import io.sluice.verticles.engine.persist.ShardLoader;
 import io.sluice.verticles.engine.persist.ShardPersistence;
 import io.sluice.verticles.engine.storage.Store;
@@ -15,11 +16,14 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The persistence of every shard of this process: loads each store from the data directory (off
  * the event loops, all shards at once) before the shards serve, then gives each its
- * {@link ShardPersistence}. What {@code /ready}, {@code /metrics} and the dashboard read.
+ * {@link ShardPersistence}, written by the one {@link PersistenceWriter} of the shard verticle that
+ * hosts it (a cluster's 271 partitions share their verticles' writers). What {@code /ready},
+ * {@code /metrics} and the dashboard read.
  */
 public final class PersistentShards {
 
@@ -37,16 +41,22 @@ public final class PersistentShards {
   }
 
   /**
-   * Loads every store from {@code settings}' directory and starts its log. Fails, naming the file
-   * and offset, on a file that cannot be loaded.
+   * Loads every store from {@code settings}' directory and starts its log, written by the writer of
+   * shard verticle {@code verticleOf(store)} (of {@code verticles}). Fails, naming the file and
+   * offset, on a file that cannot be loaded.
    */
   public static Future<PersistentShards> load(Vertx vertx, PersistenceSettings settings, List<Store> stores,
-                                              ValueSize valueSize, Clock clock) {
+                                              int verticles, IntUnaryOperator verticleOf, ValueSize valueSize,
+                                              Clock clock) {
     if (!settings.enabled()) {
       return Future.succeededFuture(none());
     }
     Path dir = settings.dataDir().orElseThrow();
     long started = System.nanoTime();
+    List<PersistenceWriter> writers = new ArrayList<>();
+    for (int v = 0; v < verticles; v++) {
+      writers.add(new PersistenceWriter(v));
+    }
     List<Future<ShardPersistence>> loading = new ArrayList<>();
     for (int i = 0; i < stores.size(); i++) {
       int shard = i;
@@ -55,7 +65,7 @@ public final class PersistentShards {
         DataFile identity = new DataFile(DataFile.LOG, valueSize.bytes(), shard, stores.size(), 0);
         ShardLoader.Loaded loaded = ShardLoader.load(dir, identity, store, settings.recover());
         return new ShardPersistence(dir, identity, loaded.nextGeneration(), loaded, settings.writer(stores.size()),
-            clock);
+            clock, writers.get(verticleOf.applyAsInt(shard)));
       }, false));
     }
     return Future.join(loading).transform(all -> {
@@ -65,6 +75,8 @@ public final class PersistentShards {
           opened.add(shard.result());
         }
       }
+      // Started when all logs are made, to write (or, on failure, close) them.
+      writers.forEach(PersistenceWriter::start);
       if (all.failed()) {
         opened.forEach(PersistentShards::closeQuietly);
         return Future.failedFuture(all.cause());
