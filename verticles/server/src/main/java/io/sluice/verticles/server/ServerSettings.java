@@ -9,6 +9,8 @@ import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.verticles.server.front.ConnectionLimits;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.tcp.TcpSettings;
+import io.sluice.verticles.server.settings.Defences;
+import io.sluice.verticles.server.settings.OperatorSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 
 /**

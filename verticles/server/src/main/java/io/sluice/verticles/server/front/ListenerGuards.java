@@ -2,7 +2,7 @@ package io.sluice.verticles.server.front;
 
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.sluice.verticles.engine.time.Clock;
-import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.tls.TlsReloads;
 import io.vertx.core.net.NetServerOptions;
 

@@ -1,7 +1,7 @@
 package io.sluice.verticles.server.http;
 
 import io.sluice.verticles.engine.log.LogLimiter;
-import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.front.ListenerGuards;
 import io.sluice.verticles.server.tls.HandshakeFailures;
 import io.sluice.verticles.server.tls.TlsReloads;

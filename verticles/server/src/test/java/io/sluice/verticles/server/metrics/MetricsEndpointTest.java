@@ -17,7 +17,7 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.util.List;
 import java.util.Optional;
-import io.sluice.verticles.server.OperatorSettings;
+import io.sluice.verticles.server.settings.OperatorSettings;
 import io.sluice.verticles.server.http.HttpSettings;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
