@@ -5,7 +5,6 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.sluice.verticles.rls.InvalidRateLimitRequest;
 import io.sluice.verticles.rls.RateLimitService;
 import io.sluice.verticles.server.metrics.Callers;
-import io.sluice.verticles.server.shard.ShardQueries;
 import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -179,7 +178,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
         call.ok(response);
         return;
       }
-      Throwable cause = ShardQueries.cause(failure);
+      Throwable cause = ServiceFailures.cause(failure);
       if (cause instanceof InvalidRateLimitRequest) {
         refuse(call, cause.getMessage());
       } else {
