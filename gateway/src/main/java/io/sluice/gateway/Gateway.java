@@ -17,7 +17,7 @@ import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.server.tcp.TcpSettings;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.rls.RlsConfigException;

@@ -4,7 +4,7 @@ import io.sluice.protocol.binary.codec.PartialFrameBudget;
 
 /**
  * The Throttr TCP front's listener; what each connection may hold is in
- * {@link io.sluice.verticles.server.front.ConnectionLimits}, shared with the WebSocket bridge.
+ * {@link io.sluice.verticles.server.listener.ConnectionLimits}, shared with the WebSocket bridge.
  *
  * @param port 0 for one ephemeral port shared by every instance
  */

@@ -5,7 +5,7 @@ import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.SluiceUnderTest;

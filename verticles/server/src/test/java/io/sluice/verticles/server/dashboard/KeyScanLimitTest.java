@@ -11,7 +11,7 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.http.BearerToken;
-import io.sluice.verticles.server.front.ListenerGuards;
+import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.http.HttpFrontVerticle;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.HttpCalls.Answer;

@@ -8,7 +8,7 @@ import io.grpc.stub.ClientCalls;
 import io.netty.handler.codec.http2.Http2Error;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.server.settings.Defences;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.RawHttp2;

@@ -13,7 +13,7 @@ import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.cluster.ClusterNode;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.cluster.HazelcastSetup;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.persistence.PersistenceSettings;

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.tls;
 
+import io.sluice.verticles.server.listener.TlsReloads;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
