@@ -7,7 +7,7 @@ import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.persist.FsyncPolicy;
 import io.sluice.verticles.engine.storage.Eviction;
 import io.sluice.verticles.engine.udp.stats.KeyStatistics;
-import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.tls.TlsEngine;

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.ArrayList;
 import java.util.List;
-import io.sluice.verticles.server.OperatorSettings;
+import io.sluice.verticles.server.settings.OperatorSettings;
 
 /**
  * The effective gateway configuration: every option resolved from its sources, validated and

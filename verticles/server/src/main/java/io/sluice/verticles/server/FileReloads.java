@@ -5,7 +5,7 @@ import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.reload.FileWatch;
-import io.sluice.verticles.server.tls.TlsReloads;
+import io.sluice.verticles.server.listener.TlsReloads;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 

@@ -4,7 +4,7 @@ import io.sluice.verticles.server.check.CheckApi;
 import io.sluice.verticles.server.dashboard.Dashboard;
 import io.sluice.verticles.server.dashboard.DashboardData;
 import io.sluice.verticles.server.dashboard.DashboardVerticle;
-import io.sluice.verticles.server.front.ListenerGuards;
+import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.grpc.EnvoyRateLimit;
 import io.sluice.verticles.server.health.Health;
 import io.sluice.verticles.server.http.BearerToken;

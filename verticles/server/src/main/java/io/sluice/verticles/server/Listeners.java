@@ -1,7 +1,7 @@
 package io.sluice.verticles.server;
 
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.server.front.ListenerGuards;
+import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.grpc.EnvoyRateLimit;
 import io.sluice.verticles.server.grpc.GrpcFrontVerticle;
 import io.sluice.verticles.server.shard.ShardDirectory;

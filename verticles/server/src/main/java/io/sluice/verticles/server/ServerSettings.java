@@ -6,9 +6,11 @@ import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.persistence.PersistenceSettings;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.tcp.TcpSettings;
+import io.sluice.verticles.server.settings.Defences;
+import io.sluice.verticles.server.settings.OperatorSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 
 /**

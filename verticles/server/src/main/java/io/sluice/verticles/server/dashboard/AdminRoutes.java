@@ -1,6 +1,6 @@
 package io.sluice.verticles.server.dashboard;
 
-import io.sluice.verticles.server.OperatorSettings;
+import io.sluice.verticles.server.settings.OperatorSettings;
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.reload.ReloadReport;
 import io.sluice.verticles.strategies.policy.Policy;

@@ -2,7 +2,7 @@ package io.sluice.verticles.server.dashboard;
 
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.rls.RlsStats;
-import io.sluice.verticles.server.OperatorSettings;
+import io.sluice.verticles.server.settings.OperatorSettings;
 import io.sluice.verticles.server.check.LivePolicies;
 import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.metrics.Callers;

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.front;
 
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.micrometer.core.instrument.Timer;
 import io.sluice.protocol.binary.codec.RequestType;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.front;
 
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.log.LogLimiter;

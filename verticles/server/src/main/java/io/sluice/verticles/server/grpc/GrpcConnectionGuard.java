@@ -3,7 +3,7 @@ package io.sluice.verticles.server.grpc;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.sluice.verticles.engine.log.LogLimiter;
-import io.sluice.verticles.server.front.ConnectionGate;
+import io.sluice.verticles.server.listener.ConnectionGate;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.net.impl.ConnectionBase;
 

@@ -5,7 +5,6 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.sluice.verticles.rls.InvalidRateLimitRequest;
 import io.sluice.verticles.rls.RateLimitService;
 import io.sluice.verticles.server.metrics.Callers;
-import io.sluice.verticles.server.shard.ShardQueries;
 import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -16,8 +15,8 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.sluice.verticles.engine.log.LogLimiter;
 import io.sluice.verticles.server.tls.HandshakeFailures;
-import io.sluice.verticles.server.front.ListenerGuards;
-import io.sluice.verticles.server.tls.TlsReloads;
+import io.sluice.verticles.server.listener.ListenerGuards;
+import io.sluice.verticles.server.listener.Listener;
 import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
@@ -65,8 +64,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
   private final EnvoyRateLimit rls;
   private final ListenerGuards guards;
   private final int maxPendingBytes;
-  private HttpServer server;
-  private TlsReloads.Updater tlsUpdater;
+  private Listener listener;
   /** The stream of the request being handed to vertx-grpc (on this verticle's event loop). */
   private int callStream;
 
@@ -124,7 +122,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
     }
     GrpcConnectionGuard connections = new GrpcConnectionGuard(guards.gate(), log, maxPendingBytes, rls.pendingBytes());
     HandshakeFailures handshakeFailures = new HandshakeFailures("gRPC", guards.clock());
-    server = vertx.createHttpServer(options)
+    HttpServer server = vertx.createHttpServer(options)
         // Without TLS what fails before the hand-over is a connection refused here, closed already.
         .exceptionHandler(options.isSsl() ? handshakeFailures::failed
             : failure -> LOG.log(System.Logger.Level.DEBUG, () -> "gRPC connection closed: " + failure))
@@ -134,9 +132,8 @@ public final class GrpcFrontVerticle extends VerticleBase {
           callStream = request.streamId();
           grpc.handle(UndeclaredCompression.check(request));
         });
-    tlsUpdater = server::updateSSLOptions;
-    guards.join(tlsUpdater);
-    return server.listen(port, host);
+    listener = Listener.bind(server, guards, host, port);
+    return listener.bound();
   }
 
   /**
@@ -179,7 +176,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
         call.ok(response);
         return;
       }
-      Throwable cause = ShardQueries.cause(failure);
+      Throwable cause = ServiceFailures.cause(failure);
       if (cause instanceof InvalidRateLimitRequest) {
         refuse(call, cause.getMessage());
       } else {
@@ -194,12 +191,11 @@ public final class GrpcFrontVerticle extends VerticleBase {
   }
 
   public int actualPort() {
-    return server.actualPort();
+    return listener.port();
   }
 
   @Override
   public Future<?> stop() {
-    guards.leave(tlsUpdater);
-    return server.close();
+    return listener.close();
   }
 }

@@ -3,7 +3,6 @@ package io.sluice.verticles.server.grpc;
 import io.sluice.verticles.rls.InvalidRateLimitRequest;
 import io.sluice.verticles.rls.RateLimitJson;
 import io.sluice.verticles.rls.RateLimitService;
-import io.sluice.verticles.server.shard.ShardQueries;
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.sluice.verticles.server.http.Endpoint;
@@ -43,8 +42,8 @@ final class JsonHandler implements Endpoint.Action {
         return Future.failedFuture(ApiError.badRequest(invalid.getMessage()));
       }
       return Future.fromCompletionStage(service.get().shouldRateLimit(request))
-          .recover(failure -> Future.failedFuture(ShardQueries.cause(failure) instanceof InvalidRateLimitRequest invalid
-              ? ApiError.badRequest(invalid.getMessage()) : ShardQueries.cause(failure)))
+          .recover(failure -> Future.failedFuture(ServiceFailures.cause(failure) instanceof InvalidRateLimitRequest invalid
+              ? ApiError.badRequest(invalid.getMessage()) : ServiceFailures.cause(failure)))
           .compose(response -> {
             span.rateLimited(request.getDomain(), response.getOverallCode().name());
             return context.response()

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.http;
 
+import io.sluice.verticles.server.shard.ShardFailure;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
@@ -89,6 +90,9 @@ public final class Endpoint implements Handler<RoutingContext> {
     ApiError error;
     if (failure instanceof ApiError refusal) {
       error = refusal;
+    } else if (failure instanceof ShardFailure onShard) {
+      // The shard has logged what it threw.
+      error = new ApiError(500, onShard.getMessage(), null);
     } else {
       LOG.log(System.Logger.Level.ERROR, "API failure on " + context.request().path(), failure);
       error = new ApiError(500, "internal error: " + failure, null);

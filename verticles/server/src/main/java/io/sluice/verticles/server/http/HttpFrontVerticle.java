@@ -1,10 +1,10 @@
 package io.sluice.verticles.server.http;
 
 import io.sluice.verticles.engine.log.LogLimiter;
-import io.sluice.verticles.server.Defences;
-import io.sluice.verticles.server.front.ListenerGuards;
+import io.sluice.verticles.server.settings.Defences;
+import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.tls.HandshakeFailures;
-import io.sluice.verticles.server.tls.TlsReloads;
+import io.sluice.verticles.server.listener.Listener;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpConnection;
@@ -36,8 +36,7 @@ public final class HttpFrontVerticle extends VerticleBase {
   private final Set<HttpConnection> refused = new HashSet<>();
   /** The request clock of every admitted connection of this instance. */
   private RequestDeadlines deadlines;
-  private HttpServer server;
-  private TlsReloads.Updater tlsUpdater;
+  private Listener listener;
 
   /**
    * @param features mounted in this order, which is the order routes match in
@@ -71,7 +70,7 @@ public final class HttpFrontVerticle extends VerticleBase {
         .setMaxWebSocketFrameSize(maxMessageBytes)
         .setMaxWebSocketMessageSize(maxMessageBytes));
     HandshakeFailures handshakeFailures = new HandshakeFailures("HTTP", guards.clock());
-    server = vertx.createHttpServer(options)
+    HttpServer server = vertx.createHttpServer(options)
         .exceptionHandler(handshakeFailures::failed)
         .connectionHandler(this::accept)
         .requestHandler(request -> {
@@ -90,9 +89,8 @@ public final class HttpFrontVerticle extends VerticleBase {
             router.handle(request);
           }
         });
-    tlsUpdater = server::updateSSLOptions;
-    guards.join(tlsUpdater);
-    return server.listen(port, host);
+    listener = Listener.bind(server, guards, host, port);
+    return listener.bound();
   }
 
   private void accept(HttpConnection connection) {
@@ -129,17 +127,16 @@ public final class HttpFrontVerticle extends VerticleBase {
    * WebSockets are closed (1001); whatever is still open after {@code timeout} is closed.
    */
   public Future<Void> shutdown(java.time.Duration timeout) {
-    return server.shutdown(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    return listener.shutdown(timeout);
   }
 
   public int actualPort() {
-    return server.actualPort();
+    return listener.port();
   }
 
   @Override
   public Future<?> stop() {
-    guards.leave(tlsUpdater);
     deadlines.stop();
-    return server.close();
+    return listener.close();
   }
 }

@@ -6,18 +6,19 @@ import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ShardSummary;
 import io.sluice.verticles.engine.shard.ShardTask;
 import io.sluice.protocol.binary.codec.Request;
-import io.sluice.verticles.server.http.ApiError;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
 
 /**
  * The HTTP features' view of their event loop's {@link ShardRouter}: the same routes, as Vert.x
- * futures, with a failure on a shard turned into an HTTP 500. Results complete on the caller's
- * event loop. One instance per event loop.
+ * futures straight from {@link ShardRouter#dispatch} (no {@link java.util.concurrent.CompletionStage}
+ * in between), with a failure on a shard raised as a {@link ShardFailure}. Results complete on the
+ * caller's event loop. One instance per event loop.
  */
 public final class ShardQueries {
 
@@ -41,20 +42,27 @@ public final class ShardQueries {
   }
 
   /**
-   * Runs a filled batch on its shard; completes with it once executed. Fails with a 500 when one of
-   * its Throttr requests, lookups or scans failed there (the shard has logged it); a
-   * {@link ShardTask} reports its own failure, through the task.
+   * Runs a filled batch on its shard; completes with it once executed. Fails with a
+   * {@link ShardFailure} when one of its Throttr requests, lookups or scans failed there (the shard
+   * has logged it); a {@link ShardTask} reports its own failure, through the task.
    */
   public Future<ShardBatch> run(ShardBatch batch) {
-    return Future.fromCompletionStage(router.send(batch)).compose(ShardQueries::answered);
+    return sent(batch).compose(ShardQueries::answered);
   }
 
-  /** The batch, or a 500 when one of its entries other than a task failed on the shard. */
+  /** The filled batch, as the router hands it back on this loop; failed when the shard is out of reach. */
+  private Future<ShardBatch> sent(ShardBatch batch) {
+    Promise<ShardBatch> filled = Promise.promise();
+    router.dispatch(batch, filled::complete, filled::fail);
+    return filled.future();
+  }
+
+  /** The batch, or a {@link ShardFailure} when one of its entries other than a task failed on the shard. */
   private static Future<ShardBatch> answered(ShardBatch filled) {
     for (int i = 0; i < filled.size(); i++) {
       Throwable failure = filled.failure(i);
       if (failure != null && !(filled.entry(i) instanceof ShardTask)) {
-        return Future.failedFuture(new ApiError(500, "internal error on shard " + filled.shard() + ": " + failure, null));
+        return Future.failedFuture(new ShardFailure(filled.shard(), failure));
       }
     }
     return Future.succeededFuture(filled);
@@ -62,29 +70,26 @@ public final class ShardQueries {
 
   /** Runs one Throttr key request on the shard owning its key; the batch holds its reply. */
   public Future<ShardBatch> run(Request.KeyRequest request) {
-    return Future.fromCompletionStage(router.run(request)).compose(ShardQueries::answered);
+    ShardBatch batch = new ShardBatch(router.shardOf(request.key()));
+    batch.add(request);
+    return run(batch);
   }
 
   /** Runs one task on the shard owning its key; the task holds its result or its failure. */
   public <T extends ShardTask> Future<T> run(T task) {
-    return Future.fromCompletionStage(router.run(task));
+    ShardBatch batch = new ShardBatch(router.shardOf(task.key()));
+    batch.add(task);
+    return sent(batch).map(task);
   }
 
   /**
    * Runs a task on the shard owning its key; completes with its result, or fails with what it
-   * failed with (its refusal, or what it threw there), unwrapped.
+   * failed with (its refusal, or what it threw there).
    */
   public <R> Future<R> call(ResultTask<R> task) {
-    return Future.fromCompletionStage(router.call(task)).recover(failure -> Future.failedFuture(cause(failure)));
-  }
-
-  /** What a {@link java.util.concurrent.CompletionStage} failed with, out of the wrapping it adds. */
-  public static Throwable cause(Throwable failure) {
-    Throwable cause = failure;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
+    return run(task).compose(done -> done.failure() != null
+        ? Future.failedFuture(done.failure())
+        : Future.succeededFuture(done.result()));
   }
 
   /** An empty batch for the shard that owns {@code key}. */
@@ -92,10 +97,16 @@ public final class ShardQueries {
     return new ShardBatch(router.shardOf(key));
   }
 
-  /** Runs {@code batchFor.apply(i)} on shard {@code i}, for every shard; results in shard order. */
+  /**
+   * Runs {@code batchFor.apply(i)} on shard {@code i}, for every shard; results in shard order, once
+   * every shard has answered (joined: a failure does not answer before the other shards have).
+   */
   public Future<List<ShardBatch>> onEveryShard(IntFunction<ShardBatch> batchFor) {
-    return Future.fromCompletionStage(router.onEveryShard(batchFor)).compose(filled ->
-        Future.all(filled.stream().map(ShardQueries::answered).toList()).map(all -> filled));
+    List<Future<ShardBatch>> answers = new ArrayList<>(shards());
+    for (int shard = 0; shard < shards(); shard++) {
+      answers.add(run(batchFor.apply(shard)));
+    }
+    return Future.join(answers).map(all -> all.<ShardBatch>list());
   }
 
   /** What each shard holds, in shard order: the shards' part of a Throttr INFO. */

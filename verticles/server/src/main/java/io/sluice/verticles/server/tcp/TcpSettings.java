@@ -2,7 +2,7 @@ package io.sluice.verticles.server.tcp;
 
 /**
  * The Throttr TCP front's listener; what each connection may hold is in
- * {@link io.sluice.verticles.server.front.ConnectionLimits}, shared with the WebSocket bridge.
+ * {@link io.sluice.verticles.server.listener.ConnectionLimits}, shared with the WebSocket bridge.
  *
  * @param port 0 for one ephemeral port shared by every instance
  */

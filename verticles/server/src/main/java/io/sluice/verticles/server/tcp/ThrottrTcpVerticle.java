@@ -4,12 +4,12 @@ import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.netty.channel.Channel;
 import io.sluice.verticles.engine.instance.Instance;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.front.FrontLoop;
-import io.sluice.verticles.server.front.ListenerGuards;
+import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.shard.ShardDirectory;
 import io.sluice.verticles.server.tls.HandshakeFailures;
-import io.sluice.verticles.server.tls.TlsReloads;
+import io.sluice.verticles.server.listener.Listener;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.internal.net.NetSocketInternal;
@@ -31,8 +31,7 @@ public final class ThrottrTcpVerticle extends VerticleBase {
   private final RequestDurations durations;
   private final ConnectionClosers closers;
   private final ListenerGuards guards;
-  private NetServer server;
-  private TlsReloads.Updater tlsUpdater;
+  private Listener listener;
 
   /**
    * @param guards    TLS, the connection limit and the idle timeout this port shares with the others
@@ -55,12 +54,11 @@ public final class ThrottrTcpVerticle extends VerticleBase {
   public Future<?> start() {
     FrontLoop loop = FrontLoop.on(context, instance, shards, limits, durations, closers);
     HandshakeFailures handshakeFailures = new HandshakeFailures("Throttr", guards.clock());
-    server = vertx.createNetServer(guards.configure(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true)))
+    NetServer server = vertx.createNetServer(guards.configure(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true)))
         .exceptionHandler(handshakeFailures::failed)
         .connectHandler(socket -> accept(socket, loop));
-    tlsUpdater = server::updateSSLOptions;
-    guards.join(tlsUpdater);
-    return server.listen(port, host);
+    listener = Listener.bind(server, guards, host, port);
+    return listener.bound();
   }
 
   /** Past --max-connections the connection is closed at once, before anything is read from it. */
@@ -78,17 +76,16 @@ public final class ThrottrTcpVerticle extends VerticleBase {
    * still open after {@code timeout}.
    */
   public Future<Void> shutdown(java.time.Duration timeout) {
-    return server.shutdown(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    return listener.shutdown(timeout);
   }
 
   /** The port actually bound (useful when configured as 0). */
   public int actualPort() {
-    return server.actualPort();
+    return listener.port();
   }
 
   @Override
   public Future<?> stop() {
-    guards.leave(tlsUpdater);
-    return server.close();
+    return listener.close();
   }
 }

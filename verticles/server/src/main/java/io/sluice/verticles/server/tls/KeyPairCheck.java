@@ -22,7 +22,7 @@ import java.util.Optional;
  * (OpenSSL: KEY_VALUES_MISMATCH), all of them, on every listener. So the key signs a probe and the
  * certificate's public key must verify it.
  */
-final class KeyPairCheck {
+public final class KeyPairCheck {
 
   private static final byte[] PROBE = "sluice: does this key match its certificate?".getBytes(StandardCharsets.US_ASCII);
 
@@ -35,7 +35,7 @@ final class KeyPairCheck {
    *
    * @throws IllegalArgumentException naming both files, when they do not load or do not match
    */
-  static void verify(Vertx vertx, TlsSettings settings) {
+  public static void verify(Vertx vertx, TlsSettings settings) {
     PemKeyCertOptions files = new PemKeyCertOptions().setCertPath(settings.certificate().toString())
         .setKeyPath(settings.key().toString());
     boolean checked = false;

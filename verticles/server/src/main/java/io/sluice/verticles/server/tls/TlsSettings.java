@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * and {@code --tls-client-ca} into Vert.x options. Every TCP listener (the Throttr port, the HTTP
  * port, and any {@link io.vertx.core.http.HttpServer} such as a gRPC one, since
  * {@link io.vertx.core.http.HttpServerOptions} is a {@link NetServerOptions}) is configured by
- * {@link #configure}, and its certificates replaced by {@link TlsReloads}.
+ * {@link #configure}, and its certificates replaced by {@link io.sluice.verticles.server.listener.TlsReloads}.
  *
  * @param certificate the server's certificate chain (PEM), leaf first
  * @param key         its private key (PEM, PKCS#8 or PKCS#1)

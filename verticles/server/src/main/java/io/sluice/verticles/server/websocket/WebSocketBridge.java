@@ -1,7 +1,7 @@
 package io.sluice.verticles.server.websocket;
 
 import io.sluice.verticles.engine.instance.Instance;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.front.FrontLoop;
 import io.sluice.verticles.server.metrics.RequestDurations;

@@ -1,7 +1,7 @@
 package io.sluice.verticles.server.channel;
 
-import io.sluice.verticles.server.Defences;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.settings.Defences;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.kit.ChannelFrames;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.JsonWebSocket;

@@ -8,7 +8,7 @@ import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.kit.TcpConversation;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

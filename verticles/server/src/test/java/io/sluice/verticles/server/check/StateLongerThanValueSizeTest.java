@@ -12,7 +12,7 @@ import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.kit.TcpConversation;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.ProtectedMode;
 import io.sluice.verticles.server.persistence.PersistentShards;
-import io.sluice.verticles.server.front.ListenerGuards;
+import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.http.HttpFrontVerticle;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.HttpCalls.Answer;

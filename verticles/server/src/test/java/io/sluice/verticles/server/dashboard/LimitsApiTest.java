@@ -3,7 +3,7 @@ package io.sluice.verticles.server.dashboard;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;

@@ -3,7 +3,7 @@ package io.sluice.verticles.server.front;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
-import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;

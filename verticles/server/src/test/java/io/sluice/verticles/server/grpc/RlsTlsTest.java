@@ -10,7 +10,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.sluice.verticles.rls.RlsConfigSource;
-import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.kit.TestCertificates;
 import io.sluice.verticles.server.tls.TlsEngine;

@@ -1,7 +1,7 @@
 package io.sluice.verticles.server.http;
 
 import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.RawHttp;

@@ -1,6 +1,6 @@
 package io.sluice.verticles.server.http;
 
-import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.RawHttp;

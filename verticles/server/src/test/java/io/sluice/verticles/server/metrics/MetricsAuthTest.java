@@ -1,6 +1,6 @@
 package io.sluice.verticles.server.metrics;
 
-import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.RawHttp;
 import io.sluice.verticles.server.kit.SluiceUnderTest;

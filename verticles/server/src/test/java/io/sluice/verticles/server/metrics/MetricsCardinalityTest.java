@@ -11,7 +11,7 @@ import io.sluice.verticles.strategies.policy.Policy;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.util.List;
-import io.sluice.verticles.server.OperatorSettings;
+import io.sluice.verticles.server.settings.OperatorSettings;
 import io.sluice.verticles.server.http.HttpSettings;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.HttpCalls;

@@ -1,7 +1,7 @@
 package io.sluice.verticles.server.tcp;
 
 import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.kit.Flood;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Promise;

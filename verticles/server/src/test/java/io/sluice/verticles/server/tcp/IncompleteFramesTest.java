@@ -2,7 +2,7 @@ package io.sluice.verticles.server.tcp;
 
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.Conversation;

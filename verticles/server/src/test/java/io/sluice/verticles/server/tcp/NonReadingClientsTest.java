@@ -1,6 +1,6 @@
 package io.sluice.verticles.server.tcp;
 
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.session.ThrottrSession;
 import io.sluice.protocol.binary.codec.ValueSize;

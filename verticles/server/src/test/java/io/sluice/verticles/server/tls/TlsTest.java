@@ -1,9 +1,10 @@
 package io.sluice.verticles.server.tls;
 
+import io.sluice.verticles.server.listener.TlsReloads;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
-import io.sluice.verticles.server.Defences;
+import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.kit.LogCapture;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;

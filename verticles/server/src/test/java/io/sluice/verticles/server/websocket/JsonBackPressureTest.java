@@ -5,7 +5,7 @@ import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
-import io.sluice.verticles.server.front.ConnectionLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;

@@ -1,9 +1,8 @@
-package io.sluice.verticles.server.front;
+package io.sluice.verticles.server.listener;
 
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.sluice.verticles.engine.time.Clock;
-import io.sluice.verticles.server.Defences;
-import io.sluice.verticles.server.tls.TlsReloads;
+import io.sluice.verticles.server.settings.Defences;
 import io.vertx.core.net.NetServerOptions;
 
 import java.util.Optional;

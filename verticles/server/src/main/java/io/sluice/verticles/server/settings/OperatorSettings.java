@@ -1,4 +1,4 @@
-package io.sluice.verticles.server;
+package io.sluice.verticles.server.settings;
 
 import java.util.List;
 

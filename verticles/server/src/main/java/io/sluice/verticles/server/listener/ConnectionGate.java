@@ -1,4 +1,4 @@
-package io.sluice.verticles.server.front;
+package io.sluice.verticles.server.listener;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

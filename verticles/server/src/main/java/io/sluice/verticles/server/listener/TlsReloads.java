@@ -1,5 +1,7 @@
-package io.sluice.verticles.server.tls;
+package io.sluice.verticles.server.listener;
 
+import io.sluice.verticles.server.tls.TlsSettings;
+import io.sluice.verticles.server.tls.KeyPairCheck;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;

@@ -1,4 +1,4 @@
-package io.sluice.verticles.server.front;
+package io.sluice.verticles.server.listener;
 
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
 
