@@ -1,8 +1,8 @@
 package io.sluice.verticles.engine.fuzz;
 
+import io.sluice.protocol.udp.rulefile.RuleConfigException;
+import io.sluice.protocol.udp.rulefile.RuleSetReader;
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.engine.udp.rules.RuleConfigException;
-import io.sluice.verticles.engine.udp.rules.RuleSetReader;
 import io.sluice.verticles.strategies.policy.Policy;
 import io.sluice.verticles.strategies.policy.PolicyParser;
 import net.jqwik.api.Arbitraries;

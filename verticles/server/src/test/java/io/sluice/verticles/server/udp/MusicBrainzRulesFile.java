@@ -1,7 +1,7 @@
 package io.sluice.verticles.server.udp;
 
-import io.sluice.verticles.engine.udp.rules.RuleSetReader;
-import io.sluice.verticles.engine.udp.rules.RuleConfigException;
+import io.sluice.protocol.udp.rulefile.RuleSetReader;
+import io.sluice.protocol.udp.rulefile.RuleConfigException;
 import io.sluice.protocol.udp.rules.RuleSet;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
