@@ -1,6 +1,7 @@
 package io.sluice.gateway;
 
 import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.protocol.udp.rulefile.RuleFileException;
 import io.sluice.protocol.udp.rules.RuleSet;
 
 import java.io.PrintStream;
@@ -22,7 +23,7 @@ final class ConfigCheck {
     RuleSet rules;
     try {
       rules = UdpRules.load(config.rulesFile());
-    } catch (UdpRules.RulesFileException invalid) {
+    } catch (RuleFileException invalid) {
       err.println("sluice: " + invalid.getMessage());
       err.println("sluice: configuration check failed");
       return INVALID;

@@ -1,5 +1,6 @@
 package io.sluice.gateway;
 
+import io.sluice.protocol.udp.rulefile.RuleFileException;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
 import io.sluice.verticles.engine.storage.StoreLimits;
@@ -70,7 +71,7 @@ final class ServerSettingsMapping {
         .withAllowedHosts(config.allowedHosts());
   }
 
-  static UdpSettings udp(SluiceConfig config) throws UdpRules.RulesFileException {
+  static UdpSettings udp(SluiceConfig config) throws RuleFileException {
     return UdpSettings.defaults()
         .withListener(config.udpBind(), config.udpPort())
         .withRules(UdpRules.load(config.rulesFile()))

@@ -15,7 +15,7 @@ class PackageLayersTest {
         // The one clock.
         .layer("time")
         // What stands on the clock alone: logs, storage, channels, the UDP rate, rule and statistics parts.
-        .layer("log", "storage", "channel", "udp.rate", "udp.rules", "udp.stats")
+        .layer("log", "storage", "channel", "udp.rate", "udp.stats")
         // The storage shard, persistence, the instance, the UDP state.
         .layer("shard", "persist", "instance", "udp.state")
         // The routes to the shards, browsing them, the UDP engine.

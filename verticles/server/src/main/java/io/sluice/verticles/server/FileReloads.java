@@ -1,5 +1,6 @@
 package io.sluice.verticles.server;
 
+import io.sluice.verticles.server.settings.Defences;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.http.BearerToken;

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server;
 
+import io.sluice.verticles.server.settings.OperatorSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

@@ -1,5 +1,6 @@
 package io.sluice.verticles.engine.udp;
 
+import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.udp.rules.RuleSet;
@@ -64,7 +65,7 @@ class AsyncStoreTest {
   private final ManualClock clock = new ManualClock(Duration.ofSeconds(EngineHarness.T0).toNanos());
   private final DeferredStore store = new DeferredStore(clock);
   private final java.util.List<Throwable> failures = new java.util.ArrayList<>();
-  private final UdpEngine engine = UdpEngine.builder(MusicBrainzRules.load(), store).clock(clock)
+  private final UdpEngine engine = UdpEngine.builder(MusicBrainzRulesFile.load(), store).clock(clock)
       .listener(new UdpEngineListener() {
         @Override
         public void requestFailed(Throwable failure) {

@@ -1,5 +1,6 @@
 package io.sluice.verticles.engine.udp;
 
+import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleSet;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ class CheckLimitTest {
 
   @Test
   void theSpecsVerifiedExample() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     assertThat(server.request("7 check_limit {\"ua\":\"foo/1.0\",\"ip\":\"1.2.3.4\",\"origin\":\"ws\"}")).isEqualTo(
         "7 ok N 0.0 2500.0 10, [\"ws ua=foo/1.0\",\"ws ip=1.2.3.4\",\"ws global\"], "
             + "[{\"key\":\"ws ua=foo/1.0\",\"over_limit\":\"ok N 0.0 1.0 1\"},"
@@ -26,7 +27,7 @@ class CheckLimitTest {
 
   @Test
   void eachKeyGoesThroughTheFullOverLimitLogic() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     server.request("check_limit {\"ua\":\"Java/1.6\",\"ip\":\"132.185.3.4\",\"origin\":\"ws\"}");
     assertThat(server.stats("ws ua=generic-bad-ua")).startsWith("n_req=1 ");
     assertThat(server.stats("ws cust=bbc")).startsWith("n_req=1 ");
@@ -36,7 +37,7 @@ class CheckLimitTest {
 
   @Test
   void evaluationStopsAfterTheFirstY() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     for (int i = 0; i < 22; i++) {
       server.overLimit("ws ip=9.9.9.9");
     }
@@ -60,15 +61,15 @@ class CheckLimitTest {
 
   @Test
   void nullAnswersExactlyLikeAnEmptyObject() {
-    EngineHarness empty = new EngineHarness(MusicBrainzRules.load());
-    EngineHarness nullArgument = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness empty = new EngineHarness(MusicBrainzRulesFile.load());
+    EngineHarness nullArgument = new EngineHarness(MusicBrainzRulesFile.load());
     assertThat(nullArgument.request("check_limit null")).isEqualTo(empty.request("check_limit {}"))
         .startsWith(ALLOWED + ", ");
   }
 
   @Test
   void malformedArgumentsGetNoReplyAndAreReported() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     for (String argument : List.of("{bad json", "[1,2]", "\"x\"", "5", "true", "", "{\"ua\": \"x\"")) {
       assertThat(server.request("1 check_limit " + argument)).as(argument).isNull();
     }
@@ -86,7 +87,7 @@ class CheckLimitTest {
 
   @Test
   void utf8KeysAreDecodedAndEncodedBack() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     byte[] request = "check_limit {\"origin\":\"ws\",\"ua\":\"Ünïcode €\"}".getBytes(StandardCharsets.UTF_8);
     String reply = server.engine.handle(request).orElseThrow();
     String asUtf8 = new String(UdpEngine.replyBytes(reply), StandardCharsets.UTF_8);
@@ -107,7 +108,7 @@ class CheckLimitTest {
 
   @Test
   void unicodeKeysAreMatchedWithUnicodeRules() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     // Arabic-Indic digits are \d for Perl's decoded strings: the ws ip= rule applies
     String reply = server.request("check_limit {\"origin\":\"ws\",\"ip\":\"\\u0661.\\u0662.\\u0663.\\u0664\"}");
     assertThat(reply).contains("\"over_limit\":\"ok N 0.0 22.0 20\"");

@@ -1,5 +1,6 @@
 package io.sluice.verticles.engine.udp;
 
+import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.protocol.udp.rules.RuleSet;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class ProtocolVectorsTest {
 
   @Test
   void theSpecsSequenceOnAFreshServer() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     assertThat(server.request("over_limit ")).isEqualTo("ok N 0.0 1.0 1");
     assertThat(server.request("over_limit ws ip=1.2.3.4")).isEqualTo("ok N 0.0 22.0 20");
     assertThat(server.request("over_limit ws ip=1.2.3.4\n")).isEqualTo("ok N 1.0 22.0 20");
@@ -49,7 +50,7 @@ class ProtocolVectorsTest {
 
   @Test
   void theSeedsExamplesHaveTheirShape() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     assertThat(server.request("472 over_limit ws ip=74.11.99.155")).isEqualTo("472 ok N 0.0 22.0 20");
     assertThat(server.request("78229 get_stats some-key")).isEqualTo("78229 n_req=0 n_over=0 last_max_rate=0 key=some-key");
     for (int i = 0; i < 40; i++) {
@@ -61,7 +62,7 @@ class ProtocolVectorsTest {
   /** spec §4: 40 requests within ~1 ms to a fresh ws ip= key → 23 N then 17 Y; the 23rd prints 22.0. */
   @Test
   void aBurstWithTimeVisiblyPassingAdmitsLimitPlusOne() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     List<String> replies = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       replies.add(server.overLimit("ws ip=1.2.3.4"));
@@ -74,7 +75,7 @@ class ProtocolVectorsTest {
 
   @Test
   void noReplyStaysNoReplyWithAnId() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     assertThat(server.request("5 over_limit a\nb")).isNull();
     assertThat(server.request("5 get_size\n")).isNull();
     assertThat(server.request("5 check_limit [1,2]")).isNull();

@@ -1,8 +1,8 @@
 package io.sluice.verticles.engine.udp;
 
+import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.protocol.udp.rules.KeyResolution;
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.engine.udp.MusicBrainzRules;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ResolutionCacheTest {
 
-  private static final RuleSet RULES = MusicBrainzRules.load();
+  private static final RuleSet RULES = MusicBrainzRulesFile.load();
 
   @Test
   void decidesWhatTheRuleSetDecides() {

@@ -1,5 +1,6 @@
 package io.sluice.verticles.engine.udp;
 
+import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.protocol.udp.rules.StatsOnlyHook;
 import io.sluice.verticles.engine.udp.rate.DecayingRateEvaluation;
 import io.sluice.verticles.engine.udp.rate.RateEvaluation;
@@ -208,7 +209,7 @@ class UpstreamTestsTest {
 
   @Test
   void case25BbcAddressesShareOneKey() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     server.overLimit("ws ip=132.185.0.0");
     server.overLimit("ws ip=212.58.247.149");
     assertThat(server.stats("ws cust=bbc")).startsWith("n_req=2 ");
@@ -221,7 +222,7 @@ class UpstreamTestsTest {
    */
   @Test
   void case26Headphones() {
-    EngineHarness server = new EngineHarness(MusicBrainzRules.load());
+    EngineHarness server = new EngineHarness(MusicBrainzRulesFile.load());
     for (int i = 0; i < 100; i++) {
       server.overLimit("ws ua=python-headphones/0.7.3");
       server.overLimit("ws ua=python-musicbrainz/0.7.3");

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.listener;
 
+import io.sluice.verticles.server.tls.TlsEngine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.TestCertificates;
@@ -53,7 +54,7 @@ class ListenerTest {
   private void startTls() {
     certificates = new TestCertificates(folder, "sluice");
     TestCertificates.Issued server = certificates.server("server");
-    TlsSettings tls = new TlsSettings(server.certificateFile(), server.keyFile(), Optional.empty());
+    TlsSettings tls = new TlsSettings(server.certificateFile(), server.keyFile(), Optional.empty(), TlsEngine.AUTO);
     reloads = new TlsReloads(vertx, tls, new SimpleMeterRegistry());
     ManualClock clock = new ManualClock();
     guards = new ListenerGuards(Defences.defaults().withTls(tls), Optional.of(reloads),

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.udp;
 
+import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;

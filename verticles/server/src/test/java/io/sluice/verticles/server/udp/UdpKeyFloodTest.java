@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.udp;
 
+import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.verticles.benchmarks.load.UdpKeyFlood;
 import io.sluice.verticles.engine.storage.Eviction;
 import io.sluice.verticles.engine.storage.StoreLimits;

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.udp;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.verticles.engine.udp.rate.RateState;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.RequestEncoder;

@@ -1,4 +1,4 @@
-package io.sluice.verticles.engine.udp.rules;
+package io.sluice.protocol.udp.rulefile;
 
 import java.util.List;
 

@@ -1,11 +1,10 @@
-package io.sluice.verticles.engine.udp.rules;
+package io.sluice.protocol.udp.rulefile;
 
 import io.sluice.protocol.udp.rules.FixedReply;
 import io.sluice.protocol.udp.rules.KeyPattern;
 import io.sluice.protocol.udp.rules.KeyResolution;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.engine.udp.MusicBrainzRules;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -18,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The shipped deploy/rules/musicbrainz.yaml against the HEAD table of spec §5.1, row by row. */
 class MusicBrainzRulesTest {
 
-  private static final RuleSet RULES = MusicBrainzRules.load();
+  private static final RuleSet RULES = MusicBrainzRulesFile.load();
 
   private static Rule rate(String pattern, double limit, double period, boolean strict, boolean keepStats) {
     return new Rule(KeyPattern.compile(pattern), limit, period, strict, keepStats, null, null);

@@ -1,8 +1,7 @@
-package io.sluice.verticles.engine.udp.rules;
+package io.sluice.protocol.udp.rulefile;
 
 import io.sluice.protocol.udp.rules.FixedReply;
 import io.sluice.protocol.udp.rules.KeyResolution;
-import io.sluice.protocol.udp.rules.KeyRewrite;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleSet;
 import org.junit.jupiter.api.Test;
@@ -16,7 +15,7 @@ import static io.sluice.protocol.udp.rules.KeySemantics.BYTES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class RuleSetTest {
+class RuleSetReaderTest {
 
   private static Map<String, Object> map(Object... keysAndValues) {
     Map<String, Object> map = new LinkedHashMap<>();
@@ -33,19 +32,6 @@ class RuleSetTest {
       return invalid.problems();
     }
     throw new AssertionError("expected the table to be rejected");
-  }
-
-  @Test
-  void allowAllIsTheOriginalsDefault() {
-    RuleSet rules = RuleSet.allowAll();
-    KeyResolution resolution = rules.resolve("ws ip=1.2.3.4", BYTES);
-    assertThat(resolution.usedDefaultRule()).isTrue();
-    assertThat(resolution.stateKey()).isEqualTo("default");
-    Rule rule = resolution.rule();
-    assertThat(rule.fixedReply()).isEqualTo(new FixedReply(false, 0));
-    assertThat(rule.limit()).isEqualTo(1);
-    assertThat(rule.periodSeconds()).isEqualTo(1);
-    assertThat(rule.keepStats()).isTrue();
   }
 
   @Test
@@ -153,23 +139,5 @@ class RuleSetTest {
     assertThatThrownBy(() -> RuleSetReader.read(map("rules", List.of(map("pattern", "x", "limit", 1, "period", -20)))))
         .isInstanceOf(RuleConfigException.class)
         .hasMessage("rule table: rules[0].period: must be greater than 0 seconds, got -20");
-  }
-
-  @Test
-  void constructorsGuardTheirInvariants() {
-    assertThatThrownBy(() -> Rule.limit("x", 1, 0, true)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> Rule.limit("x", Double.NaN, 1, true)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new RuleSet(List.of(), List.of(), List.of(Rule.forAnyKey(1, 1, true)), Rule.allowAllDefault()))
-        .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> RuleSet.singleRule(Rule.limit("x", 1, 1, true))).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> KeyRewrite.firstOccurrence("a", "$")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> KeyRewrite.firstOccurrence("a", "\\")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> KeyRewrite.firstOccurrence("(?<n>a)", "${n}")).isInstanceOf(IllegalArgumentException.class);
-    assertThat(KeyRewrite.firstOccurrence("a", "\\$1").apply("xa", BYTES)).isEqualTo("x$1");
-  }
-
-  @Test
-  void negativeZeroLimitPrintsAsZero() {
-    assertThat(Double.doubleToRawLongBits(Rule.forAnyKey(-0.0, 1, true).limit())).isZero();
   }
 }
