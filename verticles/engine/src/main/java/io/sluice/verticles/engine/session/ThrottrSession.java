@@ -8,6 +8,7 @@ import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.routing.RequestRoute;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.shard.ShardBatch;
+import io.sluice.verticles.engine.shard.ShardListing;
 import io.sluice.verticles.engine.shard.ShardSummary;
 import io.sluice.protocol.binary.codec.DecodeError;
 import io.sluice.protocol.binary.codec.InfoSnapshot;
@@ -327,20 +328,23 @@ public final class ThrottrSession implements RequestDecoder.Handler {
         out.writeBytes(batch.replies(), nextByte[route], end - nextByte[route]);
         nextByte[route] = end;
       } else if (route == PendingRead.EVERY_SHARD) {
-        List<Object> collected = new ArrayList<>(shards);
+        ShardListing.Parts parts = new ShardListing.Parts();
         boolean failed = false;
         for (int shard = 0; shard < shards; shard++) {
           ShardBatch batch = read.batches[shard];
           int entry = nextEntry[shard]++;
           nextByte[shard] = batch.replyEnd(entry);
-          collected.add(batch.collected(entry));
+          ShardListing part = batch.collected(entry);
+          if (part != null) {
+            part.joinInto(parts);
+          }
           failed |= batch.failure(entry) != null;
         }
         if (failed) {
           // A listing missing one shard's part would be a lie: its failure status instead.
           Responses.status(out, false);
         } else {
-          answerFromEveryShard(target, collected, out);
+          answerFromEveryShard(target, parts, out);
         }
       } else if (route == PendingRead.ELSEWHERE) {
         byte[] item = read.answeredElsewhere(i);
@@ -356,23 +360,16 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     }
   }
 
-  @SuppressWarnings("unchecked")
-  private void answerFromEveryShard(Request request, List<Object> collected, ByteBuf out) {
+  private void answerFromEveryShard(Request request, ShardListing.Parts parts, ByteBuf out) {
     switch (request.type()) {
-      case LIST: {
-        List<Listing.KeyItem> items = new ArrayList<>();
-        collected.forEach(part -> items.addAll((List<Listing.KeyItem>) part));
-        Listing.write(out, items, Listing.keys(instance.valueSize()));
+      case LIST:
+        Listing.write(out, parts.keys(), Listing.keys(instance.valueSize()));
         break;
-      }
-      case STATS: {
-        List<Listing.KeyStatsItem> items = new ArrayList<>();
-        collected.forEach(part -> items.addAll((List<Listing.KeyStatsItem>) part));
-        Listing.write(out, items, Listing.KEY_STATS);
+      case STATS:
+        Listing.write(out, parts.keyStats(), Listing.KEY_STATS);
         break;
-      }
       default:
-        Responses.info(out, info(collected));
+        Responses.info(out, info(parts.summaries()));
     }
   }
 
@@ -435,13 +432,12 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     Responses.status(out, true);
   }
 
-  private InfoSnapshot info(List<Object> summaries) {
+  private InfoSnapshot info(List<ShardSummary> summaries) {
     long records = 0;
     long counters = 0;
     long buffers = 0;
     long bufferBytes = 0;
-    for (Object part : summaries) {
-      ShardSummary summary = (ShardSummary) part;
+    for (ShardSummary summary : summaries) {
       records += summary.records();
       counters += summary.counters();
       buffers += summary.buffers();

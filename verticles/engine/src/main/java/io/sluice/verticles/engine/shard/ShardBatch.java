@@ -4,21 +4,27 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.protocol.binary.codec.Request;
 
+import java.util.Arrays;
+
 /**
- * The requests of one connection read that belong to one shard, travelling to that shard as ONE
- * event-bus message and back with their results: reply bytes for key requests (in order, delimited
- * by {@link #replyEnd}), collected items for the listings that every shard contributes to, and
- * {@link ShardTask}s that carry their own results.
+ * The work of one connection read (or one caller) that belongs to one shard, travelling to that
+ * shard as ONE event-bus message and back with its results: each entry is a {@link ShardWork},
+ * run in order. Results: reply bytes for Throttr key requests (in order, delimited by
+ * {@link #replyEnd}), each shard's {@link ShardListing} part of a listing every shard contributes
+ * to, and the results other work keeps itself.
  * Owned by one thread at a time: the connection's until sent, the shard's until replied.
  */
 public final class ShardBatch {
 
   private final int shard;
-  private Object[] entries = new Object[8];
+  private ShardWork[] entries = new ShardWork[8];
   private int size;
+  /** The batch's Throttr requests, one work item for all of them; null while none. */
+  private ThrottrRequests requests;
+  private int storeWork;
   private ByteBuf replies;
   private int[] replyEnds;
-  private Object[] collected;
+  private ShardListing[] collected;
   private Throwable[] failures;
   private boolean notRun;
 
@@ -31,7 +37,11 @@ public final class ShardBatch {
   }
 
   public void add(Request request) {
-    addEntry(request);
+    if (requests == null) {
+      requests = new ThrottrRequests(entries.length);
+    }
+    requests.put(size, request);
+    addEntry(requests);
   }
 
   public void add(ShardTask task) {
@@ -52,12 +62,13 @@ public final class ShardBatch {
   }
 
   public void add(StoreWork work) {
+    storeWork++;
     addEntry(work);
   }
 
-  private void addEntry(Object entry) {
+  private void addEntry(ShardWork entry) {
     if (size == entries.length) {
-      entries = java.util.Arrays.copyOf(entries, size * 2);
+      entries = Arrays.copyOf(entries, size * 2);
     }
     entries[size++] = entry;
   }
@@ -66,13 +77,14 @@ public final class ShardBatch {
     return size;
   }
 
-  /** A Throttr {@link Request}, a {@link ShardTask}, a {@link ShardScan}, a {@link SlicedScan}, a {@link KeyLookup} or a {@link StoreWork}. */
-  public Object entry(int index) {
+  /** The work at {@code index}; every Throttr request of the batch is the same {@link ThrottrRequests}. */
+  public ShardWork entry(int index) {
     return entries[index];
   }
 
+  /** The Throttr request at {@code index}, or null when the entry is other work. */
   public Request request(int index) {
-    return (Request) entries[index];
+    return requests == null ? null : requests.at(index);
   }
 
   /** The reply bytes of every key request, one after another. */
@@ -85,8 +97,8 @@ public final class ShardBatch {
     return replyEnds[index];
   }
 
-  /** What a shard collected for a listing request (LIST, STATS, INFO) at {@code index}. */
-  public Object collected(int index) {
+  /** What a shard collected for a listing request (LIST, STATS, INFO) at {@code index}; null for other entries. */
+  public ShardListing collected(int index) {
     return collected == null ? null : collected[index];
   }
 
@@ -131,12 +143,7 @@ public final class ShardBatch {
 
   /** Only {@link StoreWork}: maintenance of the store, not requests of clients. */
   public boolean isStoreWork() {
-    for (int i = 0; i < size; i++) {
-      if (!(entries[i] instanceof StoreWork)) {
-        return false;
-      }
-    }
-    return size > 0;
+    return size > 0 && storeWork == size;
   }
 
   // Called by the shard.
@@ -158,9 +165,9 @@ public final class ShardBatch {
     replyEnds[index] = replies.writerIndex();
   }
 
-  void collect(int index, Object value) {
+  void collect(int index, ShardListing value) {
     if (collected == null) {
-      collected = new Object[size];
+      collected = new ShardListing[size];
     }
     collected[index] = value;
   }
