@@ -15,15 +15,19 @@ import java.nio.charset.StandardCharsets;
  * {@link ShardScan}s (whole or sliced) through their codec; store work stays on its node
  * ({@link #canTravel}).
  *
- * <p>Layout (little-endian): a batch is {@code u16 route, u16 entries}, then per entry {@code u8 1,
- * u32 length, request}, {@code u8 2, u8 codec kind, task}, {@code u8 3, u16 length, key},
- * {@code u8 4, u8 scan kind, scan} or {@code u8 5, u8 scan kind, u32 cursor, scan}. Its results
+ * <p>Layout (little-endian): a batch is {@code u8 version, u16 route, u16 entries}, then per entry
+ * {@code u8 1, u32 length, request}, {@code u8 2, u8 task codec id, task}, {@code u8 3, u16 length,
+ * key}, {@code u8 4, u8 scan codec id, scan} or {@code u8 5, u8 scan codec id, u32 cursor, scan}
+ * (the ids are each codec's fixed {@link TaskCodec#id} and {@link ScanCodec#id}). Its results
  * are {@code u8 not-run}, then per entry {@code u8 failed [u16 length, message]} and, for a request
  * always and for the others when not failed, the entry's result: a request's {@code u32 length,
  * reply} and {@code u8 listing kind, items}; a task's or a scan's codec result; a lookup's
  * {@code u8 found} and the record's detail; a slice's {@code u32 cursor} then its scan's result.
  */
 public final class BatchWire {
+
+  /** The layout's version, first in each batch: raised whenever the layout changes. */
+  public static final int VERSION = 1;
 
   private static final byte REQUEST = 1;
   private static final byte TASK = 2;
@@ -50,6 +54,7 @@ public final class BatchWire {
 
   /** Appends the batch's entries. */
   public void writeBatch(ByteBuf out, ShardBatch batch) {
+    out.writeByte(VERSION);
     out.writeShortLE(batch.shard());
     out.writeShortLE(batch.size());
     EntryWriter writer = new EntryWriter(out);
@@ -58,8 +63,18 @@ public final class BatchWire {
     }
   }
 
-  /** Reads one batch written by {@link #writeBatch}, to run here. */
+  /**
+   * Reads one batch written by {@link #writeBatch}, to run here.
+   *
+   * @throws IllegalArgumentException when the batch is of another {@link #VERSION} (a node of
+   *                                  another release): it is refused whole, never misread
+   */
   public ShardBatch readBatch(ByteBuf in) {
+    int version = in.readUnsignedByte();
+    if (version != VERSION) {
+      throw new IllegalArgumentException("a batch of wire version " + version + " cannot be read by this node,"
+          + " which reads version " + VERSION + " (are the cluster's nodes of different releases?)");
+    }
     ShardBatch batch = new ShardBatch(in.readUnsignedShortLE());
     int entries = in.readUnsignedShortLE();
     for (int i = 0; i < entries; i++) {
@@ -169,16 +184,6 @@ public final class BatchWire {
         in.readLongLE(), in.readLongLE());
   }
 
-  @SuppressWarnings("unchecked")
-  private static <T extends ShardTask> T cast(ShardTask task) {
-    return (T) task;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <S extends ShardScan> S castScan(ShardScan scan) {
-    return (S) scan;
-  }
-
   /** Whether every entry visited can travel: store work and work without a codec stay here. */
   private final class Travels implements ShardWork.Kinds {
 
@@ -190,7 +195,7 @@ public final class BatchWire {
 
     @Override
     public void task(ShardTask task) {
-      yes = tasks.kindOf(task) >= 0;
+      yes = tasks.codecOf(task) != null;
     }
 
     @Override
@@ -199,12 +204,12 @@ public final class BatchWire {
 
     @Override
     public void scan(ShardScan scan) {
-      yes = tasks.kindOf(scan) >= 0;
+      yes = tasks.codecOf(scan) != null;
     }
 
     @Override
     public void slice(SlicedScan slice) {
-      yes = tasks.kindOf(slice.scan()) >= 0;
+      yes = tasks.codecOf(slice.scan()) != null;
     }
 
     @Override
@@ -233,10 +238,10 @@ public final class BatchWire {
 
     @Override
     public void task(ShardTask task) {
-      int kind = tasks.kindOf(task);
+      TaskCodec<ShardTask> codec = tasks.codecOf(task);
       out.writeByte(TASK);
-      out.writeByte(kind);
-      tasks.codec(kind).writeTask(out, cast(task));
+      out.writeByte(codec.id());
+      codec.writeTask(out, task);
     }
 
     @Override
@@ -247,19 +252,19 @@ public final class BatchWire {
 
     @Override
     public void scan(ShardScan scan) {
-      int kind = tasks.kindOf(scan);
+      ScanCodec<ShardScan> codec = tasks.codecOf(scan);
       out.writeByte(SCAN);
-      out.writeByte(kind);
-      tasks.scanCodec(kind).writeScan(out, castScan(scan));
+      out.writeByte(codec.id());
+      codec.writeScan(out, scan);
     }
 
     @Override
     public void slice(SlicedScan slice) {
-      int kind = tasks.kindOf(slice.scan());
+      ScanCodec<ShardScan> codec = tasks.codecOf(slice.scan());
       out.writeByte(SLICE);
-      out.writeByte(kind);
+      out.writeByte(codec.id());
       out.writeIntLE(slice.cursor());
-      tasks.scanCodec(kind).writeScan(out, castScan(slice.scan()));
+      codec.writeScan(out, slice.scan());
     }
 
     @Override
@@ -300,7 +305,7 @@ public final class BatchWire {
     @Override
     public void task(ShardTask task) {
       if (!failed()) {
-        tasks.codec(tasks.kindOf(task)).writeResult(out, cast(task));
+        tasks.codecOf(task).writeResult(out, task);
       }
     }
 
@@ -314,7 +319,7 @@ public final class BatchWire {
     @Override
     public void scan(ShardScan scan) {
       if (!failed()) {
-        tasks.scanCodec(tasks.kindOf(scan)).writeResult(out, castScan(scan));
+        tasks.codecOf(scan).writeResult(out, scan);
       }
     }
 
@@ -322,7 +327,7 @@ public final class BatchWire {
     public void slice(SlicedScan slice) {
       if (!failed()) {
         out.writeIntLE(slice.cursor());
-        tasks.scanCodec(tasks.kindOf(slice.scan())).writeResult(out, castScan(slice.scan()));
+        tasks.codecOf(slice.scan()).writeResult(out, slice.scan());
       }
     }
 
@@ -361,7 +366,7 @@ public final class BatchWire {
       if (failure != null) {
         task.failed(failure);
       } else {
-        tasks.codec(tasks.kindOf(task)).readResult(in, cast(task));
+        tasks.codecOf(task).readResult(in, task);
       }
     }
 
@@ -376,7 +381,7 @@ public final class BatchWire {
     @Override
     public void scan(ShardScan scan) {
       if (failure == null) {
-        tasks.scanCodec(tasks.kindOf(scan)).readResult(in, castScan(scan));
+        tasks.codecOf(scan).readResult(in, scan);
       }
     }
 
@@ -384,7 +389,7 @@ public final class BatchWire {
     public void slice(SlicedScan slice) {
       if (failure == null) {
         slice.ranElsewhere(in.readIntLE());
-        tasks.scanCodec(tasks.kindOf(slice.scan())).readResult(in, castScan(slice.scan()));
+        tasks.codecOf(slice.scan()).readResult(in, slice.scan());
       }
     }
 
