@@ -193,11 +193,11 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     for (ShardBatch batch : read.batches) {
       if (batch != null) {
         router.dispatch(batch, filled -> {
-          read.batches[filled.shard()] = filled;
+          read.batches[filled.route()] = filled;
           hold(read, filled.replies() == null ? 0 : filled.replies().readableBytes());
           read.outstanding--;
           flush();
-        }, error -> transport.close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
+        }, error -> transport.close("shard " + batch.route() + " unreachable: " + error.getMessage()));
       }
     }
     flush();

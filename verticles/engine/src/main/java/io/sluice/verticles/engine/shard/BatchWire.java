@@ -55,7 +55,7 @@ public final class BatchWire {
   /** Appends the batch's entries. */
   public void writeBatch(ByteBuf out, ShardBatch batch) {
     out.writeByte(VERSION);
-    out.writeShortLE(batch.shard());
+    out.writeShortLE(batch.route());
     out.writeShortLE(batch.size());
     EntryWriter writer = new EntryWriter(out);
     for (int i = 0; i < batch.size(); i++) {

@@ -16,7 +16,7 @@ import java.util.Arrays;
  */
 public final class ShardBatch {
 
-  private final int shard;
+  private final int route;
   private ShardWork[] entries = new ShardWork[8];
   private int size;
   /** The batch's Throttr requests, one work item for all of them; null while none. */
@@ -28,12 +28,18 @@ public final class ShardBatch {
   private Throwable[] failures;
   private boolean notRun;
 
-  public ShardBatch(int shard) {
-    this.shard = shard;
+  /** @param route see {@link #route} */
+  public ShardBatch(int route) {
+    this.route = route;
   }
 
-  public int shard() {
-    return shard;
+  /**
+   * Where the batch runs: in a cluster, the index of a partition of the cluster's table (its owner
+   * may be another node; a shard verticle holds one store per partition placed on it); on a node
+   * alone, the index of one of its shards. Whoever routes the batch reads it the way it knows.
+   */
+  public int route() {
+    return route;
   }
 
   public void add(Request request) {

@@ -85,7 +85,7 @@ public final class ThrottrShard {
 
   /** Answers a failed entry as a failure; {@code out} is null when no reply can be written at all. */
   private static void fail(ShardBatch batch, int index, Throwable error, ByteBuf out) {
-    LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(batch, index)
+    LOG.log(System.Logger.Level.ERROR, "shard " + batch.route() + ": " + describe(batch, index)
         + " failed and is answered as a failure: " + LogText.failure(error));
     answerFailure(batch, index, error, out);
   }
@@ -95,7 +95,7 @@ public final class ThrottrShard {
     try {
       batch.entry(index).fail(error, out);
     } catch (Throwable alsoFailed) {
-      LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(batch, index)
+      LOG.log(System.Logger.Level.ERROR, "shard " + batch.route() + ": " + describe(batch, index)
           + " threw again when told it failed: " + LogText.failure(alsoFailed));
     }
   }

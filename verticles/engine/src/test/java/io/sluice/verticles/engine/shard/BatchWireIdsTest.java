@@ -128,7 +128,7 @@ class BatchWireIdsTest {
     ByteBuf other = written(otherOrder, taskAndScan());
     assertThat(ByteBufUtil.hexDump(one)).isEqualTo(ByteBufUtil.hexDump(other));
     ShardBatch read = otherOrder.readBatch(one);
-    assertThat(read.shard()).isEqualTo(3);
+    assertThat(read.route()).isEqualTo(3);
     assertThat(read.entry(0)).isInstanceOf(Other.class);
     assertThat(read.entry(1)).isInstanceOf(BatchWireTravelTest.Doubling.class);
     assertThat(read.entry(2)).isInstanceOf(KeyPageScan.class);

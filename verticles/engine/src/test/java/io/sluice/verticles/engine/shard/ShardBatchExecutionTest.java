@@ -66,7 +66,7 @@ class ShardBatchExecutionTest {
     Request q = query("a");
     batch.add(q);
 
-    assertThat(batch.shard()).isEqualTo(3);
+    assertThat(batch.route()).isEqualTo(3);
     assertThat(batch.size()).isEqualTo(1);
     assertThat(batch.request(0)).isSameAs(q);
     assertThat(batch.collected(0)).isNull();

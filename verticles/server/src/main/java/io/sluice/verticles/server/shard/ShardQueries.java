@@ -54,7 +54,7 @@ public final class ShardQueries {
     for (int i = 0; i < filled.size(); i++) {
       Throwable failure = filled.failure(i);
       if (failure != null && !(filled.entry(i) instanceof ShardTask)) {
-        return Future.failedFuture(new ApiError(500, "internal error on shard " + filled.shard() + ": " + failure, null));
+        return Future.failedFuture(new ApiError(500, "internal error on shard " + filled.route() + ": " + failure, null));
       }
     }
     return Future.succeededFuture(filled);
