@@ -176,8 +176,9 @@ class BatchWireTravelTest {
     local.shard.execute(here);
 
     assertThat(ShardFixture.replies(travelled)).isEqualTo(ShardFixture.replies(here)).hasSize(9);
-    assertThat(ShardFixture.collectedKeys(travelled, 2)).isEqualTo(ShardFixture.collectedKeys(here, 2))
-        .containsExactlyInAnyOrder("k", "buffer");
+    // Each store seeds its own hash, so the two list their keys in their own orders.
+    assertThat(ShardFixture.collectedKeys(travelled, 2)).containsExactlyInAnyOrder("k", "buffer");
+    assertThat(ShardFixture.collectedKeys(here, 2)).containsExactlyInAnyOrder("k", "buffer");
     assertThat(ShardFixture.collected(travelled, 3).keyStats()).hasSize(2);
     assertThat(travelled.collected(3)).isInstanceOf(ShardListing.KeyStats.class);
     assertThat(travelled.collected(4)).isEqualTo(here.collected(4)).isInstanceOf(ShardSummary.class);
