@@ -149,41 +149,6 @@ public final class BatchWire {
     return true;
   }
 
-  private static void writeDetail(ByteBuf out, KeyDetail detail) {
-    out.writeBoolean(detail != null);
-    if (detail == null) {
-      return;
-    }
-    writeBytes(out, detail.key());
-    out.writeBoolean(detail.counter());
-    out.writeByte(detail.ttlType());
-    out.writeLongLE(detail.ttl());
-    out.writeLongLE(detail.expiresAtNanos());
-    out.writeLongLE(detail.quota());
-    out.writeIntLE(detail.buffer().length);
-    out.writeBytes(detail.buffer());
-    out.writeLongLE(detail.readsPerMinute());
-    out.writeLongLE(detail.writesPerMinute());
-    out.writeLongLE(detail.totalReads());
-    out.writeLongLE(detail.totalWrites());
-  }
-
-  private static KeyDetail readDetail(ByteBuf in) {
-    if (!in.readBoolean()) {
-      return null;
-    }
-    byte[] key = readBytes(in);
-    boolean counter = in.readBoolean();
-    int ttlType = in.readUnsignedByte();
-    long ttl = in.readLongLE();
-    long expiresAtNanos = in.readLongLE();
-    long quota = in.readLongLE();
-    byte[] buffer = new byte[in.readIntLE()];
-    in.readBytes(buffer);
-    return new KeyDetail(key, counter, ttlType, ttl, expiresAtNanos, quota, buffer, in.readLongLE(), in.readLongLE(),
-        in.readLongLE(), in.readLongLE());
-  }
-
   /** Whether every entry visited can travel: store work and work without a codec stay here. */
   private final class Travels implements ShardWork.Kinds {
 
@@ -312,7 +277,7 @@ public final class BatchWire {
     @Override
     public void lookup(KeyLookup lookup) {
       if (!failed()) {
-        writeDetail(out, lookup.detail());
+        KeyDetailWire.write(out, lookup.detail());
       }
     }
 
@@ -372,7 +337,7 @@ public final class BatchWire {
 
     @Override
     public void lookup(KeyLookup lookup) {
-      KeyDetail detail = failure == null ? readDetail(in) : null;
+      KeyDetail detail = failure == null ? KeyDetailWire.read(in) : null;
       if (detail != null) {
         lookup.found(detail);
       }
