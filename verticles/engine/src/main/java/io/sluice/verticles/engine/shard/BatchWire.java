@@ -57,7 +57,7 @@ public final class BatchWire {
     out.writeByte(VERSION);
     out.writeShortLE(batch.route());
     out.writeShortLE(batch.size());
-    EntryWriter writer = new EntryWriter(out);
+    EntryWriter writer = new EntryWriter(out, batch);
     for (int i = 0; i < batch.size(); i++) {
       batch.entry(i).accept(writer, i);
     }
@@ -155,7 +155,7 @@ public final class BatchWire {
     private boolean yes = true;
 
     @Override
-    public void request(Request request) {
+    public void request(int slot) {
     }
 
     @Override
@@ -187,13 +187,16 @@ public final class BatchWire {
   private final class EntryWriter implements ShardWork.Kinds {
 
     private final ByteBuf out;
+    private final ShardBatch batch;
 
-    EntryWriter(ByteBuf out) {
+    EntryWriter(ByteBuf out, ShardBatch batch) {
       this.out = out;
+      this.batch = batch;
     }
 
     @Override
-    public void request(Request request) {
+    public void request(int slot) {
+      Request request = batch.request(slot);
       out.writeByte(REQUEST);
       int lengthAt = out.writerIndex();
       out.writeIntLE(0);
@@ -259,7 +262,7 @@ public final class BatchWire {
     }
 
     @Override
-    public void request(Request request) {
+    public void request(int slot) {
       int end = batch.replyEnd(slot);
       out.writeIntLE(end - replyStart);
       out.writeBytes(batch.replies(), replyStart, end - replyStart);
@@ -318,7 +321,7 @@ public final class BatchWire {
     }
 
     @Override
-    public void request(Request request) {
+    public void request(int slot) {
       replies.writeBytes(in, in.readIntLE());
       ShardListing listing = ListingWire.read(in);
       if (listing != null) {

@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.sluice.protocol.binary.codec.Request;
 
 import java.util.Arrays;
+import java.util.function.IntFunction;
 
 /**
  * The work of one connection read (or one caller) that belongs to one shard, travelling to that
@@ -16,11 +17,18 @@ import java.util.Arrays;
  */
 public final class ShardBatch {
 
+  private static final int INITIAL_SLOTS = 8;
+
   private final int route;
-  private ShardWork[] entries = new ShardWork[8];
+  /**
+   * The Throttr requests by slot, null at other work's slots; the array itself null while the batch
+   * has none. A batch of requests only (every connection's batch) holds this one array and no
+   * {@link #others}: the hot path costs no object per request and one array per batch.
+   */
+  private Request[] requests;
+  /** The other work by slot, null at a request's slot ({@link ThrottrRequests}); null while none. */
+  private ShardWork[] others;
   private int size;
-  /** The batch's Throttr requests, one work item for all of them; null while none. */
-  private ThrottrRequests requests;
   private int storeWork;
   private ByteBuf replies;
   private int[] replyEnds;
@@ -43,11 +51,8 @@ public final class ShardBatch {
   }
 
   public void add(Request request) {
-    if (requests == null) {
-      requests = new ThrottrRequests(entries.length);
-    }
-    requests.put(size, request);
-    addEntry(requests);
+    requests = room(requests, Request[]::new);
+    requests[size++] = request;
   }
 
   public void add(ShardTask task) {
@@ -73,24 +78,31 @@ public final class ShardBatch {
   }
 
   private void addEntry(ShardWork entry) {
-    if (size == entries.length) {
-      entries = Arrays.copyOf(entries, size * 2);
+    others = room(others, ShardWork[]::new);
+    others[size++] = entry;
+  }
+
+  /** {@code slots}, made to hold slot {@code size}. */
+  private <T> T[] room(T[] slots, IntFunction<T[]> create) {
+    if (slots == null) {
+      return create.apply(Math.max(INITIAL_SLOTS, size + 1));
     }
-    entries[size++] = entry;
+    return size < slots.length ? slots : Arrays.copyOf(slots, Math.max(size + 1, slots.length * 2));
   }
 
   public int size() {
     return size;
   }
 
-  /** The work at {@code index}; every Throttr request of the batch is the same {@link ThrottrRequests}. */
+  /** The work at {@code index}; at a Throttr request's slot, the one {@link ThrottrRequests}, and {@link #request} is the request. */
   public ShardWork entry(int index) {
-    return entries[index];
+    ShardWork other = others == null || index >= others.length ? null : others[index];
+    return other == null ? ThrottrRequests.ALL : other;
   }
 
   /** The Throttr request at {@code index}, or null when the entry is other work. */
   public Request request(int index) {
-    return requests == null ? null : requests.at(index);
+    return requests == null || index >= requests.length ? null : requests[index];
   }
 
   /** The reply bytes of every key request, one after another. */

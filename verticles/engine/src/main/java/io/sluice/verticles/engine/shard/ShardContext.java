@@ -1,6 +1,7 @@
 package io.sluice.verticles.engine.shard;
 
 import io.netty.buffer.ByteBuf;
+import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.storage.Store;
 
@@ -52,6 +53,11 @@ public final class ShardContext {
 
   int slot() {
     return slot;
+  }
+
+  /** The Throttr request at this entry ({@link ThrottrRequests}). */
+  Request request() {
+    return batch.request(slot);
   }
 
   /** Where a Throttr request writes its reply. */

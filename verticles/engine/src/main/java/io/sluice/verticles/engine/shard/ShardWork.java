@@ -1,7 +1,6 @@
 package io.sluice.verticles.engine.shard;
 
 import io.netty.buffer.ByteBuf;
-import io.sluice.protocol.binary.codec.Request;
 
 /**
  * One entry of a {@link ShardBatch}: a unit of work that runs on the shard's thread, in batch order,
@@ -32,7 +31,8 @@ public sealed interface ShardWork permits ThrottrRequests, ShardTask, KeyLookup,
   /** One method per kind of work: the exhaustive switch over {@link ShardWork}. */
   interface Kinds {
 
-    void request(Request request);
+    /** The entry at {@code slot} is a Throttr request: {@link ShardBatch#request} holds it. */
+    void request(int slot);
 
     void task(ShardTask task);
 

@@ -1,41 +1,25 @@
 package io.sluice.verticles.engine.shard;
 
 import io.netty.buffer.ByteBuf;
-import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.Responses;
 
-import java.util.Arrays;
-
 /**
- * The Throttr requests of one {@link ShardBatch}: one work item for all of them, filling the slots
- * they hold, so that a request costs the batch a slot and nothing else (no object per request).
- * Results: each request's reply bytes in {@link ShardBatch#replies}, and a listing's part in
- * {@link ShardBatch#collected}.
+ * The Throttr requests of a {@link ShardBatch}: one stateless work item, {@link #ALL}, stands at
+ * every request's slot, and the batch holds the request itself ({@link ShardBatch#request}), so a
+ * request costs the batch a slot and no object of its own. Results: each request's reply bytes in
+ * {@link ShardBatch#replies}, and a listing's part in {@link ShardBatch#collected}.
  */
 public final class ThrottrRequests implements ShardWork {
 
-  /** Indexed by the batch's slot; null at the slots of other work. */
-  private Request[] requests;
+  /** The work item of every Throttr request of every batch. */
+  static final ThrottrRequests ALL = new ThrottrRequests();
 
-  ThrottrRequests(int capacity) {
-    requests = new Request[capacity];
-  }
-
-  void put(int slot, Request request) {
-    if (slot >= requests.length) {
-      requests = Arrays.copyOf(requests, Math.max(slot + 1, requests.length * 2));
-    }
-    requests[slot] = request;
-  }
-
-  /** The request at {@code slot}. */
-  Request at(int slot) {
-    return requests[slot];
+  private ThrottrRequests() {
   }
 
   @Override
   public void run(ShardContext shard) {
-    KeyRequests.run(shard, requests[shard.slot()]);
+    KeyRequests.run(shard, shard.request());
   }
 
   @Override
@@ -48,6 +32,6 @@ public final class ThrottrRequests implements ShardWork {
 
   @Override
   public void accept(Kinds kinds, int slot) {
-    kinds.request(requests[slot]);
+    kinds.request(slot);
   }
 }

@@ -102,7 +102,7 @@ public final class ThrottrShard {
 
   /** The entry's type and key, for the log. */
   private static String describe(ShardBatch batch, int index) {
-    Description description = new Description();
+    Description description = new Description(batch);
     batch.entry(index).accept(description, index);
     return description.text;
   }
@@ -119,10 +119,16 @@ public final class ThrottrShard {
 
   private static final class Description implements ShardWork.Kinds {
 
+    private final ShardBatch batch;
     private String text;
 
+    Description(ShardBatch batch) {
+      this.batch = batch;
+    }
+
     @Override
-    public void request(Request request) {
+    public void request(int slot) {
+      Request request = batch.request(slot);
       text = request instanceof Request.KeyRequest keyed ? request.type() + " of key " + LogText.key(keyed.key())
           : request.type().toString();
     }
