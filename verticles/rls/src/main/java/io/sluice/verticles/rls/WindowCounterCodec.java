@@ -12,6 +12,14 @@ import io.sluice.verticles.engine.shard.ResultTaskCodec;
  */
 public final class WindowCounterCodec extends ResultTaskCodec<Long, WindowCounter> {
 
+  /** Its wire id: fixed, see {@link io.sluice.verticles.engine.shard.TaskCodec#id}. */
+  public static final int ID = 2;
+
+  @Override
+  public int id() {
+    return ID;
+  }
+
   @Override
   public Class<WindowCounter> type() {
     return WindowCounter.class;

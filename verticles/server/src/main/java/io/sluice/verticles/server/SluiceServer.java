@@ -135,7 +135,8 @@ public final class SluiceServer {
   /**
    * What runs on a key's owner when that is another node, besides Throttr requests and key
    * lookups: the check API's checks, the UDP protocol's rate steps and get_size counts, Envoy's
-   * window counters, the dashboard's key pages. The same list, in the same order, on every node.
+   * window counters, the dashboard's key pages. The same codecs on every node; each names its work
+   * on the wire by its own fixed id, so their order here does not matter.
    */
   private static TaskCodecs travellingWork(LivePolicies policies) {
     List<TaskCodec<?>> tasks = new ArrayList<>();

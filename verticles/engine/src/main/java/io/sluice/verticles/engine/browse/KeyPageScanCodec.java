@@ -13,6 +13,14 @@ import java.util.List;
  */
 public final class KeyPageScanCodec implements ScanCodec<KeyPageScan> {
 
+  /** Its wire id: fixed, see {@link ScanCodec#id}. */
+  public static final int ID = 1;
+
+  @Override
+  public int id() {
+    return ID;
+  }
+
   @Override
   public Class<KeyPageScan> type() {
     return KeyPageScan.class;

@@ -8,24 +8,18 @@ import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.routing.RequestRoute;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.shard.ShardBatch;
-import io.sluice.verticles.engine.shard.ShardSummary;
 import io.sluice.protocol.binary.codec.DecodeError;
-import io.sluice.protocol.binary.codec.InfoSnapshot;
-import io.sluice.protocol.binary.codec.Listing;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.RequestDecoder;
 import io.sluice.protocol.binary.codec.RequestType;
-import io.sluice.protocol.binary.codec.Responses;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One client connection's Throttr protocol engine, independent of the socket: it routes each
  * decoded request to the shard that owns its key, sends the requests of one read as one batch per
- * shard, and answers strictly in request order, writing the replies of a read in one write.
+ * shard, and answers strictly in request order, writing the replies of a read in one write (the
+ * {@link ReplyAssembly} writes them).
  * Back-pressure: it counts what it holds for the client — each decoded request (its frame and
  * {@link #REQUEST_OVERHEAD}), the replies its shards sent back, the writes the socket has not
  * taken yet (their bytes and {@link #WRITE_OVERHEAD}) — and while that reaches the limit, or too many requests wait for their
@@ -57,6 +51,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   private final Channels channels;
   private final ShardRouter router;
   private final Transport transport;
+  private final ReplyAssembly replies;
   private final int maxPendingRequests;
   private final long maxPendingBytes;
   private final boolean writePerRead;
@@ -87,6 +82,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     this.channels = channels;
     this.transport = transport;
     this.maxPendingRequests = maxPendingRequests;
+    this.replies = new ReplyAssembly(instance, connection, channels, router);
   }
 
   @Override
@@ -192,11 +188,11 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     for (ShardBatch batch : read.batches) {
       if (batch != null) {
         router.dispatch(batch, filled -> {
-          read.batches[filled.shard()] = filled;
+          read.batches[filled.route()] = filled;
           hold(read, filled.replies() == null ? 0 : filled.replies().readableBytes());
           read.outstanding--;
           flush();
-        }, error -> transport.close("shard " + batch.shard() + " unreachable: " + error.getMessage()));
+        }, error -> transport.close("shard " + batch.route() + " unreachable: " + error.getMessage()));
       }
     }
     flush();
@@ -276,7 +272,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       if (out == null) {
         out = Unpooled.buffer(read.size() * 8);
       }
-      answer(read, out);
+      replies.answer(read, out);
       pendingRequests -= read.size();
       heldBytes -= read.heldBytes;
       if (writePerRead) {
@@ -302,170 +298,6 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       closing = true;
       transport.close(closeReason);
     }
-  }
-
-  private void answer(PendingRead read, ByteBuf out) {
-    int shards = router.shards();
-    int[] nextEntry = new int[shards];
-    int[] nextByte = new int[shards];
-    for (int i = 0; i < read.size(); i++) {
-      Request target = read.request(i);
-      if (target instanceof Request.Event event) {
-        for (int level = 0; level < event.depth(); level++) {
-          out.writeByte(Responses.SUCCESS);
-        }
-        target = event.inner();
-      }
-      if (target == null) {
-        Responses.status(out, false);
-        continue;
-      }
-      int route = read.route(i);
-      if (route >= 0) {
-        ShardBatch batch = read.batches[route];
-        int end = batch.replyEnd(nextEntry[route]++);
-        out.writeBytes(batch.replies(), nextByte[route], end - nextByte[route]);
-        nextByte[route] = end;
-      } else if (route == PendingRead.EVERY_SHARD) {
-        List<Object> collected = new ArrayList<>(shards);
-        boolean failed = false;
-        for (int shard = 0; shard < shards; shard++) {
-          ShardBatch batch = read.batches[shard];
-          int entry = nextEntry[shard]++;
-          nextByte[shard] = batch.replyEnd(entry);
-          collected.add(batch.collected(entry));
-          failed |= batch.failure(entry) != null;
-        }
-        if (failed) {
-          // A listing missing one shard's part would be a lie: its failure status instead.
-          Responses.status(out, false);
-        } else {
-          answerFromEveryShard(target, collected, out);
-        }
-      } else if (route == PendingRead.ELSEWHERE) {
-        byte[] item = read.answeredElsewhere(i);
-        if (item == null) {
-          Responses.status(out, false);
-        } else {
-          out.writeByte(Responses.SUCCESS);
-          out.writeBytes(item);
-        }
-      } else {
-        answerLocally(read, target, out);
-      }
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private void answerFromEveryShard(Request request, List<Object> collected, ByteBuf out) {
-    switch (request.type()) {
-      case LIST: {
-        List<Listing.KeyItem> items = new ArrayList<>();
-        collected.forEach(part -> items.addAll((List<Listing.KeyItem>) part));
-        Listing.write(out, items, Listing.keys(instance.valueSize()));
-        break;
-      }
-      case STATS: {
-        List<Listing.KeyStatsItem> items = new ArrayList<>();
-        collected.forEach(part -> items.addAll((List<Listing.KeyStatsItem>) part));
-        Listing.write(out, items, Listing.KEY_STATS);
-        break;
-      }
-      default:
-        Responses.info(out, info(collected));
-    }
-  }
-
-  private void answerLocally(PendingRead read, Request request, ByteBuf out) {
-    switch (request.type()) {
-      case WHOAMI:
-        Responses.whoami(out, connection.id());
-        break;
-      case CONNECTION: {
-        ConnectionStats found = instance.connections().find(((Request.Connection) request).id());
-        if (found == null) {
-          Responses.status(out, false);
-        } else {
-          Responses.connection(out, found.toItem());
-        }
-        break;
-      }
-      case CONNECTIONS: {
-        List<io.sluice.protocol.binary.codec.ConnectionItem> items = new ArrayList<>();
-        instance.connections().all().forEach(c -> items.add(c.toItem()));
-        Listing.write(out, items, Listing.CONNECTIONS);
-        break;
-      }
-      case SUBSCRIBE:
-        Responses.status(out, channels.subscribe(((Request.Subscribe) request).channel()));
-        break;
-      case UNSUBSCRIBE:
-        Responses.status(out, channels.unsubscribe(((Request.Unsubscribe) request).channel()));
-        break;
-      case PUBLISH:
-        answerPublish((Request.Publish) request, read, out);
-        break;
-      case CHANNEL: {
-        byte[] channel = ((Request.Channel) request).channel();
-        Responses.channel(out, read.otherNodes == null ? channels.subscribers(channel)
-            : channels.subscribers(channel, read.nextOtherNodes()));
-        break;
-      }
-      case CHANNELS:
-        Listing.write(out, read.otherNodes == null ? channels.channels() : channels.channels(read.nextOtherNodes()),
-            Listing.CHANNELS);
-        break;
-      default:
-        throw new IllegalArgumentException(request.type() + " is not answered locally");
-    }
-  }
-
-  /** The publisher's own pushes come before its status byte: the Java SDK depends on that order. */
-  private void answerPublish(Request.Publish publish, PendingRead read, ByteBuf out) {
-    int own = read.otherNodes == null ? channels.publish(publish.channel(), publish.payload())
-        : channels.publish(publish.channel(), publish.payload(), read.nextOtherNodes());
-    if (own < 0) {
-      Responses.status(out, false);
-      return;
-    }
-    for (int i = 0; i < own; i++) {
-      Responses.push(out, instance.valueSize(), publish.channel(), publish.payload());
-    }
-    connection.addPublishedBytes((long) own * publish.payload().length);
-    Responses.status(out, true);
-  }
-
-  private InfoSnapshot info(List<Object> summaries) {
-    long records = 0;
-    long counters = 0;
-    long buffers = 0;
-    long bufferBytes = 0;
-    for (Object part : summaries) {
-      ShardSummary summary = (ShardSummary) part;
-      records += summary.records();
-      counters += summary.counters();
-      buffers += summary.buffers();
-      bufferBytes += summary.bufferBytes();
-    }
-    long now = instance.clock().epochNanos();
-    return new InfoSnapshot(
-        TimeUnit.NANOSECONDS.toSeconds(now),
-        instance.counters().totals(),
-        instance.counters().perMinute(),
-        instance.connections().totalReadBytes(),
-        instance.counters().readBytesPerMinute(),
-        instance.connections().totalWriteBytes(),
-        instance.counters().writeBytesPerMinute(),
-        records,
-        counters,
-        buffers,
-        counters * instance.valueSize().bytes(),
-        bufferBytes,
-        instance.channels().totalSubscriptions(),
-        instance.channels().totalChannels(),
-        instance.startedAtNanos(),
-        instance.connections().size(),
-        instance.version());
   }
 
   private void updateReading() {

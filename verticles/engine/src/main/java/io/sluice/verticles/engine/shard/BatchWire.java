@@ -1,18 +1,12 @@
 package io.sluice.verticles.engine.shard;
 
 import io.netty.buffer.ByteBuf;
-import io.sluice.protocol.binary.codec.Listing;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.RequestDecoder;
 import io.sluice.protocol.binary.codec.RequestEncoder;
 import io.sluice.protocol.binary.codec.ValueSize;
 
 import java.nio.charset.StandardCharsets;
-import io.sluice.verticles.engine.storage.Eviction;
-import io.sluice.verticles.engine.storage.StoreLimits;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * {@link ShardBatch}es as bytes, for a key's owner on another node: the entries there, their
@@ -21,9 +15,10 @@ import java.util.List;
  * {@link ShardScan}s (whole or sliced) through their codec; store work stays on its node
  * ({@link #canTravel}).
  *
- * <p>Layout (little-endian): a batch is {@code u16 route, u16 entries}, then per entry {@code u8 1,
- * u32 length, request}, {@code u8 2, u8 codec kind, task}, {@code u8 3, u16 length, key},
- * {@code u8 4, u8 scan kind, scan} or {@code u8 5, u8 scan kind, u32 cursor, scan}. Its results
+ * <p>Layout (little-endian): a batch is {@code u8 version, u16 route, u16 entries}, then per entry
+ * {@code u8 1, u32 length, request}, {@code u8 2, u8 task codec id, task}, {@code u8 3, u16 length,
+ * key}, {@code u8 4, u8 scan codec id, scan} or {@code u8 5, u8 scan codec id, u32 cursor, scan}
+ * (the ids are each codec's fixed {@link TaskCodec#id} and {@link ScanCodec#id}). Its results
  * are {@code u8 not-run}, then per entry {@code u8 failed [u16 length, message]} and, for a request
  * always and for the others when not failed, the entry's result: a request's {@code u32 length,
  * reply} and {@code u8 listing kind, items}; a task's or a scan's codec result; a lookup's
@@ -31,15 +26,14 @@ import java.util.List;
  */
 public final class BatchWire {
 
+  /** The layout's version, first in each batch: raised whenever the layout changes. */
+  public static final int VERSION = 1;
+
   private static final byte REQUEST = 1;
   private static final byte TASK = 2;
   private static final byte LOOKUP = 3;
   private static final byte SCAN = 4;
   private static final byte SLICE = 5;
-  private static final byte NO_LISTING = 0;
-  private static final byte KEYS = 1;
-  private static final byte KEY_STATS = 2;
-  private static final byte SUMMARY = 3;
 
   private final ValueSize size;
   private final TaskCodecs tasks;
@@ -51,90 +45,64 @@ public final class BatchWire {
 
   /** True when every entry can run on another node: Throttr requests, lookups, tasks and scans with a codec. */
   public boolean canTravel(ShardBatch batch) {
-    for (int i = 0; i < batch.size(); i++) {
-      Object entry = batch.entry(i);
-      boolean travels = entry instanceof Request || entry instanceof KeyLookup
-          || entry instanceof ShardTask task && tasks.kindOf(task) >= 0
-          || entry instanceof ShardScan scan && tasks.kindOf(scan) >= 0
-          || entry instanceof SlicedScan sliced && tasks.kindOf(sliced.scan()) >= 0;
-      if (!travels) {
-        return false;
-      }
+    Travels travels = new Travels();
+    for (int i = 0; i < batch.size() && travels.yes; i++) {
+      batch.entry(i).accept(travels, i);
     }
-    return true;
+    return travels.yes;
   }
 
   /** Appends the batch's entries. */
   public void writeBatch(ByteBuf out, ShardBatch batch) {
-    out.writeShortLE(batch.shard());
+    out.writeByte(VERSION);
+    out.writeShortLE(batch.route());
     out.writeShortLE(batch.size());
+    EntryWriter writer = new EntryWriter(out, batch);
     for (int i = 0; i < batch.size(); i++) {
-      Object entry = batch.entry(i);
-      if (entry instanceof Request request) {
-        out.writeByte(REQUEST);
-        int lengthAt = out.writerIndex();
-        out.writeIntLE(0);
-        RequestEncoder.encode(out, size, request);
-        out.setIntLE(lengthAt, out.writerIndex() - lengthAt - 4);
-      } else if (entry instanceof ShardTask task) {
-        int kind = tasks.kindOf(task);
-        out.writeByte(TASK);
-        out.writeByte(kind);
-        writeTask(out, tasks.codec(kind), task);
-      } else if (entry instanceof KeyLookup lookup) {
-        out.writeByte(LOOKUP);
-        writeBytes(out, lookup.keyBytes());
-      } else if (entry instanceof ShardScan scan) {
-        out.writeByte(SCAN);
-        writeScan(out, scan);
-      } else {
-        SlicedScan sliced = (SlicedScan) entry;
-        out.writeByte(SLICE);
-        int kind = tasks.kindOf(sliced.scan());
-        out.writeByte(kind);
-        out.writeIntLE(sliced.cursor());
-        scanCodec(kind).writeScan(out, sliced.scan());
-      }
+      batch.entry(i).accept(writer, i);
     }
   }
 
-  private void writeScan(ByteBuf out, ShardScan scan) {
-    int kind = tasks.kindOf(scan);
-    out.writeByte(kind);
-    scanCodec(kind).writeScan(out, scan);
-  }
-
-  private ScanCodec<ShardScan> scanCodec(int kind) {
-    return tasks.scanCodec(kind);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T extends ShardTask> void writeTask(ByteBuf out, TaskCodec<T> codec, ShardTask task) {
-    codec.writeTask(out, (T) task);
-  }
-
-  /** Reads one batch written by {@link #writeBatch}, to run here. */
+  /**
+   * Reads one batch written by {@link #writeBatch}, to run here.
+   *
+   * @throws IllegalArgumentException when the batch is of another {@link #VERSION} (a node of
+   *                                  another release): it is refused whole, never misread
+   */
   public ShardBatch readBatch(ByteBuf in) {
+    int version = in.readUnsignedByte();
+    if (version != VERSION) {
+      throw new IllegalArgumentException("a batch of wire version " + version + " cannot be read by this node,"
+          + " which reads version " + VERSION + " (are the cluster's nodes of different releases?)");
+    }
     ShardBatch batch = new ShardBatch(in.readUnsignedShortLE());
     int entries = in.readUnsignedShortLE();
     for (int i = 0; i < entries; i++) {
       byte kind = in.readByte();
-      if (kind == REQUEST) {
-        int length = in.readIntLE();
-        batch.add(RequestDecoder.parse(in, in.readerIndex(), length, size));
-        in.skipBytes(length);
-      } else if (kind == TASK) {
-        batch.add(tasks.codec(in.readUnsignedByte()).readTask(in));
-      } else if (kind == LOOKUP) {
-        batch.add(new KeyLookup(readBytes(in)));
-      } else if (kind == SCAN) {
-        batch.add(scanCodec(in.readUnsignedByte()).readScan(in));
-      } else if (kind == SLICE) {
-        ScanCodec<ShardScan> codec = scanCodec(in.readUnsignedByte());
-        int cursor = in.readIntLE();
-        batch.add(new SlicedScan(codec.readScan(in), cursor));
-      } else {
-        throw new IllegalArgumentException("unknown batch entry kind " + kind);
+      switch (kind) {
+        case REQUEST: {
+          int length = in.readIntLE();
+          batch.add(RequestDecoder.parse(in, in.readerIndex(), length, size));
+          in.skipBytes(length);
+          break;
+        }
+        case TASK:
+          batch.add(tasks.codec(in.readUnsignedByte()).readTask(in));
+          break;
+        case LOOKUP:
+          batch.add(new KeyLookup(readBytes(in)));
+          break;
+        case SCAN:
+          batch.add(tasks.scanCodec(in.readUnsignedByte()).readScan(in));
+          break;
+        case SLICE: {
+          ScanCodec<ShardScan> codec = tasks.scanCodec(in.readUnsignedByte());
+          int cursor = in.readIntLE();
+          batch.add(new SlicedScan(codec.readScan(in), cursor));
+          break;
+        }
+        default:
+          throw new IllegalArgumentException("unknown batch entry kind " + kind);
       }
     }
     return batch;
@@ -146,95 +114,16 @@ public final class BatchWire {
     if (batch.notRun()) {
       return;
     }
-    int replyStart = 0;
+    ResultWriter writer = new ResultWriter(out, batch);
     for (int i = 0; i < batch.size(); i++) {
       Throwable failure = batch.failure(i);
       out.writeBoolean(failure != null);
       if (failure != null) {
         writeString(out, String.valueOf(failure));
       }
-      Object entry = batch.entry(i);
-      if (entry instanceof Request) {
-        int end = batch.replyEnd(i);
-        out.writeIntLE(end - replyStart);
-        out.writeBytes(batch.replies(), replyStart, end - replyStart);
-        replyStart = end;
-        writeListing(out, batch.collected(i));
-      } else if (failure == null) {
-        writeResult(out, entry);
-      }
+      writer.slot = i;
+      batch.entry(i).accept(writer, i);
     }
-  }
-
-  private void writeResult(ByteBuf out, Object entry) {
-    if (entry instanceof ShardTask task) {
-      writeResult(out, tasks.codec(tasks.kindOf(task)), task);
-    } else if (entry instanceof KeyLookup lookup) {
-      writeDetail(out, lookup.detail());
-    } else if (entry instanceof ShardScan scan) {
-      scanCodec(tasks.kindOf(scan)).writeResult(out, scan);
-    } else {
-      SlicedScan sliced = (SlicedScan) entry;
-      out.writeIntLE(sliced.cursor());
-      scanCodec(tasks.kindOf(sliced.scan())).writeResult(out, sliced.scan());
-    }
-  }
-
-  private void readResult(ByteBuf in, Object entry) {
-    if (entry instanceof ShardTask task) {
-      tasks.codec(tasks.kindOf(task)).readResult(in, cast(task));
-    } else if (entry instanceof KeyLookup lookup) {
-      KeyDetail detail = readDetail(in);
-      if (detail != null) {
-        lookup.found(detail);
-      }
-    } else if (entry instanceof ShardScan scan) {
-      scanCodec(tasks.kindOf(scan)).readResult(in, scan);
-    } else {
-      SlicedScan sliced = (SlicedScan) entry;
-      sliced.ranElsewhere(in.readIntLE());
-      scanCodec(tasks.kindOf(sliced.scan())).readResult(in, sliced.scan());
-    }
-  }
-
-  private static void writeDetail(ByteBuf out, KeyDetail detail) {
-    out.writeBoolean(detail != null);
-    if (detail == null) {
-      return;
-    }
-    writeBytes(out, detail.key());
-    out.writeBoolean(detail.counter());
-    out.writeByte(detail.ttlType());
-    out.writeLongLE(detail.ttl());
-    out.writeLongLE(detail.expiresAtNanos());
-    out.writeLongLE(detail.quota());
-    out.writeIntLE(detail.buffer().length);
-    out.writeBytes(detail.buffer());
-    out.writeLongLE(detail.readsPerMinute());
-    out.writeLongLE(detail.writesPerMinute());
-    out.writeLongLE(detail.totalReads());
-    out.writeLongLE(detail.totalWrites());
-  }
-
-  private static KeyDetail readDetail(ByteBuf in) {
-    if (!in.readBoolean()) {
-      return null;
-    }
-    byte[] key = readBytes(in);
-    boolean counter = in.readBoolean();
-    int ttlType = in.readUnsignedByte();
-    long ttl = in.readLongLE();
-    long expiresAtNanos = in.readLongLE();
-    long quota = in.readLongLE();
-    byte[] buffer = new byte[in.readIntLE()];
-    in.readBytes(buffer);
-    return new KeyDetail(key, counter, ttlType, ttl, expiresAtNanos, quota, buffer, in.readLongLE(), in.readLongLE(),
-        in.readLongLE(), in.readLongLE());
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T extends ShardTask> void writeResult(ByteBuf out, TaskCodec<T> codec, ShardTask task) {
-    codec.writeResult(out, (T) task);
   }
 
   /**
@@ -246,106 +135,235 @@ public final class BatchWire {
     if (in.readBoolean()) {
       return false;
     }
-    ByteBuf replies = batch.startReplies();
+    ResultReader reader = new ResultReader(in, batch, batch.startReplies());
     for (int i = 0; i < batch.size(); i++) {
       Throwable failure = in.readBoolean() ? new RemoteFailure(readString(in)) : null;
       if (failure != null) {
         batch.fail(i, failure);
       }
-      Object entry = batch.entry(i);
-      if (entry instanceof Request) {
-        int length = in.readIntLE();
-        replies.writeBytes(in, length);
-        Object listing = readListing(in);
-        if (listing != null) {
-          batch.collect(i, listing);
-        }
-      } else if (failure != null) {
-        if (entry instanceof ShardTask task) {
-          task.failed(failure);
-        }
-      } else {
-        readResult(in, entry);
-      }
+      reader.slot = i;
+      reader.failure = failure;
+      batch.entry(i).accept(reader, i);
       batch.endReply(i);
     }
     return true;
   }
 
-  @SuppressWarnings("unchecked")
-  private static <T extends ShardTask> T cast(ShardTask task) {
-    return (T) task;
-  }
+  /** Whether every entry visited can travel: store work and work without a codec stay here. */
+  private final class Travels implements ShardWork.Kinds {
 
-  private static void writeListing(ByteBuf out, Object collected) {
-    if (collected instanceof ShardSummary summary) {
-      out.writeByte(SUMMARY);
-      out.writeLongLE(summary.records());
-      out.writeLongLE(summary.counters());
-      out.writeLongLE(summary.buffers());
-      out.writeLongLE(summary.bufferBytes());
-      out.writeLongLE(summary.expiredReclaimed());
-      out.writeLongLE(summary.estimatedBytes());
-      out.writeLongLE(summary.evictedForKeys());
-      out.writeLongLE(summary.evictedForMemory());
-      out.writeLongLE(summary.rejected());
-      out.writeLongLE(summary.limits().maxRecords());
-      out.writeLongLE(summary.limits().maxBytes());
-      out.writeByte(summary.limits().eviction().ordinal());
-    } else if (collected instanceof List<?> items && (items.isEmpty() || items.get(0) instanceof Listing.KeyItem)) {
-      out.writeByte(KEYS);
-      out.writeIntLE(items.size());
-      for (Object item : items) {
-        Listing.KeyItem key = (Listing.KeyItem) item;
-        writeBytes(out, key.key());
-        out.writeByte(key.keyType());
-        out.writeByte(key.ttlType());
-        out.writeLongLE(key.expiresAtNanos());
-        out.writeLongLE(key.bytesUsed());
-      }
-    } else if (collected instanceof List<?> items) {
-      out.writeByte(KEY_STATS);
-      out.writeIntLE(items.size());
-      for (Object item : items) {
-        Listing.KeyStatsItem stats = (Listing.KeyStatsItem) item;
-        writeBytes(out, stats.key());
-        out.writeLongLE(stats.readsPerMinute());
-        out.writeLongLE(stats.writesPerMinute());
-        out.writeLongLE(stats.totalReads());
-        out.writeLongLE(stats.totalWrites());
-      }
-    } else {
-      out.writeByte(NO_LISTING);
+    private boolean yes = true;
+
+    @Override
+    public void request(int slot) {
+    }
+
+    @Override
+    public void task(ShardTask task) {
+      yes = tasks.codecOf(task) != null;
+    }
+
+    @Override
+    public void lookup(KeyLookup lookup) {
+    }
+
+    @Override
+    public void scan(ShardScan scan) {
+      yes = tasks.codecOf(scan) != null;
+    }
+
+    @Override
+    public void slice(SlicedScan slice) {
+      yes = tasks.codecOf(slice.scan()) != null;
+    }
+
+    @Override
+    public void storeWork(StoreWork work) {
+      yes = false;
     }
   }
 
-  private static Object readListing(ByteBuf in) {
-    byte kind = in.readByte();
-    switch (kind) {
-      case SUMMARY:
-        return new ShardSummary(in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readLongLE(),
-            in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readLongLE(),
-            new StoreLimits(in.readLongLE(), in.readLongLE(), Eviction.values()[in.readUnsignedByte()]));
-      case KEYS: {
-        int count = in.readIntLE();
-        List<Listing.KeyItem> items = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-          items.add(new Listing.KeyItem(readBytes(in), in.readUnsignedByte(), in.readUnsignedByte(), in.readLongLE(),
-              in.readLongLE()));
-        }
-        return items;
+  /** Writes each entry visited, its kind first. */
+  private final class EntryWriter implements ShardWork.Kinds {
+
+    private final ByteBuf out;
+    private final ShardBatch batch;
+
+    EntryWriter(ByteBuf out, ShardBatch batch) {
+      this.out = out;
+      this.batch = batch;
+    }
+
+    @Override
+    public void request(int slot) {
+      Request request = batch.request(slot);
+      out.writeByte(REQUEST);
+      int lengthAt = out.writerIndex();
+      out.writeIntLE(0);
+      RequestEncoder.encode(out, size, request);
+      out.setIntLE(lengthAt, out.writerIndex() - lengthAt - 4);
+    }
+
+    @Override
+    public void task(ShardTask task) {
+      TaskCodec<ShardTask> codec = tasks.codecOf(task);
+      out.writeByte(TASK);
+      out.writeByte(codec.id());
+      codec.writeTask(out, task);
+    }
+
+    @Override
+    public void lookup(KeyLookup lookup) {
+      out.writeByte(LOOKUP);
+      writeBytes(out, lookup.keyBytes());
+    }
+
+    @Override
+    public void scan(ShardScan scan) {
+      ScanCodec<ShardScan> codec = tasks.codecOf(scan);
+      out.writeByte(SCAN);
+      out.writeByte(codec.id());
+      codec.writeScan(out, scan);
+    }
+
+    @Override
+    public void slice(SlicedScan slice) {
+      ScanCodec<ShardScan> codec = tasks.codecOf(slice.scan());
+      out.writeByte(SLICE);
+      out.writeByte(codec.id());
+      out.writeIntLE(slice.cursor());
+      codec.writeScan(out, slice.scan());
+    }
+
+    @Override
+    public void storeWork(StoreWork work) {
+      throw new IllegalArgumentException("store work does not travel: " + work.getClass().getName());
+    }
+  }
+
+  /**
+   * Writes the result of each entry visited: a request's {@code u32 length, reply} and listing
+   * always; the others' only when they did not fail.
+   */
+  private final class ResultWriter implements ShardWork.Kinds {
+
+    private final ByteBuf out;
+    private final ShardBatch batch;
+    private int slot;
+    private int replyStart;
+
+    ResultWriter(ByteBuf out, ShardBatch batch) {
+      this.out = out;
+      this.batch = batch;
+    }
+
+    private boolean failed() {
+      return batch.failure(slot) != null;
+    }
+
+    @Override
+    public void request(int slot) {
+      int end = batch.replyEnd(slot);
+      out.writeIntLE(end - replyStart);
+      out.writeBytes(batch.replies(), replyStart, end - replyStart);
+      replyStart = end;
+      ListingWire.write(out, batch.collected(slot));
+    }
+
+    @Override
+    public void task(ShardTask task) {
+      if (!failed()) {
+        tasks.codecOf(task).writeResult(out, task);
       }
-      case KEY_STATS: {
-        int count = in.readIntLE();
-        List<Listing.KeyStatsItem> items = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-          items.add(new Listing.KeyStatsItem(readBytes(in), in.readLongLE(), in.readLongLE(), in.readLongLE(),
-              in.readLongLE()));
-        }
-        return items;
+    }
+
+    @Override
+    public void lookup(KeyLookup lookup) {
+      if (!failed()) {
+        KeyDetailWire.write(out, lookup.detail());
       }
-      default:
-        return null;
+    }
+
+    @Override
+    public void scan(ShardScan scan) {
+      if (!failed()) {
+        tasks.codecOf(scan).writeResult(out, scan);
+      }
+    }
+
+    @Override
+    public void slice(SlicedScan slice) {
+      if (!failed()) {
+        out.writeIntLE(slice.cursor());
+        tasks.codecOf(slice.scan()).writeResult(out, slice.scan());
+      }
+    }
+
+    @Override
+    public void storeWork(StoreWork work) {
+      throw new IllegalArgumentException("store work does not travel: " + work.getClass().getName());
+    }
+  }
+
+  /** Reads back what {@link ResultWriter} wrote, into the sender's entries. */
+  private final class ResultReader implements ShardWork.Kinds {
+
+    private final ByteBuf in;
+    private final ShardBatch batch;
+    private final ByteBuf replies;
+    private int slot;
+    private Throwable failure;
+
+    ResultReader(ByteBuf in, ShardBatch batch, ByteBuf replies) {
+      this.in = in;
+      this.batch = batch;
+      this.replies = replies;
+    }
+
+    @Override
+    public void request(int slot) {
+      replies.writeBytes(in, in.readIntLE());
+      ShardListing listing = ListingWire.read(in);
+      if (listing != null) {
+        batch.collect(slot, listing);
+      }
+    }
+
+    @Override
+    public void task(ShardTask task) {
+      if (failure != null) {
+        task.failed(failure);
+      } else {
+        tasks.codecOf(task).readResult(in, task);
+      }
+    }
+
+    @Override
+    public void lookup(KeyLookup lookup) {
+      KeyDetail detail = failure == null ? KeyDetailWire.read(in) : null;
+      if (detail != null) {
+        lookup.found(detail);
+      }
+    }
+
+    @Override
+    public void scan(ShardScan scan) {
+      if (failure == null) {
+        tasks.codecOf(scan).readResult(in, scan);
+      }
+    }
+
+    @Override
+    public void slice(SlicedScan slice) {
+      if (failure == null) {
+        slice.ranElsewhere(in.readIntLE());
+        tasks.codecOf(slice.scan()).readResult(in, slice.scan());
+      }
+    }
+
+    @Override
+    public void storeWork(StoreWork work) {
+      throw new IllegalArgumentException("store work does not travel: " + work.getClass().getName());
     }
   }
 

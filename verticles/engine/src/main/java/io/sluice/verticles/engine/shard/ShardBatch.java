@@ -4,34 +4,55 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.protocol.binary.codec.Request;
 
+import java.util.Arrays;
+import java.util.function.IntFunction;
+
 /**
- * The requests of one connection read that belong to one shard, travelling to that shard as ONE
- * event-bus message and back with their results: reply bytes for key requests (in order, delimited
- * by {@link #replyEnd}), collected items for the listings that every shard contributes to, and
- * {@link ShardTask}s that carry their own results.
+ * The work of one connection read (or one caller) that belongs to one shard, travelling to that
+ * shard as ONE event-bus message and back with its results: each entry is a {@link ShardWork},
+ * run in order. Results: reply bytes for Throttr key requests (in order, delimited by
+ * {@link #replyEnd}), each shard's {@link ShardListing} part of a listing every shard contributes
+ * to, and the results other work keeps itself.
  * Owned by one thread at a time: the connection's until sent, the shard's until replied.
  */
 public final class ShardBatch {
 
-  private final int shard;
-  private Object[] entries = new Object[8];
+  private static final int INITIAL_SLOTS = 8;
+
+  private final int route;
+  /**
+   * The Throttr requests by slot, null at other work's slots; the array itself null while the batch
+   * has none. A batch of requests only (every connection's batch) holds this one array and no
+   * {@link #others}: the hot path costs no object per request and one array per batch.
+   */
+  private Request[] requests;
+  /** The other work by slot, null at a request's slot ({@link ThrottrRequests}); null while none. */
+  private ShardWork[] others;
   private int size;
+  private int storeWork;
   private ByteBuf replies;
   private int[] replyEnds;
-  private Object[] collected;
+  private ShardListing[] collected;
   private Throwable[] failures;
   private boolean notRun;
 
-  public ShardBatch(int shard) {
-    this.shard = shard;
+  /** @param route see {@link #route} */
+  public ShardBatch(int route) {
+    this.route = route;
   }
 
-  public int shard() {
-    return shard;
+  /**
+   * Where the batch runs: in a cluster, the index of a partition of the cluster's table (its owner
+   * may be another node; a shard verticle holds one store per partition placed on it); on a node
+   * alone, the index of one of its shards. Whoever routes the batch reads it the way it knows.
+   */
+  public int route() {
+    return route;
   }
 
   public void add(Request request) {
-    addEntry(request);
+    requests = room(requests, Request[]::new);
+    requests[size++] = request;
   }
 
   public void add(ShardTask task) {
@@ -52,27 +73,36 @@ public final class ShardBatch {
   }
 
   public void add(StoreWork work) {
+    storeWork++;
     addEntry(work);
   }
 
-  private void addEntry(Object entry) {
-    if (size == entries.length) {
-      entries = java.util.Arrays.copyOf(entries, size * 2);
+  private void addEntry(ShardWork entry) {
+    others = room(others, ShardWork[]::new);
+    others[size++] = entry;
+  }
+
+  /** {@code slots}, made to hold slot {@code size}. */
+  private <T> T[] room(T[] slots, IntFunction<T[]> create) {
+    if (slots == null) {
+      return create.apply(Math.max(INITIAL_SLOTS, size + 1));
     }
-    entries[size++] = entry;
+    return size < slots.length ? slots : Arrays.copyOf(slots, Math.max(size + 1, slots.length * 2));
   }
 
   public int size() {
     return size;
   }
 
-  /** A Throttr {@link Request}, a {@link ShardTask}, a {@link ShardScan}, a {@link SlicedScan}, a {@link KeyLookup} or a {@link StoreWork}. */
-  public Object entry(int index) {
-    return entries[index];
+  /** The work at {@code index}; at a Throttr request's slot, the one {@link ThrottrRequests}, and {@link #request} is the request. */
+  public ShardWork entry(int index) {
+    ShardWork other = others == null || index >= others.length ? null : others[index];
+    return other == null ? ThrottrRequests.ALL : other;
   }
 
+  /** The Throttr request at {@code index}, or null when the entry is other work. */
   public Request request(int index) {
-    return (Request) entries[index];
+    return requests == null || index >= requests.length ? null : requests[index];
   }
 
   /** The reply bytes of every key request, one after another. */
@@ -85,8 +115,8 @@ public final class ShardBatch {
     return replyEnds[index];
   }
 
-  /** What a shard collected for a listing request (LIST, STATS, INFO) at {@code index}. */
-  public Object collected(int index) {
+  /** What a shard collected for a listing request (LIST, STATS, INFO) at {@code index}; null for other entries. */
+  public ShardListing collected(int index) {
     return collected == null ? null : collected[index];
   }
 
@@ -131,12 +161,7 @@ public final class ShardBatch {
 
   /** Only {@link StoreWork}: maintenance of the store, not requests of clients. */
   public boolean isStoreWork() {
-    for (int i = 0; i < size; i++) {
-      if (!(entries[i] instanceof StoreWork)) {
-        return false;
-      }
-    }
-    return size > 0;
+    return size > 0 && storeWork == size;
   }
 
   // Called by the shard.
@@ -158,9 +183,9 @@ public final class ShardBatch {
     replyEnds[index] = replies.writerIndex();
   }
 
-  void collect(int index, Object value) {
+  void collect(int index, ShardListing value) {
     if (collected == null) {
-      collected = new Object[size];
+      collected = new ShardListing[size];
     }
     collected[index] = value;
   }

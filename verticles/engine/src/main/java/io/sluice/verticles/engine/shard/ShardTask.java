@@ -1,5 +1,7 @@
 package io.sluice.verticles.engine.shard;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * A read-modify-write of one key that must happen atomically where the key lives: rate-limit
  * strategies and the UDP protocol keep their state this way. It travels to the owning shard in a
@@ -14,7 +16,7 @@ package io.sluice.verticles.engine.shard;
  * before it threw stays written: the shard has no transactions, so a task should decide before it
  * writes.
  */
-public interface ShardTask {
+public non-sealed interface ShardTask extends ShardWork {
 
   byte[] key();
 
@@ -25,4 +27,25 @@ public interface ShardTask {
    * completion. Must not throw: record the failure where the sender will read it.
    */
   void failed(Throwable error);
+
+  /** Runs the task on its key's {@link KeyState}: called by the shard, not to be overridden. */
+  @Override
+  default void run(ShardContext shard) {
+    TaskState.run(shard, this);
+  }
+
+  @Override
+  default void fail(Throwable error, ByteBuf replies) {
+    failed(error);
+  }
+
+  @Override
+  default boolean holdsItsFailure() {
+    return true;
+  }
+
+  @Override
+  default void accept(Kinds kinds, int slot) {
+    kinds.task(this);
+  }
 }

@@ -1,5 +1,6 @@
 package io.sluice.verticles.engine.shard;
 
+import io.netty.buffer.ByteBuf;
 import io.sluice.verticles.engine.storage.Store;
 
 /**
@@ -9,7 +10,7 @@ import io.sluice.verticles.engine.storage.Store;
  * batch, until {@link #finished}; whatever reaches the shard meanwhile runs between two slices.
  * A key present for the whole walk is visited exactly once, even if the table grows meanwhile.
  */
-public final class SlicedScan {
+public final class SlicedScan implements ShardWork {
 
   /**
    * A key page's slice over a million keys takes 0.5 ms on this project's machine (1.2 ms with a
@@ -56,7 +57,22 @@ public final class SlicedScan {
     finished = cursor == 0;
   }
 
-  void runSlice(Store store) {
+  @Override
+  public void run(ShardContext shard) {
+    runSlice(shard.store());
+  }
+
+  /** A slice has only {@link ShardBatch#failure}. */
+  @Override
+  public void fail(Throwable error, ByteBuf replies) {
+  }
+
+  @Override
+  public void accept(Kinds kinds, int slot) {
+    kinds.slice(this);
+  }
+
+  private void runSlice(Store store) {
     cursor = store.scanLive(cursor, WORK_PER_SLICE, scan::visit);
     slices++;
     finished = cursor == 0;

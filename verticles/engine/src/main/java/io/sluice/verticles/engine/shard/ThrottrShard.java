@@ -3,32 +3,25 @@ package io.sluice.verticles.engine.shard;
 import io.netty.buffer.ByteBuf;
 import io.sluice.verticles.engine.log.LogText;
 import io.sluice.verticles.engine.storage.Bound;
-import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.storage.Store;
-import io.sluice.protocol.binary.codec.Listing;
 import io.sluice.protocol.binary.codec.Request;
-import io.sluice.protocol.binary.codec.Responses;
-import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.ValueSize;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
- * Runs Throttr requests against one shard's {@link Store} (spec §2): one {@code handleX} per
- * request type behind one switch. Pure: no Vert.x, no threads; the shard verticle calls it on its
- * own event loop.
+ * Runs the {@link ShardWork} of batches against one shard's {@link Store}, each entry on its own
+ * (what Throttr requests do is {@link KeyRequests}). Pure: no Vert.x, no threads; the shard
+ * verticle calls it on its own event loop.
  */
 public final class ThrottrShard {
 
   private static final System.Logger LOG = System.getLogger(ThrottrShard.class.getName());
 
   private final Store store;
-  private final ValueSize size;
+  private final ShardContext context;
 
   public ThrottrShard(Store store, ValueSize size) {
     this.store = store;
-    this.size = size;
+    this.context = new ShardContext(store, size);
   }
 
   public Store store() {
@@ -55,7 +48,8 @@ public final class ThrottrShard {
       for (; next < batch.size(); next++) {
         int start = out.writerIndex();
         try {
-          run(batch, next, out);
+          context.at(batch, next);
+          batch.entry(next).run(context);
         } catch (Throwable error) {
           out.writerIndex(start);
           fail(batch, next, error, out);
@@ -76,46 +70,6 @@ public final class ThrottrShard {
     }
   }
 
-  private void run(ShardBatch batch, int index, ByteBuf out) {
-    long now = store.now();
-    int window = store.window(now);
-    Object entry = batch.entry(index);
-    if (entry instanceof ShardTask task) {
-      runTask(task, now, window);
-      return;
-    }
-    if (entry instanceof KeyLookup lookup) {
-      lookUp(lookup, now, window);
-      return;
-    }
-    if (entry instanceof ShardScan scan) {
-      store.forEachLive(scan::visit);
-      return;
-    }
-    if (entry instanceof SlicedScan scan) {
-      scan.runSlice(store);
-      return;
-    }
-    if (entry instanceof StoreWork work) {
-      work.run(store);
-      return;
-    }
-    Request request = (Request) entry;
-    switch (request.type()) {
-      case INSERT: handleInsert((Request.Insert) request, out, now, window); break;
-      case QUERY: handleQuery((Request.Query) request, out, now, window); break;
-      case UPDATE: handleUpdate((Request.Update) request, out, now, window); break;
-      case PURGE: handlePurge((Request.Purge) request, out, now); break;
-      case SET: handleSet((Request.Set) request, out, now, window); break;
-      case GET: handleGet((Request.Get) request, out, now, window); break;
-      case STAT: handleStat((Request.Stat) request, out, now, window); break;
-      case LIST: batch.collect(index, list(window)); break;
-      case STATS: batch.collect(index, stats(window)); break;
-      case INFO: batch.collect(index, summary()); break;
-      default: throw new IllegalArgumentException(request.type() + " is not a shard request");
-    }
-  }
-
   /**
    * Answers every entry of a batch that could not be run at all (its owner in a cluster could not
    * be reached, or not known to have run it) as a failure, exactly as if each had thrown
@@ -131,265 +85,77 @@ public final class ThrottrShard {
 
   /** Answers a failed entry as a failure; {@code out} is null when no reply can be written at all. */
   private static void fail(ShardBatch batch, int index, Throwable error, ByteBuf out) {
-    LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(batch.entry(index))
+    LOG.log(System.Logger.Level.ERROR, "shard " + batch.route() + ": " + describe(batch, index)
         + " failed and is answered as a failure: " + LogText.failure(error));
     answerFailure(batch, index, error, out);
   }
 
   private static void answerFailure(ShardBatch batch, int index, Throwable error, ByteBuf out) {
     batch.fail(index, error);
-    Object entry = batch.entry(index);
-    if (entry instanceof ShardTask task) {
-      try {
-        task.failed(error);
-      } catch (Throwable alsoFailed) {
-        LOG.log(System.Logger.Level.ERROR, "shard " + batch.shard() + ": " + describe(entry)
-            + " threw again when told it failed: " + LogText.failure(alsoFailed));
-      }
-    } else if (entry instanceof Request && out != null) {
-      // A listing's byte is never read: the session answers it 00 from the failure.
-      Responses.status(out, false);
+    try {
+      batch.entry(index).fail(error, out);
+    } catch (Throwable alsoFailed) {
+      LOG.log(System.Logger.Level.ERROR, "shard " + batch.route() + ": " + describe(batch, index)
+          + " threw again when told it failed: " + LogText.failure(alsoFailed));
     }
   }
 
   /** The entry's type and key, for the log. */
-  private static String describe(Object entry) {
-    if (entry instanceof Request.KeyRequest request) {
-      return request.type() + " of key " + LogText.key(request.key());
-    }
-    if (entry instanceof Request request) {
-      return request.type().toString();
-    }
-    if (entry instanceof ShardTask task) {
-      return "task " + entry.getClass().getName() + " on key " + LogText.key(task.key());
-    }
-    if (entry instanceof KeyLookup lookup) {
-      return "lookup of key " + LogText.key(lookup.keyBytes());
-    }
-    return "scan " + entry.getClass().getName();
-  }
-
-  /**
-   * A task sees its key's buffer record; writing it counts as a write, like SET. The record shows
-   * its TTL in seconds to a Throttr GET; its expiry itself is exact to the nanosecond.
-   */
-  private void runTask(ShardTask task, long now, int window) {
-    byte[] key = task.key();
-    int hash = store.hash(key);
-    Record found = store.find(key, hash, now);
-    if (found != null) {
-      found.countRead(window);
-    }
-    task.run(new KeyState() {
-      private Record record = found;
-
-      public byte[] value() {
-        return record == null || record.isCounter() ? null : record.buffer();
-      }
-
-      public boolean isCounter() {
-        return record != null && record.isCounter();
-      }
-
-      public boolean put(byte[] value, long ttlNanos) {
-        if (record != null && record.isCounter()) {
-          throw new IllegalStateException("the key holds a counter");
-        }
-        long expiresAt = Ttl.saturatingAdd(now, Math.max(0, ttlNanos));
-        if (record == null) {
-          record = store.createBuffer(key, hash, value, TtlUnit.SECONDS.code(), expiresAt, now);
-          if (record == null) {
-            return false;
-          }
-        } else if (!store.overwriteBuffer(record, value, TtlUnit.SECONDS.code(), expiresAt)) {
-          return false;
-        }
-        record.countWrite(window);
-        return true;
-      }
-
-      public void remove() {
-        if (record != null) {
-          store.remove(record);
-          record = null;
-        }
-      }
-    }, now);
-  }
-
-  /** Copies the record out without counting a read: looking must not move the figures. */
-  private void lookUp(KeyLookup lookup, long now, int window) {
-    byte[] key = lookup.keyBytes();
-    Record record = store.find(key, store.hash(key), now);
-    if (record == null) {
-      return;
-    }
-    lookup.found(new KeyDetail(key.clone(), record.isCounter(), record.ttlType(), remaining(record, now),
-        record.expiresAtNanos(), record.counter(), record.buffer().clone(), record.readsPerMinute(window),
-        record.writesPerMinute(window), record.readsSoFar(window), record.writesSoFar(window)));
+  private static String describe(ShardBatch batch, int index) {
+    Description description = new Description(batch);
+    batch.entry(index).accept(description, index);
+    return description.text;
   }
 
   public ShardSummary summary() {
+    return summary(store);
+  }
+
+  static ShardSummary summary(Store store) {
     return new ShardSummary(store.size(), store.counters(), store.buffers(), store.bufferBytes(),
         store.expiredReclaimed(), store.estimatedBytes(), store.evicted(Bound.KEYS), store.evicted(Bound.MEMORY),
         store.rejected(), store.limits());
   }
 
-  /** A key that is live already, or a full store, answers 00. */
-  private void handleInsert(Request.Insert insert, ByteBuf out, long now, int window) {
-    int hash = store.hash(insert.key());
-    if (store.find(insert.key(), hash, now) != null) {
-      Responses.status(out, false);
-      return;
-    }
-    long expiresAt = Ttl.expiresAt(now, insert.ttlType(), insert.ttl());
-    Record created = store.createCounter(insert.key(), hash, insert.quota(), insert.ttlType(), expiresAt, now);
-    if (created == null) {
-      Responses.status(out, false);
-      return;
-    }
-    created.countWrite(window);
-    Responses.status(out, true);
-  }
+  private static final class Description implements ShardWork.Kinds {
 
-  private void handleQuery(Request.Query query, ByteBuf out, long now, int window) {
-    Record record = store.find(query.key(), store.hash(query.key()), now);
-    if (record == null) {
-      Responses.status(out, false);
-      return;
-    }
-    record.countRead(window);
-    Responses.query(out, size, record.counter(), record.ttlType(), remaining(record, now));
-  }
+    private final ShardBatch batch;
+    private String text;
 
-  private void handleGet(Request.Get get, ByteBuf out, long now, int window) {
-    Record record = store.find(get.key(), store.hash(get.key()), now);
-    if (record == null) {
-      Responses.status(out, false);
-      return;
+    Description(ShardBatch batch) {
+      this.batch = batch;
     }
-    record.countRead(window);
-    Responses.get(out, size, record.ttlType(), remaining(record, now), record.buffer());
-  }
 
-  private void handleUpdate(Request.Update update, ByteBuf out, long now, int window) {
-    Record record = store.find(update.key(), store.hash(update.key()), now);
-    if (record == null) {
-      Responses.status(out, false);
-      return;
+    @Override
+    public void request(int slot) {
+      Request request = batch.request(slot);
+      text = request instanceof Request.KeyRequest keyed ? request.type() + " of key " + LogText.key(keyed.key())
+          : request.type().toString();
     }
-    record.countRead(window);
-    boolean changed;
-    switch (update.attribute()) {
-      case Request.Update.ATTRIBUTE_QUOTA: changed = updateQuota(record, update); break;
-      case Request.Update.ATTRIBUTE_TTL: changed = updateTtl(record, update, now); break;
-      default: changed = false;
-    }
-    if (changed) {
-      record.countWrite(window);
-    }
-    Responses.status(out, changed);
-  }
 
-  /** Quota changes wrap modulo 2^(8N); a decrease below zero is refused; an unknown change is a no-op success. */
-  private boolean updateQuota(Record record, Request.Update update) {
-    if (!record.isCounter()) {
-      return false;
+    @Override
+    public void task(ShardTask task) {
+      text = "task " + task.getClass().getName() + " on key " + LogText.key(task.key());
     }
-    switch (update.change()) {
-      case Request.Update.CHANGE_PATCH:
-        store.setCounter(record, update.value());
-        return true;
-      case Request.Update.CHANGE_INCREASE:
-        store.setCounter(record, size.wrap(record.counter() + update.value()));
-        return true;
-      case Request.Update.CHANGE_DECREASE:
-        if (Long.compareUnsigned(record.counter(), update.value()) < 0) {
-          return false;
-        }
-        store.setCounter(record, record.counter() - update.value());
-        return true;
-      default:
-        return true;
+
+    @Override
+    public void lookup(KeyLookup lookup) {
+      text = "lookup of key " + LogText.key(lookup.keyBytes());
     }
-  }
 
-  /** TTL values are read in the record's stored unit; a decrease may move expiry into the past. */
-  private boolean updateTtl(Record record, Request.Update update, long now) {
-    long delta = Ttl.toNanos(update.value(), Ttl.updateUnitNanos(record.ttlType()));
-    switch (update.change()) {
-      case Request.Update.CHANGE_PATCH:
-        store.setExpiry(record, Ttl.saturatingAdd(now, delta));
-        break;
-      case Request.Update.CHANGE_INCREASE:
-        store.setExpiry(record, Ttl.saturatingAdd(record.expiresAtNanos(), delta));
-        break;
-      case Request.Update.CHANGE_DECREASE:
-        store.setExpiry(record, record.expiresAtNanos() - delta);
-        break;
-      default:
+    @Override
+    public void scan(ShardScan scan) {
+      text = "scan " + scan.getClass().getName();
     }
-    return true;
-  }
 
-  private void handlePurge(Request.Purge purge, ByteBuf out, long now) {
-    Record record = store.find(purge.key(), store.hash(purge.key()), now);
-    if (record != null) {
-      store.remove(record);
+    @Override
+    public void slice(SlicedScan slice) {
+      text = "scan " + slice.getClass().getName();
     }
-    Responses.status(out, record != null);
-  }
 
-  /** SET creates or overwrites a buffer; it never replaces a counter. A full store refuses it. */
-  private void handleSet(Request.Set set, ByteBuf out, long now, int window) {
-    int hash = store.hash(set.key());
-    Record record = store.find(set.key(), hash, now);
-    long expiresAt = Ttl.expiresAt(now, set.ttlType(), set.ttl());
-    if (record == null) {
-      record = store.createBuffer(set.key(), hash, set.value(), set.ttlType(), expiresAt, now);
-    } else if (record.isCounter() || !store.overwriteBuffer(record, set.value(), set.ttlType(), expiresAt)) {
-      record = null;
+    @Override
+    public void storeWork(StoreWork work) {
+      text = "scan " + work.getClass().getName();
     }
-    if (record == null) {
-      Responses.status(out, false);
-      return;
-    }
-    record.countWrite(window);
-    Responses.status(out, true);
-  }
-
-  private void handleStat(Request.Stat stat, ByteBuf out, long now, int window) {
-    Record record = store.find(stat.key(), store.hash(stat.key()), now);
-    if (record == null) {
-      Responses.status(out, false);
-      return;
-    }
-    record.countRead(window);
-    Responses.stat(out, record.readsPerMinute(window), record.writesPerMinute(window),
-        record.totalReads(window), record.totalWrites(window));
-  }
-
-  private List<Listing.KeyItem> list(int window) {
-    List<Listing.KeyItem> items = new ArrayList<>();
-    store.forEachLive(record -> {
-      record.countRead(window);
-      long bytesUsed = record.isCounter() ? size.bytes() : record.buffer().length;
-      items.add(new Listing.KeyItem(record.key(), record.kind(), record.ttlType(), record.expiresAtNanos(), bytesUsed));
-    });
-    return items;
-  }
-
-  private List<Listing.KeyStatsItem> stats(int window) {
-    List<Listing.KeyStatsItem> items = new ArrayList<>();
-    store.forEachLive(record -> {
-      record.countRead(window);
-      items.add(new Listing.KeyStatsItem(record.key(), record.readsPerMinute(window),
-          record.writesPerMinute(window), record.totalReads(window), record.totalWrites(window)));
-    });
-    return items;
-  }
-
-  private long remaining(Record record, long now) {
-    return Ttl.remaining(record.expiresAtNanos(), now, record.ttlType(), size);
   }
 }

@@ -25,7 +25,7 @@ class EventTest {
     h.read("19 04 09 00 63 68 61 6e 01 03 00 04 3c 00 02 65 76");
 
     assertThat(h.transport.dispatched).singleElement()
-        .satisfies(d -> assertThat(d.batch.shard()).isEqualTo(shardOf("ev")))
+        .satisfies(d -> assertThat(d.batch.route()).isEqualTo(shardOf("ev")))
         .satisfies(d -> assertThat(d.batch.request(0).type()).isEqualTo(RequestType.INSERT));
     h.transport.completeAllInReverse();
     assertThat(h.transport.writes).containsExactly("01 01");

@@ -76,7 +76,7 @@ class EveryShardListingTest {
       assertThat(d.batch.size()).isEqualTo(1);
       assertThat(d.batch.request(0).type()).isEqualTo(RequestType.LIST);
     });
-    assertThat(h.transport.dispatched).extracting(d -> d.batch.shard()).containsExactlyInAnyOrder(0, 1, 2);
+    assertThat(h.transport.dispatched).extracting(d -> d.batch.route()).containsExactlyInAnyOrder(0, 1, 2);
 
     h.transport.complete(1);
     h.transport.complete(2);
@@ -119,7 +119,7 @@ class EveryShardListingTest {
     h.read(insert(9, TTL, fresh), LIST, query(k0), query(k2));
 
     assertThat(h.transport.dispatched).hasSize(3);
-    assertThat(h.transport.dispatched).filteredOn(d -> d.batch.shard() == 0)
+    assertThat(h.transport.dispatched).filteredOn(d -> d.batch.route() == 0)
         .singleElement().satisfies(d -> assertThat(d.batch.size()).isEqualTo(3));
     h.transport.completeAllInReverse();
 

@@ -98,13 +98,13 @@ final class FakeTransport implements Transport, ShardRouter {
       if (earlier == dispatch) {
         break;
       }
-      if (!earlier.completed && earlier.batch.shard() == dispatch.batch.shard()) {
+      if (!earlier.completed && earlier.batch.route() == dispatch.batch.route()) {
         // A shard runs its batches in arrival order; only different shards finish out of order.
-        throw new IllegalStateException("an earlier batch of shard " + dispatch.batch.shard() + " is still open");
+        throw new IllegalStateException("an earlier batch of shard " + dispatch.batch.route() + " is still open");
       }
     }
     dispatch.completed = true;
-    shards[dispatch.batch.shard()].execute(dispatch.batch);
+    shards[dispatch.batch.route()].execute(dispatch.batch);
     dispatch.done.accept(dispatch.batch);
   }
 
@@ -119,7 +119,7 @@ final class FakeTransport implements Transport, ShardRouter {
   void completeAllInReverse() {
     for (int shard = shards.length - 1; shard >= 0; shard--) {
       for (Dispatch d : dispatched) {
-        if (!d.completed && d.batch.shard() == shard) {
+        if (!d.completed && d.batch.route() == shard) {
           complete(d);
         }
       }

@@ -43,10 +43,10 @@ class ShardBatchingTest {
     assertThat(h.transport.dispatched).hasSize(2);
     ShardBatch first = h.transport.dispatched.get(0).batch;
     ShardBatch second = h.transport.dispatched.get(1).batch;
-    assertThat(first.shard()).isZero();
+    assertThat(first.route()).isZero();
     assertThat(describe(first)).containsExactly(
         "INSERT " + a0, "QUERY " + a0, "INSERT " + a1, "INSERT " + a2, "QUERY " + a2);
-    assertThat(second.shard()).isEqualTo(3);
+    assertThat(second.route()).isEqualTo(3);
     assertThat(describe(second)).containsExactly("INSERT " + b0, "QUERY " + b1);
   }
 
@@ -59,7 +59,7 @@ class ShardBatchingTest {
 
     assertThat(h.transport.dispatched).hasSize(2);
     assertThat(h.transport.dispatched).allSatisfy(d -> {
-      assertThat(d.batch.shard()).isEqualTo(2);
+      assertThat(d.batch.route()).isEqualTo(2);
       assertThat(d.batch.size()).isEqualTo(1);
     });
   }
@@ -70,7 +70,7 @@ class ShardBatchingTest {
 
     h.read(insert(1, 60, a), query(a), WHOAMI);
 
-    assertThat(h.transport.dispatched).singleElement().satisfies(d -> assertThat(d.batch.shard()).isEqualTo(1));
+    assertThat(h.transport.dispatched).singleElement().satisfies(d -> assertThat(d.batch.route()).isEqualTo(1));
   }
 
   @Test
@@ -109,6 +109,6 @@ class ShardBatchingTest {
     int total = h.transport.dispatched.stream().mapToInt(d -> d.batch.size()).sum();
     assertThat(total).isEqualTo(100);
     assertThat(h.transport.dispatched).hasSize(4);
-    assertThat(h.transport.dispatched).extracting(d -> d.batch.shard()).doesNotHaveDuplicates();
+    assertThat(h.transport.dispatched).extracting(d -> d.batch.route()).doesNotHaveDuplicates();
   }
 }

@@ -45,6 +45,11 @@ class BatchWireTravelTest {
 
   static final class DoublingCodec extends ResultTaskCodec<Long, Doubling> {
     @Override
+    public int id() {
+      return 7;
+    }
+
+    @Override
     public Class<Doubling> type() {
       return Doubling.class;
     }
@@ -157,6 +162,46 @@ class BatchWireTravelTest {
     assertThat(page.offset()).isEqualTo(expected.offset());
     assertThat(page.items().stream().map(KeySummary::key).map(String::new).toList())
         .isEqualTo(expected.items().stream().map(KeySummary::key).map(String::new).toList()).hasSize(20);
+  }
+
+  @Test
+  void everyKindOfWorkComesBackAsIfItHadRunHere() {
+    for (ShardFixture shard : List.of(owner, local)) {
+      insert(shard, "k", 5);
+      shard.execute(new Request.Set(TtlUnit.SECONDS.code(), 30, bytes("buffer"), new byte[4]));
+    }
+    ShardBatch travelled = everyKind();
+    travel(travelled);
+    ShardBatch here = everyKind();
+    local.shard.execute(here);
+
+    assertThat(ShardFixture.replies(travelled)).isEqualTo(ShardFixture.replies(here)).hasSize(9);
+    // Each store seeds its own hash, so the two list their keys in their own orders.
+    assertThat(ShardFixture.collectedKeys(travelled, 2)).containsExactlyInAnyOrder("k", "buffer");
+    assertThat(ShardFixture.collectedKeys(here, 2)).containsExactlyInAnyOrder("k", "buffer");
+    assertThat(ShardFixture.collected(travelled, 3).keyStats()).hasSize(2);
+    assertThat(travelled.collected(3)).isInstanceOf(ShardListing.KeyStats.class);
+    assertThat(travelled.collected(4)).isEqualTo(here.collected(4)).isInstanceOf(ShardSummary.class);
+    assertThat(((KeyLookup) travelled.entry(5)).detail().quota()).isEqualTo(5);
+    assertThat(((Doubling) travelled.entry(6)).result()).isEqualTo(8);
+    KeyPage whole = KeyPage.merge(List.of((KeyPageScan) travelled.entry(7)), 0, 10);
+    assertThat(whole.total()).isEqualTo(2);
+    assertThat(((SlicedScan) travelled.entry(8)).finished()).isTrue();
+  }
+
+  /** One entry of every kind that travels: requests (a key request and every listing), a lookup, a task, a scan, a slice. */
+  private static ShardBatch everyKind() {
+    ShardBatch batch = new ShardBatch(0);
+    batch.add(new Request.Query(bytes("k")));
+    batch.add(new Request.Get(bytes("buffer")));
+    batch.add(Request.Bare.LIST);
+    batch.add(Request.Bare.STATS);
+    batch.add(Request.Bare.INFO);
+    batch.add(new KeyLookup(bytes("k")));
+    batch.add(new Doubling(bytes("buffer")));
+    batch.add(new KeyPageScan(new byte[0], null, 10));
+    batch.add(new SlicedScan(new KeyPageScan(new byte[0], null, 10)));
+    return batch;
   }
 
   @Test

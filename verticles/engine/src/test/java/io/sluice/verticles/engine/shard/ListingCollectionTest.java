@@ -28,11 +28,6 @@ class ListingCollectionTest {
     return new String(key, StandardCharsets.US_ASCII);
   }
 
-  @SuppressWarnings("unchecked")
-  private static <T> List<T> collected(ShardBatch batch, int index) {
-    return (List<T>) batch.collected(index);
-  }
-
   @Test
   void listCollectsOnlyLiveRecordsWithTheirFields() {
     long t0 = f.clock.epochNanos();
@@ -43,7 +38,7 @@ class ListingCollectionTest {
     f.advance(Duration.ofSeconds(1));
 
     ShardBatch batch = f.execute(Request.Bare.LIST);
-    List<Listing.KeyItem> items = collected(batch, 0);
+    List<Listing.KeyItem> items = ShardFixture.collected(batch, 0).keys();
 
     assertThat(items)
         .extracting(i -> name(i.key()), Listing.KeyItem::keyType, Listing.KeyItem::ttlType,
@@ -62,7 +57,7 @@ class ListingCollectionTest {
     ShardFixture fs = new ShardFixture(size);
     fs.run(insert(1, 0x04, 60, "c"));
 
-    List<Listing.KeyItem> items = collected(fs.execute(Request.Bare.LIST), 0);
+    List<Listing.KeyItem> items = ShardFixture.collected(fs.execute(Request.Bare.LIST), 0).keys();
 
     assertThat(items).singleElement().extracting(Listing.KeyItem::bytesUsed).isEqualTo((long) size.bytes());
   }
@@ -71,8 +66,8 @@ class ListingCollectionTest {
   void emptyStoreCollectsEmptyLists() {
     ShardBatch batch = f.execute(Request.Bare.LIST, Request.Bare.STATS);
 
-    assertThat(collected(batch, 0)).isEmpty();
-    assertThat(collected(batch, 1)).isEmpty();
+    assertThat(batch.collected(0)).isEqualTo(new ShardListing.Keys(List.of()));
+    assertThat(batch.collected(1)).isEqualTo(new ShardListing.KeyStats(List.of()));
   }
 
   @Test
@@ -82,7 +77,7 @@ class ListingCollectionTest {
     f.run(insert(3, 0x04, 60, "gone"));
     f.advance(Duration.ofSeconds(60));
 
-    List<Listing.KeyStatsItem> items = collected(f.execute(Request.Bare.STATS), 0);
+    List<Listing.KeyStatsItem> items = ShardFixture.collected(f.execute(Request.Bare.STATS), 0).keyStats();
 
     assertThat(items)
         .extracting(i -> name(i.key()), Listing.KeyStatsItem::readsPerMinute, Listing.KeyStatsItem::writesPerMinute,
@@ -99,7 +94,7 @@ class ListingCollectionTest {
     f.advance(Duration.ofSeconds(1));
     f.run(query("c2"));
 
-    ShardSummary summary = (ShardSummary) f.execute(Request.Bare.INFO).collected(0);
+    ShardSummary summary = ShardFixture.collected(f.execute(Request.Bare.INFO), 0).summaries().get(0);
 
     // Estimates: 72 a record, 24 a key of 2 bytes, 24 a buffer of 5 or 7 bytes.
     assertThat(summary).isEqualTo(new ShardSummary(3, 1, 2, 12, 1, 3 * (72 + 24) + 2 * 24, 0, 0, 0,
@@ -119,8 +114,8 @@ class ListingCollectionTest {
     assertThat(ShardFixture.replies(batch)).containsExactly("01", "", "01 01 00 04 3c 00", "", "01", "");
     assertThat(batch.collected(0)).isNull();
     assertThat(batch.collected(2)).isNull();
-    assertThat(ShardFixture.<Listing.KeyItem>collectedKeys(batch, 1)).containsExactly("x");
-    assertThat(collected(batch, 3)).hasSize(1);
-    assertThat(collected(batch, 5)).isEmpty();
+    assertThat(ShardFixture.collectedKeys(batch, 1)).containsExactly("x");
+    assertThat(ShardFixture.collected(batch, 3).keyStats()).hasSize(1);
+    assertThat(ShardFixture.collected(batch, 5).keys()).isEmpty();
   }
 }

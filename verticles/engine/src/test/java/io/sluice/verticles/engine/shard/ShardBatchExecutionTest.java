@@ -66,7 +66,7 @@ class ShardBatchExecutionTest {
     Request q = query("a");
     batch.add(q);
 
-    assertThat(batch.shard()).isEqualTo(3);
+    assertThat(batch.route()).isEqualTo(3);
     assertThat(batch.size()).isEqualTo(1);
     assertThat(batch.request(0)).isSameAs(q);
     assertThat(batch.collected(0)).isNull();
@@ -134,7 +134,7 @@ class ShardBatchExecutionTest {
     assertThat(batch.failure(1)).isInstanceOf(NullPointerException.class);
     assertThat(outOfMemory.told).isSameAs(batch.failure(2)).isInstanceOf(OutOfMemoryError.class);
     assertThat(batch.failure(3)).isNull();
-    assertThat(batch.collected(4)).asList().hasSize(2);
+    assertThat(ShardFixture.collected(batch, 4).keys()).hasSize(2);
     assertThat(batch.failure(5)).isInstanceOf(StackOverflowError.class);
     assertThat(batch.failure(6)).isNull();
     assertThat(lookup.detail()).isNotNull();

@@ -120,11 +120,17 @@ final class ShardFixture {
     return Wire.hex(out);
   }
 
+  /** What the listing at {@code index} collected, as the session joins it. */
+  static ShardListing.Parts collected(ShardBatch batch, int index) {
+    ShardListing.Parts parts = new ShardListing.Parts();
+    batch.collected(index).joinInto(parts);
+    return parts;
+  }
+
   /** The keys of a LIST item collection, as ASCII. */
-  @SuppressWarnings("unchecked")
-  static <T> List<String> collectedKeys(ShardBatch batch, int index) {
+  static List<String> collectedKeys(ShardBatch batch, int index) {
     List<String> keys = new ArrayList<>();
-    for (io.sluice.protocol.binary.codec.Listing.KeyItem item : (List<io.sluice.protocol.binary.codec.Listing.KeyItem>) batch.collected(index)) {
+    for (io.sluice.protocol.binary.codec.Listing.KeyItem item : collected(batch, index).keys()) {
       keys.add(new String(item.key(), java.nio.charset.StandardCharsets.US_ASCII));
     }
     return keys;

@@ -22,11 +22,19 @@ import java.util.function.Supplier;
  */
 public final class LimitTaskCodec implements TaskCodec<LimitTask> {
 
+  /** Its wire id: fixed, see {@link TaskCodec#id}. */
+  public static final int ID = 0;
+
   private final Supplier<Policies> policies;
 
   /** @param policies the policies in service, read at each task: a reload may replace them */
   public LimitTaskCodec(Supplier<Policies> policies) {
     this.policies = policies;
+  }
+
+  @Override
+  public int id() {
+    return ID;
   }
 
   @Override

@@ -80,7 +80,7 @@ final class ClusterRouter implements ShardRouter {
 
   private void route(Waiting waiting) {
     ShardBatch batch = waiting.batch;
-    String owner = node.table().owner(batch.shard());
+    String owner = node.table().owner(batch.route());
     if (owner == null || owner.equals(node.self())) {
       local.dispatch(batch, filled -> {
         if (filled.notRun()) {
@@ -90,7 +90,7 @@ final class ClusterRouter implements ShardRouter {
         }
       }, waiting.failed);
     } else if (!wire.canTravel(batch)) {
-      answerFailed(waiting, new IllegalStateException("partition " + batch.shard()
+      answerFailed(waiting, new IllegalStateException("partition " + batch.route()
           + " is on another node, and this kind of work runs only where its key is"));
     } else {
       outgoing.computeIfAbsent(owner, id -> new ArrayList<>()).add(waiting);
@@ -105,7 +105,7 @@ final class ClusterRouter implements ShardRouter {
   private void retry(Waiting waiting) {
     waiting.batch.clearNotRun();
     if (System.nanoTime() > waiting.deadlineNanos) {
-      answerFailed(waiting, new IllegalStateException("partition " + waiting.batch.shard()
+      answerFailed(waiting, new IllegalStateException("partition " + waiting.batch.route()
           + " found no node serving it within " + ClusterNode.HANDOFF_TIMEOUT_MILLIS + " ms"));
       return;
     }

@@ -101,7 +101,7 @@ public final class ShardDirectory {
    * false otherwise.
    */
   boolean executeIfLocal(ShardBatch batch, Runnable answered) {
-    LocalRoute target = local.get(batch.shard());
+    LocalRoute target = local.get(batch.route());
     if (target != null && target.thread == Thread.currentThread()) {
       target.executor.execute(batch);
       target.durable.accept(answered);

@@ -57,12 +57,12 @@ public final class ShardQueries {
     return filled.future();
   }
 
-  /** The batch, or a {@link ShardFailure} when one of its entries other than a task failed on the shard. */
+  /** The batch, or a {@link ShardFailure} when one of its entries that does not hold its own failure (all but tasks) failed on the shard. */
   private static Future<ShardBatch> answered(ShardBatch filled) {
     for (int i = 0; i < filled.size(); i++) {
       Throwable failure = filled.failure(i);
-      if (failure != null && !(filled.entry(i) instanceof ShardTask)) {
-        return Future.failedFuture(new ShardFailure(filled.shard(), failure));
+      if (failure != null && !filled.entry(i).holdsItsFailure()) {
+        return Future.failedFuture(new ShardFailure(filled.route(), failure));
       }
     }
     return Future.succeededFuture(filled);

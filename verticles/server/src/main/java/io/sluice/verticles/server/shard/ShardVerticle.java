@@ -79,7 +79,7 @@ public final class ShardVerticle extends VerticleBase {
     consumer = vertx.eventBus().consumer(ShardAddress.of(index), message -> {
       ShardParcel parcel = message.body();
       for (ShardBatch batch : parcel.batches()) {
-        executors[batch.shard()].execute(batch);
+        executors[batch.route()].execute(batch);
       }
       whenDurable(() -> message.reply(parcel, local));
     });

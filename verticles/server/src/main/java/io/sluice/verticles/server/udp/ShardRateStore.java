@@ -17,6 +17,8 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -56,17 +58,22 @@ final class ShardRateStore implements AsyncStateStore {
   /** Counts live {@code udp:} records on every shard (get_size is a monitoring command: a scan is fine). */
   @Override
   public CompletionStage<Long> size() {
+    List<Count> counts = new ArrayList<>(router.shards());
     return router.onEveryShard(shard -> {
+      Count count = new Count();
+      counts.add(count); // onEveryShard asks for every batch before it sends any
       ShardBatch batch = new ShardBatch(shard);
-      batch.add(new Count());
+      batch.add(count);
       return batch;
     }).thenApply(batches -> {
-      long total = 0;
       for (ShardBatch batch : batches) {
         if (batch.firstFailure() != null) {
           throw new CompletionException(batch.firstFailure());
         }
-        total += ((Count) batch.entry(0)).records();
+      }
+      long total = 0;
+      for (Count count : counts) {
+        total += count.records();
       }
       return total;
     });

@@ -20,6 +20,11 @@ import java.util.List;
  */
 public final class UdpRateCodecs {
 
+  /** The wire id of an {@code over_limit} step: fixed, see {@link TaskCodec#id}. */
+  public static final int RATE_UPDATE_ID = 1;
+  /** The wire id of get_size's count: fixed, see {@link ScanCodec#id}. */
+  public static final int COUNT_ID = 0;
+
   private UdpRateCodecs() {
   }
 
@@ -32,6 +37,11 @@ public final class UdpRateCodecs {
   }
 
   private static final class RateUpdateCodec extends ResultTaskCodec<RateEvaluation, ShardRateStore.RateUpdate> {
+
+    @Override
+    public int id() {
+      return RATE_UPDATE_ID;
+    }
 
     @Override
     public Class<ShardRateStore.RateUpdate> type() {
@@ -77,6 +87,11 @@ public final class UdpRateCodecs {
   }
 
   private static final class CountCodec implements ScanCodec<ShardRateStore.Count> {
+
+    @Override
+    public int id() {
+      return COUNT_ID;
+    }
 
     @Override
     public Class<ShardRateStore.Count> type() {

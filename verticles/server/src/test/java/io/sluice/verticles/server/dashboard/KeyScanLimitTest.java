@@ -83,7 +83,7 @@ class KeyScanLimitTest {
       byte[] key = String.format("key:%03d", i).getBytes(StandardCharsets.US_ASCII);
       ShardBatch batch = new ShardBatch(KeyHash.shardOf(KeyHash.of(key), SHARDS));
       batch.add(new Request.Insert(5, TtlUnit.SECONDS.code(), 60, key));
-      shards.get(batch.shard()).execute(batch);
+      shards.get(batch.route()).execute(batch);
     }
     Dashboard dashboard = new Dashboard(Instance.start("test", ValueSize.UINT16, SHARDS, clock),
         new ShardDirectory(SHARDS), new BearerToken(Optional.empty(), clock), DashboardData.empty(), ProtectedMode.off(),
@@ -104,7 +104,7 @@ class KeyScanLimitTest {
   }
 
   private void serve(Message<ShardParcel> parcel) {
-    parcel.body().batches().forEach(batch -> shards.get(batch.shard()).execute(batch));
+    parcel.body().batches().forEach(batch -> shards.get(batch.route()).execute(batch));
     parcel.reply(parcel.body(), LOCAL);
   }
 

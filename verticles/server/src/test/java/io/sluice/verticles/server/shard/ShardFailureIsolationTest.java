@@ -159,7 +159,7 @@ class ShardFailureIsolationTest {
         }
         start = end;
       }
-      return "shard " + batch.shard() + ": " + String.join(" | ", entries);
+      return "shard " + batch.route() + ": " + String.join(" | ", entries);
     }
   }
 
