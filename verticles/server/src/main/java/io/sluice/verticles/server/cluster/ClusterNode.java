@@ -40,6 +40,11 @@ public final class ClusterNode extends VerticleBase {
    */
   static final boolean ROUTER_ONLY = Boolean.getBoolean("sluice.cluster.router-only");
 
+  /** When a handoff, a seed or a retry that begins now gives up ({@link #HANDOFF_TIMEOUT_MILLIS} from now). */
+  static long handoffDeadlineNanos() {
+    return System.nanoTime() + HANDOFF_TIMEOUT_MILLIS * 1_000_000;
+  }
+
   private final HazelcastInstance hazelcast;
   private final ClusterMembers members;
   private final String self;

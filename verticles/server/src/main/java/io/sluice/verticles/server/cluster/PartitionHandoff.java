@@ -100,7 +100,7 @@ final class PartitionHandoff {
   void takeOver(int partition, String from, boolean keepLoaded) {
     states.set(partition, PartitionStates.AWAITING);
     awaitingFrom.put(partition, from);
-    ask(partition, from, keepLoaded, System.nanoTime() + ClusterNode.HANDOFF_TIMEOUT_MILLIS * 1_000_000);
+    ask(partition, from, keepLoaded, ClusterNode.handoffDeadlineNanos());
   }
 
   /** Serves the partition at once if the node its records were coming from is no longer {@code live}. */

@@ -79,7 +79,7 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
       ByteBuf records = Snapshots.take(store);
       for (String target : targets) {
         send(target, PartitionMessages.RESET, partition, records.retainedDuplicate(), System.nanoTime(),
-            System.nanoTime() + ClusterNode.HANDOFF_TIMEOUT_MILLIS * 1_000_000, null);
+            ClusterNode.handoffDeadlineNanos(), null);
       }
       records.release();
     });
@@ -92,7 +92,7 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   Future<Void> merge(String owner, int partition, ByteBuf records) {
     Promise<Void> taken = Promise.promise();
     send(owner, PartitionMessages.MERGE, partition, records, System.nanoTime(),
-        System.nanoTime() + ClusterNode.HANDOFF_TIMEOUT_MILLIS * 1_000_000, taken);
+        ClusterNode.handoffDeadlineNanos(), taken);
     return taken.future();
   }
 
