@@ -104,7 +104,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       target = event.inner();
     }
     if (current == null) {
-      current = new PendingRead(router.shards());
+      current = new PendingRead(router.routes());
     }
     int route = routeOf(target);
     current.add(request, target, route);
@@ -257,7 +257,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       return PendingRead.LOCAL;
     }
     return switch (RequestRoute.of(target.type())) {
-      case OWNER -> router.shardOf(((Request.KeyRequest) target).key());
+      case OWNER -> router.routeOf(((Request.KeyRequest) target).key());
       case EVERY_SHARD -> PendingRead.EVERY_SHARD;
       case CONNECTION -> target instanceof Request.Connection asked && instance.connections().elsewhere().any()
           && instance.connections().find(asked.id()) == null ? PendingRead.ELSEWHERE : PendingRead.LOCAL;
@@ -305,7 +305,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   }
 
   private void answer(PendingRead read, ByteBuf out) {
-    int shards = router.shards();
+    int shards = router.routes();
     int[] nextEntry = new int[shards];
     int[] nextByte = new int[shards];
     for (int i = 0; i < read.size(); i++) {

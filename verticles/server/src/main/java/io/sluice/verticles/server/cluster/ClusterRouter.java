@@ -68,8 +68,9 @@ final class ClusterRouter implements ShardRouter {
     this.wire = wire;
   }
 
+  /** A cluster's routes are its partitions: a batch here is addressed to a partition. */
   @Override
-  public int shards() {
+  public int routes() {
     return PartitionTable.PARTITIONS;
   }
 

@@ -37,7 +37,7 @@ public final class ShardQueries {
   }
 
   public int shards() {
-    return router.shards();
+    return router.routes();
   }
 
   /**
@@ -89,7 +89,7 @@ public final class ShardQueries {
 
   /** An empty batch for the shard that owns {@code key}. */
   public ShardBatch batchFor(byte[] key) {
-    return new ShardBatch(router.shardOf(key));
+    return new ShardBatch(router.routeOf(key));
   }
 
   /** Runs {@code batchFor.apply(i)} on shard {@code i}, for every shard; results in shard order. */
