@@ -22,7 +22,7 @@ import java.util.function.IntFunction;
  * {@link #routeOf}.
  *
  * <p>Each front event loop has its own router; every callback runs on that loop. Work reaches a
- * shard in dispatch order, so per caller and shard, order is kept.
+ * route in dispatch order, so per caller and route, order is kept.
  */
 public interface ShardRouter {
 
@@ -44,21 +44,21 @@ public interface ShardRouter {
   }
 
   /**
-   * Runs a batch on its shard. {@code done} gets the filled batch on the caller's thread: at once
-   * when the shard lives on that thread, later otherwise. {@code failed} is told when the shard
-   * could not be reached; an entry that throws on the shard fails alone and the batch still comes
-   * back (see {@link ShardTask}).
+   * Runs a batch on its route's shard. {@code done} gets the filled batch on the caller's thread:
+   * at once when the shard lives on that thread, later otherwise. {@code failed} is told when the
+   * shard could not be reached; an entry that throws on the shard fails alone and the batch still
+   * comes back (see {@link ShardTask}).
    */
   void dispatch(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed);
 
-  /** Runs a filled batch on its shard. */
+  /** Runs a filled batch on its route's shard. */
   default CompletionStage<ShardBatch> send(ShardBatch batch) {
     CompletableFuture<ShardBatch> filled = new CompletableFuture<>();
     dispatch(batch, filled::complete, filled::completeExceptionally);
     return filled;
   }
 
-  /** Runs one task on the shard owning its key; completes with the task, which holds its result. */
+  /** Runs one task on the route owning its key; completes with the task, which holds its result. */
   default <T extends ShardTask> CompletionStage<T> run(T task) {
     ShardBatch batch = new ShardBatch(routeOf(task.key()));
     batch.add(task);
@@ -66,7 +66,7 @@ public interface ShardRouter {
   }
 
   /**
-   * Runs one task on the shard owning its key; completes with its result, or fails with its
+   * Runs one task on the route owning its key; completes with its result, or fails with its
    * failure (thrown there, or the shard out of reach).
    */
   default <R> CompletionStage<R> call(ResultTask<R> task) {
@@ -75,7 +75,7 @@ public interface ShardRouter {
         : CompletableFuture.completedFuture(done.result()));
   }
 
-  /** Runs one Throttr key request on the shard owning its key; the batch holds its reply. */
+  /** Runs one Throttr key request on the route owning its key; the batch holds its reply. */
   default CompletionStage<ShardBatch> run(Request.KeyRequest request) {
     ShardBatch batch = new ShardBatch(routeOf(request.key()));
     batch.add(request);
@@ -85,8 +85,8 @@ public interface ShardRouter {
   /** Runs {@code batchFor.apply(i)} on route {@code i}, for every route; results in route order. */
   default CompletionStage<List<ShardBatch>> onEveryShard(IntFunction<ShardBatch> batchFor) {
     List<CompletableFuture<ShardBatch>> answers = new ArrayList<>(routes());
-    for (int shard = 0; shard < routes(); shard++) {
-      answers.add(send(batchFor.apply(shard)).toCompletableFuture());
+    for (int route = 0; route < routes(); route++) {
+      answers.add(send(batchFor.apply(route)).toCompletableFuture());
     }
     return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
         .thenApply(all -> answers.stream().map(CompletableFuture::join).toList());
