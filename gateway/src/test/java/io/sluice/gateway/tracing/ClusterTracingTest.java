@@ -3,9 +3,9 @@ package io.sluice.gateway.tracing;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.process.Ports;
 import io.sluice.gateway.tracing.OtlpReceiver.ReceivedSpan;
-import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.server.check.LimitKey;
 import io.sluice.verticles.server.cluster.ClusterNode;
+import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,7 +76,7 @@ class ClusterTracingTest {
     for (int i = 0; i < 100_000; i++) {
       String key = "k" + i;
       byte[] record = (LimitKey.PREFIX + "one:" + key).getBytes(StandardCharsets.UTF_8);
-      if (owner.equals(node.table().owner(PartitionTable.partitionOf(record)))) {
+      if (owner.equals(ClusterNodeUnderTest.ownerOf(node, record))) {
         return key;
       }
     }

@@ -47,11 +47,6 @@ public final class PartitionTable {
     return new PartitionTable(sorted, backups, replicas);
   }
 
-  /** The partition of a key: the same hash that places keys everywhere else. */
-  public static int partitionOf(byte[] key) {
-    return KeyHash.shardOf(KeyHash.of(key), PARTITIONS);
-  }
-
   /** The rendezvous score of {@code node} for {@code partition}: SplitMix64's finaliser over both. */
   static long score(String node, int partition) {
     long x = (KeyHash.of(node.getBytes(StandardCharsets.UTF_8)) & 0xffffffffL) << 32 | partition;

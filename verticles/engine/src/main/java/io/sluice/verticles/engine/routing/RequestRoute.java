@@ -9,9 +9,9 @@ import io.sluice.protocol.binary.codec.RequestType;
  */
 public enum RequestRoute {
 
-  /** Runs on the shard that owns its key, which writes the reply. */
+  /** Runs on the route (shard, or a cluster's partition) that owns its key, which writes the reply. */
   OWNER,
-  /** Every shard contributes its part; the session merges them into one reply. */
+  /** Every route (shard, or a cluster's partition) contributes its part; the session merges them into one reply. */
   EVERY_SHARD,
   /**
    * The connection answers it itself: who it is, the instance's connections and channels (a

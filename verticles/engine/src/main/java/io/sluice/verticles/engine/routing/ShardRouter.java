@@ -14,53 +14,59 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
- * The one way to a key's owner, used by every front: which shard owns a key, and how a batch of
- * work gets there and back. The Throttr session sends the requests of a read as one batch per
- * shard ({@link #dispatch}); the check API, the UDP engine and the dashboard send one task or
- * request at a time ({@link #run}). A cluster extends this to other nodes: the placement of a key
- * stays {@link #shardOf}, a shard may then live elsewhere.
+ * The one way to a key's owner, used by every front: which route owns a key, and how a batch of
+ * work gets there and back. A route is a shard on a single node and a partition in a cluster (a
+ * partition's shard may then live on another node). The Throttr session sends the requests of a
+ * read as one batch per route ({@link #dispatch}); the check API, the UDP engine and the dashboard
+ * send one task or request at a time ({@link #run}). The placement of a key is always
+ * {@link #routeOf}.
  *
  * <p>Each front event loop has its own router; every callback runs on that loop. Work reaches a
- * shard in dispatch order, so per caller and shard, order is kept.
+ * route in dispatch order, so per caller and route, order is kept.
  */
 public interface ShardRouter {
 
-  /** The number of shards the key space is split into. */
-  int shards();
+  /** The number of routes the key space is split into: shards on one node, partitions in a cluster. */
+  int routes();
 
-  /**
-   * The shard that owns {@code key}: a fixed hash, the same in every process and across restarts,
-   * so that every node of a cluster agrees on it. (The table inside a shard uses a keyed hash of
-   * its own, so this one being public costs nothing.)
-   */
-  default int shardOf(byte[] key) {
-    return KeyHash.shardOf(KeyHash.of(key), shards());
+  /** The route that owns {@code key} among this router's {@link #routes}. */
+  default int routeOf(byte[] key) {
+    return routeOf(key, routes());
   }
 
   /**
-   * Runs a batch on its shard. {@code done} gets the filled batch on the caller's thread: at once
-   * when the shard lives on that thread, later otherwise. {@code failed} is told when the shard
-   * could not be reached; an entry that throws on the shard fails alone and the batch still comes
-   * back (see {@link ShardTask}).
+   * The route that owns {@code key} among {@code routes}: a fixed hash, the same in every process
+   * and across restarts, so that every node of a cluster agrees on it. (The table inside a shard
+   * uses a keyed hash of its own, so this one being public costs nothing.)
+   */
+  static int routeOf(byte[] key, int routes) {
+    return KeyHash.shardOf(KeyHash.of(key), routes);
+  }
+
+  /**
+   * Runs a batch on its route's shard. {@code done} gets the filled batch on the caller's thread:
+   * at once when the shard lives on that thread, later otherwise. {@code failed} is told when the
+   * shard could not be reached; an entry that throws on the shard fails alone and the batch still
+   * comes back (see {@link ShardTask}).
    */
   void dispatch(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed);
 
-  /** Runs a filled batch on its shard. */
+  /** Runs a filled batch on its route's shard. */
   default CompletionStage<ShardBatch> send(ShardBatch batch) {
     CompletableFuture<ShardBatch> filled = new CompletableFuture<>();
     dispatch(batch, filled::complete, filled::completeExceptionally);
     return filled;
   }
 
-  /** Runs one task on the shard owning its key; completes with the task, which holds its result. */
+  /** Runs one task on the route owning its key; completes with the task, which holds its result. */
   default <T extends ShardTask> CompletionStage<T> run(T task) {
-    ShardBatch batch = new ShardBatch(shardOf(task.key()));
+    ShardBatch batch = new ShardBatch(routeOf(task.key()));
     batch.add(task);
     return send(batch).thenApply(filled -> task);
   }
 
   /**
-   * Runs one task on the shard owning its key; completes with its result, or fails with its
+   * Runs one task on the route owning its key; completes with its result, or fails with its
    * failure (thrown there, or the shard out of reach).
    */
   default <R> CompletionStage<R> call(ResultTask<R> task) {
@@ -69,18 +75,18 @@ public interface ShardRouter {
         : CompletableFuture.completedFuture(done.result()));
   }
 
-  /** Runs one Throttr key request on the shard owning its key; the batch holds its reply. */
+  /** Runs one Throttr key request on the route owning its key; the batch holds its reply. */
   default CompletionStage<ShardBatch> run(Request.KeyRequest request) {
-    ShardBatch batch = new ShardBatch(shardOf(request.key()));
+    ShardBatch batch = new ShardBatch(routeOf(request.key()));
     batch.add(request);
     return send(batch);
   }
 
-  /** Runs {@code batchFor.apply(i)} on shard {@code i}, for every shard; results in shard order. */
+  /** Runs {@code batchFor.apply(i)} on route {@code i}, for every route; results in route order. */
   default CompletionStage<List<ShardBatch>> onEveryShard(IntFunction<ShardBatch> batchFor) {
-    List<CompletableFuture<ShardBatch>> answers = new ArrayList<>(shards());
-    for (int shard = 0; shard < shards(); shard++) {
-      answers.add(send(batchFor.apply(shard)).toCompletableFuture());
+    List<CompletableFuture<ShardBatch>> answers = new ArrayList<>(routes());
+    for (int route = 0; route < routes(); route++) {
+      answers.add(send(batchFor.apply(route)).toCompletableFuture());
     }
     return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
         .thenApply(all -> answers.stream().map(CompletableFuture::join).toList());

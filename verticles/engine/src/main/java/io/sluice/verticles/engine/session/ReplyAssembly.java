@@ -41,7 +41,7 @@ final class ReplyAssembly {
 
   /** Appends the replies to every request of {@code read}, in order; its shards are all done. */
   void answer(PendingRead read, ByteBuf out) {
-    int shards = router.shards();
+    int shards = router.routes();
     int[] nextEntry = new int[shards];
     int[] nextByte = new int[shards];
     for (int i = 0; i < read.size(); i++) {

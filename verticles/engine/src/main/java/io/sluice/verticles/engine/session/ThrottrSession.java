@@ -100,7 +100,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       target = event.inner();
     }
     if (current == null) {
-      current = new PendingRead(router.shards());
+      current = new PendingRead(router.routes());
     }
     int route = routeOf(target);
     current.add(request, target, route);
@@ -253,7 +253,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       return PendingRead.LOCAL;
     }
     return switch (RequestRoute.of(target.type())) {
-      case OWNER -> router.shardOf(((Request.KeyRequest) target).key());
+      case OWNER -> router.routeOf(((Request.KeyRequest) target).key());
       case EVERY_SHARD -> PendingRead.EVERY_SHARD;
       case CONNECTION -> target instanceof Request.Connection asked && instance.connections().elsewhere().any()
           && instance.connections().find(asked.id()) == null ? PendingRead.ELSEWHERE : PendingRead.LOCAL;

@@ -73,20 +73,4 @@ class PartitionTableTest {
     assertThat(alone.backupsOf(0)).isEmpty();
     assertThat(PartitionTable.of(List.of(), 1).owner(0)).isNull();
   }
-
-  @Test
-  void aKeysPartitionIsItsShardAmongThePartitions() {
-    byte[] key = "user:42".getBytes();
-    assertThat(PartitionTable.partitionOf(key)).isBetween(0, PartitionTable.PARTITIONS - 1);
-    assertThat(PartitionTable.partitionOf(key)).isEqualTo(new ShardRouter() {
-      public int shards() {
-        return PartitionTable.PARTITIONS;
-      }
-
-      public void dispatch(io.sluice.verticles.engine.shard.ShardBatch batch,
-                           java.util.function.Consumer<io.sluice.verticles.engine.shard.ShardBatch> done,
-                           java.util.function.Consumer<Throwable> failed) {
-      }
-    }.shardOf(key));
-  }
 }

@@ -44,7 +44,7 @@ final class FakeTransport implements Transport, ShardRouter {
   }
 
   @Override
-  public int shards() {
+  public int routes() {
     return shards.length;
   }
 

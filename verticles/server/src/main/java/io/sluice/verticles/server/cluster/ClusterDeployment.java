@@ -41,10 +41,8 @@ public final class ClusterDeployment {
     if (!(((VertxInternal) vertx).clusterManager() instanceof HazelcastClusterManager hazelcast)) {
       return Future.failedFuture("--cluster needs a Vert.x clustered with Hazelcast");
     }
-    ClusterNode node = new ClusterNode(hazelcast.getHazelcastInstance(), size.label(), settings.backups(),
-        partitions.directory(), partitions.states(), partitions.feeds(), partitions.stores(), registry,
-        partitions.clock());
-    partitions.shipThrough(node);
+    ClusterNode node = new ClusterNode(hazelcast.getHazelcastInstance(), size.label(), settings.backups(), partitions,
+        registry);
     BatchWire wire = new BatchWire(size, tasks);
     partitions.directory().routeThrough((context, local) -> new ClusterRouter(context, node, local, wire));
     List<Future<String>> inboxes = new ArrayList<>();

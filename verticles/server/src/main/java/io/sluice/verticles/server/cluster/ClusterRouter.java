@@ -51,7 +51,7 @@ final class ClusterRouter implements ShardRouter {
     final ShardBatch batch;
     final Consumer<ShardBatch> done;
     final Consumer<Throwable> failed;
-    final long deadlineNanos = System.nanoTime() + ClusterNode.HANDOFF_TIMEOUT_MILLIS * 1_000_000;
+    final long deadlineNanos = ClusterNode.handoffDeadlineNanos();
     final io.opentelemetry.context.Context trace = io.opentelemetry.context.Context.current();
 
     Waiting(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed) {
@@ -68,8 +68,9 @@ final class ClusterRouter implements ShardRouter {
     this.wire = wire;
   }
 
+  /** A cluster's routes are its partitions: a batch here is addressed to a partition. */
   @Override
-  public int shards() {
+  public int routes() {
     return PartitionTable.PARTITIONS;
   }
 

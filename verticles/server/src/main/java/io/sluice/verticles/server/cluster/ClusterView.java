@@ -47,7 +47,7 @@ public final class ClusterView {
     PartitionTable now = node.table();
     String self = node.self();
     Map<String, Member> byId = new HashMap<>();
-    hazelcast.getCluster().getMembers().forEach(member -> byId.put(ClusterNode.nodeIdOf(member), member));
+    hazelcast.getCluster().getMembers().forEach(member -> byId.put(ClusterMembers.nodeIdOf(member), member));
     List<Future<JsonObject>> described = new ArrayList<>();
     for (String id : now.members()) {
       Member member = byId.get(id);

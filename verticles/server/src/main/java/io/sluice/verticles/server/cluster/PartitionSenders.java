@@ -37,7 +37,7 @@ final class PartitionSenders {
       return false;
     }
     for (Member member : hazelcast.getCluster().getMembers()) {
-      if (id.equals(ClusterNode.nodeIdOf(member)) && valueSize.equals(member.getAttribute(HazelcastSetup.VALUE_SIZE))) {
+      if (id.equals(ClusterMembers.nodeIdOf(member)) && valueSize.equals(member.getAttribute(HazelcastSetup.VALUE_SIZE))) {
         return true;
       }
     }

@@ -172,13 +172,13 @@ public abstract class FrontConnection implements Transport, PushSink {
   private ShardRouter guardedRouter(ShardRouter loopRouter) {
     return new ShardRouter() {
       @Override
-      public int shards() {
-        return loopRouter.shards();
+      public int routes() {
+        return loopRouter.routes();
       }
 
       @Override
-      public int shardOf(byte[] key) {
-        return loopRouter.shardOf(key);
+      public int routeOf(byte[] key) {
+        return loopRouter.routeOf(key);
       }
 
       @Override

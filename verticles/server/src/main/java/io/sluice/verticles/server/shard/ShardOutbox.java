@@ -46,7 +46,7 @@ public final class ShardOutbox implements ShardRouter {
   }
 
   @Override
-  public int shards() {
+  public int routes() {
     return directory.shards();
   }
 

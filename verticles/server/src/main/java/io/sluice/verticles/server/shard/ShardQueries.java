@@ -38,7 +38,7 @@ public final class ShardQueries {
   }
 
   public int shards() {
-    return router.shards();
+    return router.routes();
   }
 
   /**
@@ -70,14 +70,14 @@ public final class ShardQueries {
 
   /** Runs one Throttr key request on the shard owning its key; the batch holds its reply. */
   public Future<ShardBatch> run(Request.KeyRequest request) {
-    ShardBatch batch = new ShardBatch(router.shardOf(request.key()));
+    ShardBatch batch = new ShardBatch(router.routeOf(request.key()));
     batch.add(request);
     return run(batch);
   }
 
   /** Runs one task on the shard owning its key; the task holds its result or its failure. */
   public <T extends ShardTask> Future<T> run(T task) {
-    ShardBatch batch = new ShardBatch(router.shardOf(task.key()));
+    ShardBatch batch = new ShardBatch(router.routeOf(task.key()));
     batch.add(task);
     return sent(batch).map(task);
   }
@@ -94,7 +94,7 @@ public final class ShardQueries {
 
   /** An empty batch for the shard that owns {@code key}. */
   public ShardBatch batchFor(byte[] key) {
-    return new ShardBatch(router.shardOf(key));
+    return new ShardBatch(router.routeOf(key));
   }
 
   /**

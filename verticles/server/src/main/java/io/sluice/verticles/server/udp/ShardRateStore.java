@@ -58,7 +58,7 @@ final class ShardRateStore implements AsyncStateStore {
   /** Counts live {@code udp:} records on every shard (get_size is a monitoring command: a scan is fine). */
   @Override
   public CompletionStage<Long> size() {
-    List<Count> counts = new ArrayList<>(router.shards());
+    List<Count> counts = new ArrayList<>(router.routes());
     return router.onEveryShard(shard -> {
       Count count = new Count();
       counts.add(count); // onEveryShard asks for every batch before it sends any

@@ -6,8 +6,6 @@ import io.grpc.ManagedChannel;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
-import io.sluice.verticles.engine.routing.PartitionTable;
-import io.sluice.verticles.engine.storage.KeyHash;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.server.grpc.RlsFixture;
@@ -72,8 +70,7 @@ class ClusterFrontsTest {
 
   /** The node that owns {@code key}'s partition. */
   private static String ownerOf(String key) {
-    PartitionTable table = NODES.get(0).node().table();
-    return table.owner(KeyHash.shardOf(KeyHash.of(key.getBytes(StandardCharsets.UTF_8)), PartitionTable.PARTITIONS));
+    return ClusterNodeUnderTest.ownerOf(NODES.get(0).node(), key.getBytes(StandardCharsets.UTF_8));
   }
 
   @Test

@@ -4,6 +4,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.protocol.udp.rules.RuleSet;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
@@ -165,6 +167,11 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
 
   public ClusterNode node() {
     return server.cluster().orElseThrow().node();
+  }
+
+  /** The member that owns {@code key} by {@code node}'s table: a cluster's routes are its partitions. */
+  public static String ownerOf(ClusterNode node, byte[] key) {
+    return node.table().owner(ShardRouter.routeOf(key, PartitionTable.PARTITIONS));
   }
 
   public PrometheusMeterRegistry metrics() {

@@ -1,0 +1,183 @@
+package io.sluice.verticles.server.cluster;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryAddedListener;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Who takes part in the cluster, as this node hears it: Hazelcast's member list, the members that
+ * said they are ready (their shards and inboxes serve), and those that said they are leaving.
+ * Every change is told to the node's loop ({@code changed}), where the table is computed again.
+ * A member whose value size differs from the oldest member's is refused: it is logged once and
+ * gets no partitions.
+ */
+final class ClusterMembers {
+
+  private static final System.Logger LOG = System.getLogger(ClusterNode.class.getName());
+  private static final String READY_MAP = "sluice.cluster.ready";
+
+  private final HazelcastInstance hazelcast;
+  private final String self;
+  private final String valueSize;
+  private final Set<String> refusedLogged = new HashSet<>();
+  private final Set<String> leaving = ConcurrentHashMap.newKeySet();
+  /** The members that said they are ready, as this node heard (kept here: reading the map blocks). */
+  private final Set<String> readyIds = ConcurrentHashMap.newKeySet();
+  private volatile IMap<String, String> readyMembers;
+  private UUID readyListener;
+  private UUID membershipListener;
+
+  ClusterMembers(HazelcastInstance hazelcast, String valueSize) {
+    this.hazelcast = hazelcast;
+    this.self = nodeIdOf(hazelcast.getCluster().getLocalMember());
+    this.valueSize = valueSize;
+  }
+
+  /**
+   * A member's id in the partition table: its {@link HazelcastSetup#NODE_ID} (kept in its data
+   * directory across restarts), or its Hazelcast UUID when it has none.
+   */
+  static String nodeIdOf(Member member) {
+    String id = member.getAttribute(HazelcastSetup.NODE_ID);
+    return id != null ? id : member.getUuid().toString();
+  }
+
+  /** This node's id. */
+  String self() {
+    return self;
+  }
+
+  /** Whether the member {@code id} said it is leaving. */
+  boolean leaving(String id) {
+    return leaving.contains(id);
+  }
+
+  /** Notes that {@code id} said it is leaving; on the node's loop. */
+  void saidLeaving(String id) {
+    leaving.add(id);
+  }
+
+  /**
+   * Why this node may not join, or nothing: every member must use the value size of the oldest
+   * member, and no other member may have this node's id (two nodes started on copies of one data
+   * directory). The other members log the refusal too (see {@link #accepted}).
+   */
+  List<String> refusal() {
+    Member oldest = hazelcast.getCluster().getMembers().iterator().next();
+    String theirs = oldest.getAttribute(HazelcastSetup.VALUE_SIZE);
+    if (theirs != null && !theirs.equals(valueSize)) {
+      return List.of("refused by the cluster: its members use --value-size " + theirs + ", this node "
+          + valueSize + "; start it with the cluster's value size");
+    }
+    Member me = hazelcast.getCluster().getLocalMember();
+    for (Member member : hazelcast.getCluster().getMembers()) {
+      if (!member.getUuid().equals(me.getUuid()) && self.equals(nodeIdOf(member))) {
+        return List.of("refused by the cluster: member " + member.getAddress() + " has this node's id " + self
+            + " (from " + NodeIdentity.FILE + " in the data directory): each node needs its own data directory;"
+            + " if it is this node's previous run, start again once the cluster has removed it (seconds)");
+      }
+    }
+    return List.of();
+  }
+
+  /**
+   * Follows Hazelcast's member list and the ready members: {@code changed} runs on {@code context}
+   * after each change. A member takes part once its shards and inboxes serve: it says so in the
+   * ready map, so that no partition is given to a node still starting. Hazelcast's calls block:
+   * off the event loop.
+   */
+  Future<Void> follow(Vertx vertx, Context context, Runnable changed) {
+    membershipListener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+      @Override
+      public void memberAdded(MembershipEvent event) {
+        context.runOnContext(v -> changed.run());
+      }
+
+      @Override
+      public void memberRemoved(MembershipEvent event) {
+        String id = nodeIdOf(event.getMember());
+        readyIds.remove(id);
+        if (readyMembers != null) {
+          readyMembers.removeAsync(id);
+        }
+        context.runOnContext(v -> changed.run());
+      }
+    });
+    return vertx.executeBlocking(() -> {
+      readyMembers = hazelcast.getMap(READY_MAP);
+      readyListener = readyMembers.addEntryListener((EntryAddedListener<String, String>) event -> {
+        readyIds.add(event.getKey());
+        context.runOnContext(v -> changed.run());
+      }, false);
+      readyIds.addAll(readyMembers.keySet());
+      return null;
+    });
+  }
+
+  /** Tells every member that this node is ready to take partitions. */
+  Future<Void> sayReady(Context context) {
+    return Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context).onSuccess(done -> readyIds.add(self));
+  }
+
+  /** Stops following, and withdraws this node's word that it is ready. */
+  Future<Void> stop(Vertx vertx) {
+    if (membershipListener == null) {
+      return Future.succeededFuture();
+    }
+    return vertx.executeBlocking(() -> {
+      hazelcast.getCluster().removeMembershipListener(membershipListener);
+      if (readyMembers != null) {
+        readyMembers.removeEntryListener(readyListener);
+        readyMembers.removeAsync(self);
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Members in join order that said they are ready and whose value size is the oldest member's;
+   * others are refused, once logged. Forgets the leaving members no longer among them.
+   */
+  List<String> accepted() {
+    List<String> accepted = new ArrayList<>();
+    String reference = null;
+    for (Member member : hazelcast.getCluster().getMembers()) {
+      String size = member.getAttribute(HazelcastSetup.VALUE_SIZE);
+      if (reference == null) {
+        reference = size;
+      }
+      String id = nodeIdOf(member);
+      if (reference.equals(size)) {
+        if (readyIds.contains(id) && !accepted.contains(id)) {
+          accepted.add(id);
+        }
+      } else if (refusedLogged.add(id)) {
+        LOG.log(System.Logger.Level.ERROR, "refusing cluster member " + member.getAddress() + " (" + id
+            + "): its --value-size " + size + " differs from this cluster's " + reference
+            + "; it gets no partitions and no requests");
+      }
+    }
+    leaving.retainAll(accepted);
+    return accepted;
+  }
+
+  /** The accepted members that count in the table: {@code accepted} but those leaving. */
+  List<String> counted(List<String> accepted) {
+    List<String> members = new ArrayList<>(accepted);
+    members.removeAll(leaving);
+    return members;
+  }
+}

@@ -1,0 +1,166 @@
+package io.sluice.verticles.server.cluster;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.verticles.engine.log.LogText;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.internal.buffer.BufferInternal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The copies of a partition on its backups: the owner copies a partition whole to each backup that
+ * did not hold it (seed, {@link PartitionMessages#RESET}), then ships its changes as
+ * {@link ReplicaFeed} gathers them ({@link PartitionMessages#CHANGES}); a backup applies either on
+ * the partition's shard thread and acknowledges it. Used on the node's loop, but for
+ * {@link #ship}, called on the shard threads.
+ */
+final class ReplicaSeeding implements ReplicaFeed.Shipper {
+
+  private static final System.Logger LOG = System.getLogger(ClusterNode.class.getName());
+  /** How soon a replica message is sent again to a backup not registered yet (it is joining). */
+  private static final long NO_HANDLER_RETRY_MILLIS = 100;
+
+  private final Vertx vertx;
+  private final String self;
+  private final Supplier<PartitionTable> table;
+  private final PartitionStates states;
+  private final PartitionWork work;
+  private final PartitionSenders senders;
+  private final ClusterMeters meters;
+
+  ReplicaSeeding(Vertx vertx, String self, Supplier<PartitionTable> table, PartitionStates states, PartitionWork work,
+                 PartitionSenders senders, ClusterMeters meters) {
+    this.vertx = vertx;
+    this.self = self;
+    this.table = table;
+    this.states = states;
+    this.work = work;
+    this.senders = senders;
+    this.meters = meters;
+  }
+
+  /** Seeds the backups {@code next} gives the partition that {@code previous} did not hold it on. */
+  void seedNewBackups(int partition, PartitionTable previous, PartitionTable next) {
+    List<String> fresh = new ArrayList<>(next.backupsOf(partition));
+    fresh.removeAll(previous.replicasOf(partition));
+    seed(partition, fresh);
+  }
+
+  /** Seeds every backup of the partition but {@code holder}, which has its records already. */
+  void seedBackupsBut(int partition, String holder) {
+    List<String> others = new ArrayList<>(table.get().backupsOf(partition));
+    others.remove(holder);
+    seed(partition, others);
+  }
+
+  /** Seeds every backup of the partition. */
+  void seedBackups(int partition) {
+    seed(partition, table.get().backupsOf(partition));
+  }
+
+  /** Copies the partition whole to each of {@code targets}, on its shard thread, before any later change. */
+  private void seed(int partition, List<String> targets) {
+    if (targets.isEmpty()) {
+      return;
+    }
+    work.on(partition, store -> {
+      if (!states.serving(partition)) {
+        return;
+      }
+      ByteBuf records = Snapshots.take(store);
+      for (String target : targets) {
+        send(target, PartitionMessages.RESET, partition, records.retainedDuplicate(), System.nanoTime(),
+            ClusterNode.handoffDeadlineNanos(), null);
+      }
+      records.release();
+    });
+  }
+
+  /**
+   * Sends a copy this node loaded from its data directory to the partition's owner, which adds the
+   * keys it lacks ({@link PartitionMessages#MERGE}); completes once applied there.
+   */
+  Future<Void> merge(String owner, int partition, ByteBuf records) {
+    Promise<Void> taken = Promise.promise();
+    send(owner, PartitionMessages.MERGE, partition, records, System.nanoTime(),
+        ClusterNode.handoffDeadlineNanos(), taken);
+    return taken.future();
+  }
+
+  @Override
+  public boolean hasBackups(int partition) {
+    return table.get().hasBackups(partition);
+  }
+
+  @Override
+  public void ship(int partition, ByteBuf images, long firstChangeNanos) {
+    for (String backup : table.get().backupsOf(partition)) {
+      send(backup, PartitionMessages.CHANGES, partition, images.retainedDuplicate(), firstChangeNanos, 0, null);
+    }
+    images.release();
+  }
+
+  /**
+   * Sends images to a backup; acknowledged once applied there. A backup not registered yet (it is
+   * joining) is tried again until {@code retryUntilNanos}.
+   *
+   * @param acked completed once applied there, failed when given up; null for none
+   */
+  private void send(String backup, byte kind, int partition, ByteBuf images, long sinceNanos, long retryUntilNanos,
+                    Promise<Void> acked) {
+    ByteBuf message = PartitionMessages.replica(kind, partition, self, images);
+    meters.replicaSent();
+    vertx.eventBus().request(ClusterAddress.replica(backup), BufferInternal.buffer(message)).onComplete(ack -> {
+      meters.replicaSettled();
+      if (ack.succeeded()) {
+        meters.replicated(System.nanoTime() - sinceNanos);
+        if (acked != null) {
+          acked.complete();
+        }
+      } else if (ack.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS
+          && System.nanoTime() < retryUntilNanos) {
+        ByteBuf again = PartitionMessages.imagesOf(message);
+        vertx.setTimer(NO_HANDLER_RETRY_MILLIS, id -> send(backup, kind, partition, again, sinceNanos, retryUntilNanos, acked));
+      } else {
+        LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": " + backup + " did not take "
+            + (kind == PartitionMessages.RESET ? "its copy" : kind == PartitionMessages.MERGE ? "the copy loaded here" : "changes") + ": "
+            + LogText.failure(ack.cause()));
+        if (acked != null) {
+          acked.fail(ack.cause());
+        }
+      }
+    });
+  }
+
+  /** Applies a replica message from a member on the partition's shard thread, then acknowledges it. */
+  void onReplica(Message<Buffer> message) {
+    PartitionMessages.Replica replica = PartitionMessages.readReplica(((BufferInternal) message.body()).getByteBuf());
+    if (replica == null) {
+      senders.refuse("replica", null, "not a replica message (" + message.body().length() + " bytes)");
+      return;
+    }
+    if (!senders.member(replica.sender())) {
+      senders.refuse("replica", replica.sender(), "not a member of this cluster");
+      return;
+    }
+    ByteBuf in = replica.images();
+    work.on(replica.partition(), store -> {
+      if (replica.kind() == PartitionMessages.RESET) {
+        Snapshots.install(store, in);
+      } else if (replica.kind() == PartitionMessages.MERGE) {
+        Snapshots.merge(store, in);
+      } else {
+        Snapshots.apply(store, in);
+      }
+    }).onComplete(done -> message.reply(Buffer.buffer()));
+  }
+}
