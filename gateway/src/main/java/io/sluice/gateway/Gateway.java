@@ -3,7 +3,7 @@ package io.sluice.gateway;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.gateway.config.Reread;
 import io.sluice.gateway.config.SluiceConfig;
-import io.sluice.gateway.tracing.Tracing;
+import io.sluice.gateway.opentelemetry.Tracing;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.metrics.SluiceMetrics;

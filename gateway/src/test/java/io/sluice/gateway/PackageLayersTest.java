@@ -12,7 +12,7 @@ class PackageLayersTest {
   @Test
   void packagesKeepToTheirLayers() {
     Layers.under("io.sluice.gateway")
-        .layer("tracing", "config", "cli")
+        .layer("opentelemetry", "config", "cli")
         .layer("")
         .assertHeldByModuleOf(PackageLayersTest.class);
   }

@@ -6,7 +6,7 @@ import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.persist.FsyncPolicy;
 import io.sluice.verticles.engine.storage.Eviction;
-import io.sluice.verticles.engine.udp.stats.KeyStatistics;
+import io.sluice.verticles.engine.udprate.stats.KeyStatistics;
 import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.cluster.ClusterSettings;

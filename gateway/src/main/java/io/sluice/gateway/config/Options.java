@@ -141,7 +141,7 @@ public final class Options {
 
   public static final Option<Integer> UDP_MAX_STATS_KEYS = Option.valued("udp-max-stats-keys", "N", ValueType.integer(1, 100_000_000))
       .yaml("udp.max-stats-keys").environment()
-      .defaultValue(io.sluice.verticles.engine.udp.stats.KeyStatistics.DEFAULT_MAX_KEYS)
+      .defaultValue(io.sluice.verticles.engine.udprate.stats.KeyStatistics.DEFAULT_MAX_KEYS)
       .describedAs("Keys whose get_stats statistics the UDP front holds (about 200 bytes each); a new key beyond it makes the least recently used one forgotten. Idle keys are forgotten after 600 s anyway.");
 
   public static final Option<java.util.List<String>> ALLOWED_ORIGINS = Option.valued("allowed-origins", "ORIGINS", ValueType.origins())

@@ -1,7 +1,7 @@
 package io.sluice.gateway.config;
 
 import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.verticles.config.DurationText;
+import io.sluice.verticles.yaml.DurationText;
 import io.sluice.verticles.engine.persist.FsyncPolicy;
 
 import java.net.InetAddress;

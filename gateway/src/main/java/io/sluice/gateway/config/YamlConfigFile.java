@@ -1,7 +1,7 @@
 package io.sluice.gateway.config;
 
 import io.sluice.verticles.strategies.policy.Policies;
-import io.sluice.verticles.config.YamlNodes;
+import io.sluice.verticles.yaml.YamlNodes;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;

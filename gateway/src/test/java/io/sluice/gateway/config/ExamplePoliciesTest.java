@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sluice.verticles.strategies.Quota;
-import io.sluice.verticles.strategies.impl.FixedWindow;
+import io.sluice.verticles.strategies.algorithm.FixedWindow;
 import io.sluice.verticles.strategies.policy.Policy;
 
 import java.nio.file.Files;

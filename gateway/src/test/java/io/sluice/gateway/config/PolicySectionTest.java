@@ -4,8 +4,8 @@ import static io.sluice.gateway.config.Loading.failure;
 import static io.sluice.gateway.config.Loading.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.verticles.strategies.impl.FixedWindow;
-import io.sluice.verticles.strategies.impl.TokenBucket;
+import io.sluice.verticles.strategies.algorithm.FixedWindow;
+import io.sluice.verticles.strategies.algorithm.TokenBucket;
 import io.sluice.verticles.strategies.policy.Policy;
 
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package io.sluice.protocol.udp.rulefile;
 
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.config.PlainDocument;
-import io.sluice.verticles.config.YamlNodes;
+import io.sluice.verticles.yaml.PlainDocument;
+import io.sluice.verticles.yaml.YamlNodes;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;

@@ -6,7 +6,7 @@ import io.sluice.protocol.udp.rules.KeyRewrite;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.protocol.udp.rules.StatsOnlyHook;
-import io.sluice.verticles.config.ConfigValues;
+import io.sluice.verticles.yaml.ConfigValues;
 
 import java.util.ArrayList;
 import java.util.List;

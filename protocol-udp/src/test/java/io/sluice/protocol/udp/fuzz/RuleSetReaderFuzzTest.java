@@ -3,7 +3,7 @@ package io.sluice.protocol.udp.fuzz;
 import io.sluice.protocol.udp.rulefile.RuleConfigException;
 import io.sluice.protocol.udp.rulefile.RuleSetReader;
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.config.ArbitraryYaml;
+import io.sluice.verticles.yaml.ArbitraryYaml;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;

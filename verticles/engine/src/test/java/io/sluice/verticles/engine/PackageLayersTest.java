@@ -15,11 +15,11 @@ class PackageLayersTest {
         // The one clock.
         .layer("time")
         // What stands on the clock alone: logs, storage, channels, the UDP rate, rule and statistics parts.
-        .layer("log", "storage", "channel", "udp.rate", "udp.stats")
+        .layer("log", "storage", "channel", "udprate.rate", "udprate.stats")
         // The storage shard, persistence, the instance, the UDP state.
-        .layer("shard", "persist", "instance", "udp.state")
+        .layer("shard", "persist", "instance", "udprate.store")
         // The routes to the shards, browsing them, the UDP engine.
-        .layer("routing", "browse", "udp")
+        .layer("routing", "browse", "udprate")
         // The Throttr session over all of them.
         .layer("session")
         .assertHeldByModuleOf(PackageLayersTest.class);

@@ -1,8 +1,8 @@
 package io.sluice.verticles.rls;
 
-import io.sluice.verticles.config.ConfigValues;
-import io.sluice.verticles.config.PlainDocument;
-import io.sluice.verticles.config.YamlNodes;
+import io.sluice.verticles.yaml.ConfigValues;
+import io.sluice.verticles.yaml.PlainDocument;
+import io.sluice.verticles.yaml.YamlNodes;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.MarkedYAMLException;

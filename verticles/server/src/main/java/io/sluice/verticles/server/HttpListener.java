@@ -14,7 +14,7 @@ import io.sluice.verticles.server.http.HttpFrontVerticle;
 import io.sluice.verticles.server.http.ProtectedMode;
 import io.sluice.verticles.server.http.RequestGuard;
 import io.sluice.verticles.server.metrics.MetricsScrape;
-import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.websocket.WebSocketBridge;
 import io.vertx.core.Future;

@@ -4,7 +4,7 @@ import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.grpc.EnvoyRateLimit;
 import io.sluice.verticles.server.grpc.GrpcFrontVerticle;
-import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.server.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.server.udp.UdpVerticle;
 import io.vertx.core.Future;

@@ -10,7 +10,7 @@ import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.server.persistence.PersistenceMetrics;
 import io.sluice.verticles.server.persistence.PersistentShards;
-import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.vertx.core.Vertx;
 
 import java.util.List;

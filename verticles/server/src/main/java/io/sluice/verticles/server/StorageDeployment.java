@@ -8,9 +8,9 @@ import io.sluice.verticles.server.cluster.ClusterDeployment;
 import io.sluice.verticles.server.cluster.ClusterPartitions;
 import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.verticles.server.persistence.PersistentShards;
-import io.sluice.verticles.server.shard.HostedRoute;
-import io.sluice.verticles.server.shard.ShardDirectory;
-import io.sluice.verticles.server.shard.ShardVerticle;
+import io.sluice.verticles.server.dispatch.HostedRoute;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
+import io.sluice.verticles.server.dispatch.ShardVerticle;
 import io.vertx.core.Future;
 
 import java.util.ArrayList;

@@ -3,10 +3,10 @@
  * front over them. Its packages stand in layers; a package uses only its own layer and those below
  * it, and no packages form a cycle (PackageLayersTest checks both). Bottom to top:
  * <ol>
- *   <li>{@code bus}, {@code tracing}, {@code metrics}, {@code reload}, {@code tls}, {@code channel},
+ *   <li>{@code bus}, {@code tracing}, {@code metrics}, {@code reload}, {@code tls}, {@code pubsub},
  *       {@code persistence}: parts that use no other package of the server;</li>
  *   <li>{@code settings}: the settings the listeners and the dashboard share;</li>
- *   <li>{@code shard}: the way to the storage shards ({@code ShardQueries}: the routes as Vert.x
+ *   <li>{@code dispatch}: the storage shards' verticles and the way to them ({@code ShardQueries}: the routes as Vert.x
  *       futures, a failure there a {@code ShardFailure});</li>
  *   <li>{@code listener}: a bound port and its defences (guards, connection gate and limits, TLS
  *       reloads), started and stopped the same way by every front;</li>

@@ -14,11 +14,11 @@ class PackageLayersTest {
   void packagesKeepToTheirLayers() {
     Layers.under("io.sluice.verticles.server")
         // Parts that use no other package of the server.
-        .layer("bus", "tracing", "metrics", "reload", "tls", "channel", "persistence")
+        .layer("bus", "tracing", "metrics", "reload", "tls", "pubsub", "persistence")
         // The settings the listeners and the dashboard share.
         .layer("settings")
         // The way to the storage shards.
-        .layer("shard")
+        .layer("dispatch")
         // A bound port and its defences: guards, connection gate and limits, TLS reloads.
         .layer("listener")
         // A client connection of the Throttr fronts.

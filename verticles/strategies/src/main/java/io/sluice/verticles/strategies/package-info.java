@@ -8,6 +8,6 @@
  * io.sluice.verticles.strategies.Result}, {@link io.sluice.verticles.strategies.MalformedStateException}) and the validated
  * policies ({@link io.sluice.verticles.strategies.BucketPolicy}, {@link io.sluice.verticles.strategies.Quota}, {@link
  * io.sluice.verticles.strategies.WindowPolicy}, {@link io.sluice.verticles.strategies.DecayPolicy}); the algorithms are in
- * {@code io.sluice.verticles.strategies.impl}, the state text in {@code io.sluice.verticles.strategies.state}.
+ * {@code io.sluice.verticles.strategies.algorithm}, the state text in {@code io.sluice.verticles.strategies.encoding}.
  */
 package io.sluice.verticles.strategies;

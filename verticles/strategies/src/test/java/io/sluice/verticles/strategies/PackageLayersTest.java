@@ -13,8 +13,8 @@ class PackageLayersTest {
   void packagesKeepToTheirLayers() {
     Layers.under("io.sluice.verticles.strategies")
         .layer("")
-        .layer("state")
-        .layer("impl")
+        .layer("encoding")
+        .layer("algorithm")
         .layer("policy")
         .assertHeldByModuleOf(PackageLayersTest.class);
   }

@@ -1,6 +1,6 @@
 package io.sluice.verticles.engine.fuzz;
 
-import io.sluice.verticles.config.ArbitraryYaml;
+import io.sluice.verticles.yaml.ArbitraryYaml;
 import io.sluice.verticles.strategies.policy.Policy;
 import io.sluice.verticles.strategies.policy.PolicyParser;
 import net.jqwik.api.Arbitraries;

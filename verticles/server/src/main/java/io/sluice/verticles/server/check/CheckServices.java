@@ -2,7 +2,7 @@ package io.sluice.verticles.server.check;
 
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.metrics.Callers;
-import io.sluice.verticles.server.shard.ShardQueries;
+import io.sluice.verticles.server.dispatch.ShardQueries;
 import io.vertx.core.Future;
 
 /**

@@ -10,8 +10,8 @@ import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.persistence.PersistentShards;
-import io.sluice.verticles.server.shard.HostedRoute;
-import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.dispatch.HostedRoute;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
 
 import java.util.ArrayList;
 import java.util.HashMap;

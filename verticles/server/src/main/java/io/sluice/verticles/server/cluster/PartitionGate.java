@@ -2,7 +2,7 @@ package io.sluice.verticles.server.cluster;
 
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ThrottrShard;
-import io.sluice.verticles.server.shard.BatchExecutor;
+import io.sluice.verticles.server.dispatch.BatchExecutor;
 
 /**
  * Runs a partition's batches only while this node serves the partition; any other batch comes back

@@ -9,7 +9,7 @@ import io.sluice.verticles.engine.shard.BatchWire;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ThrottrShard;
 import io.sluice.verticles.engine.time.Clock;
-import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;

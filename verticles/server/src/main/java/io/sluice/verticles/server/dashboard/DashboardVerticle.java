@@ -2,8 +2,8 @@ package io.sluice.verticles.server.dashboard;
 
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.persistence.PersistentShards;
-import io.sluice.verticles.server.shard.ShardDirectory;
-import io.sluice.verticles.server.shard.ShardQueries;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
+import io.sluice.verticles.server.dispatch.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 

@@ -13,7 +13,7 @@ import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.JsonBody;
-import io.sluice.verticles.server.shard.ShardQueries;
+import io.sluice.verticles.server.dispatch.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;

@@ -4,7 +4,7 @@ import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ShardScan;
 import io.sluice.verticles.engine.shard.SlicedScan;
 import io.sluice.verticles.server.http.ApiError;
-import io.sluice.verticles.server.shard.ShardQueries;
+import io.sluice.verticles.server.dispatch.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpHeaders;

@@ -1,6 +1,6 @@
 package io.sluice.verticles.server.dashboard;
 
-import io.sluice.verticles.engine.udp.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.RateState;
 import io.sluice.verticles.server.check.LimitKey;
 import io.sluice.verticles.server.udp.UdpRateRecords;
 import io.sluice.verticles.strategies.Decision;

@@ -8,7 +8,7 @@ import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.protocol.binary.codec.RequestType;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.persistence.PersistentShards;
-import io.sluice.verticles.server.shard.ShardQueries;
+import io.sluice.verticles.server.dispatch.ShardQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

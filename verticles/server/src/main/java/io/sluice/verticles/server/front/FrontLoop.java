@@ -4,9 +4,9 @@ import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.log.LogLimiter;
-import io.sluice.verticles.server.channel.ChannelCensus;
-import io.sluice.verticles.server.channel.ChannelHub;
-import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.pubsub.ChannelCensus;
+import io.sluice.verticles.server.pubsub.ChannelHub;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.vertx.core.Context;
 

@@ -1,6 +1,6 @@
 package io.sluice.verticles.server.http;
 
-import io.sluice.verticles.server.shard.ShardFailure;
+import io.sluice.verticles.server.dispatch.ShardFailure;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;

@@ -7,7 +7,7 @@ import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.front.FrontLoop;
 import io.sluice.verticles.server.listener.ListenerGuards;
-import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.server.tls.HandshakeFailures;
 import io.sluice.verticles.server.listener.Listener;
 import io.vertx.core.Future;

@@ -10,7 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DatagramPacket;
 import io.sluice.verticles.engine.instance.UdpPeers;
 import io.sluice.verticles.engine.time.Clock;
-import io.sluice.verticles.engine.udp.UdpEngine;
+import io.sluice.verticles.engine.udprate.UdpEngine;
 import io.sluice.verticles.transport.BatchedDatagrams;
 
 import java.net.InetSocketAddress;

@@ -6,11 +6,11 @@ import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ShardScan;
 import io.sluice.verticles.engine.shard.ResultTask;
 import io.sluice.verticles.engine.storage.Record;
-import io.sluice.verticles.engine.udp.rate.RateEvaluation;
-import io.sluice.verticles.engine.udp.rate.RateState;
-import io.sluice.verticles.engine.udp.state.AsyncStateStore;
-import io.sluice.verticles.engine.udp.state.RateUse;
-import io.sluice.verticles.engine.udp.state.StateTransition;
+import io.sluice.verticles.engine.udprate.rate.RateEvaluation;
+import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.store.AsyncStateStore;
+import io.sluice.verticles.engine.udprate.store.RateUse;
+import io.sluice.verticles.engine.udprate.store.StateTransition;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

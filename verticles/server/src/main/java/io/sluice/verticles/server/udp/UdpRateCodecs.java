@@ -5,9 +5,9 @@ import io.sluice.verticles.engine.shard.BatchWire;
 import io.sluice.verticles.engine.shard.ResultTaskCodec;
 import io.sluice.verticles.engine.shard.ScanCodec;
 import io.sluice.verticles.engine.shard.TaskCodec;
-import io.sluice.verticles.engine.udp.rate.RateEvaluation;
-import io.sluice.verticles.engine.udp.rate.RateState;
-import io.sluice.verticles.engine.udp.state.RateUse;
+import io.sluice.verticles.engine.udprate.rate.RateEvaluation;
+import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.store.RateUse;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.sluice.verticles.server.udp;
 
-import io.sluice.verticles.engine.udp.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.RateState;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,7 +1,7 @@
 package io.sluice.verticles.server.udp;
 
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.engine.udp.stats.KeyStatistics;
+import io.sluice.verticles.engine.udprate.stats.KeyStatistics;
 
 /**
  * The UDP front: where it listens, the rule table that picks each key's limit, and how many keys'

@@ -2,10 +2,10 @@ package io.sluice.verticles.server.udp;
 
 import io.sluice.verticles.engine.instance.UdpPeers;
 import io.sluice.verticles.engine.time.Clock;
-import io.sluice.verticles.engine.udp.UdpEngine;
-import io.sluice.verticles.engine.udp.UdpEngineListener;
+import io.sluice.verticles.engine.udprate.UdpEngine;
+import io.sluice.verticles.engine.udprate.UdpEngineListener;
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.metrics.RequestMeters;

@@ -8,7 +8,7 @@ import io.sluice.verticles.server.metrics.RequestDurations;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.ProtectedMode;
-import io.sluice.verticles.server.shard.ShardDirectory;
+import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.netty.channel.Channel;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;

@@ -2,7 +2,7 @@ package io.sluice.verticles.server.websocket;
 
 import io.sluice.protocol.binary.codec.RequestType;
 import io.sluice.verticles.engine.instance.ConnectionStats;
-import io.sluice.verticles.server.channel.ChannelMessage;
+import io.sluice.verticles.server.pubsub.ChannelMessage;
 import io.sluice.verticles.server.front.FrontConnection;
 import io.sluice.verticles.server.front.FrontKind;
 import io.sluice.verticles.server.front.FrontLoop;

@@ -2,7 +2,7 @@ package io.sluice.verticles.server.check;
 
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
-import io.sluice.verticles.strategies.impl.FixedWindow;
+import io.sluice.verticles.strategies.algorithm.FixedWindow;
 import io.sluice.verticles.strategies.policy.KeyExtractor;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.strategies.policy.Policy;

@@ -5,7 +5,7 @@ import io.sluice.protocol.binary.codec.Listing;
 import io.sluice.protocol.binary.codec.SubscriberItem;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.verticles.server.channel.ChannelCensus;
+import io.sluice.verticles.server.pubsub.ChannelCensus;
 import io.sluice.verticles.server.kit.ChannelCalls;
 import io.sluice.verticles.server.kit.LogCapture;
 import io.sluice.verticles.server.kit.ChannelFrames;

@@ -11,7 +11,7 @@ import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
-import io.sluice.verticles.strategies.impl.FixedWindow;
+import io.sluice.verticles.strategies.algorithm.FixedWindow;
 import io.sluice.verticles.strategies.policy.KeyExtractor;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.strategies.policy.Policy;

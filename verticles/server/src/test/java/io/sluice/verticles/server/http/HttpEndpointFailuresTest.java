@@ -5,7 +5,7 @@ import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.HttpCalls.Answer;
 import io.sluice.verticles.server.kit.LogCapture;
 import io.sluice.verticles.server.listener.ListenerGuards;
-import io.sluice.verticles.server.shard.ShardFailure;
+import io.sluice.verticles.server.dispatch.ShardFailure;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;

@@ -1,7 +1,7 @@
 package io.sluice.verticles.server.udp;
 
 import io.sluice.verticles.engine.time.ManualClock;
-import io.sluice.verticles.engine.udp.UdpEngineKit;
+import io.sluice.verticles.engine.udprate.UdpEngineKit;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Bursts at one instant over a real socket with deploy/rules/musicbrainz.yaml loaded, every request
  * sent before any reply is read: exact replies through the shard-held state, in the order sent.
- * The spec's golden traces (§13.2) are in {@link io.sluice.verticles.engine.udp.UdpEngineKit}, run here by
+ * The spec's golden traces (§13.2) are in {@link io.sluice.verticles.engine.udprate.UdpEngineKit}, run here by
  * {@link ShardRateStoreEngineTest}.
  */
 class UdpBurstTest {

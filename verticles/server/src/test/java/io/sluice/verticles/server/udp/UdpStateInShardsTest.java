@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
-import io.sluice.verticles.engine.udp.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.RateState;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.RequestEncoder;
 import io.sluice.protocol.binary.codec.TtlUnit;

@@ -3,10 +3,10 @@ package io.sluice.verticles.strategies.policy;
 import io.sluice.verticles.strategies.BucketPolicy;
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.Strategy;
-import io.sluice.verticles.strategies.impl.BucketStrategy;
-import io.sluice.verticles.strategies.impl.Composite;
-import io.sluice.verticles.strategies.impl.DecayingRate;
-import io.sluice.verticles.strategies.impl.FixedWindow;
+import io.sluice.verticles.strategies.algorithm.BucketStrategy;
+import io.sluice.verticles.strategies.algorithm.Composite;
+import io.sluice.verticles.strategies.algorithm.DecayingRate;
+import io.sluice.verticles.strategies.algorithm.FixedWindow;
 
 import java.math.BigDecimal;
 import java.time.Duration;

@@ -6,15 +6,15 @@ import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.Result;
 import io.sluice.verticles.strategies.Strategy;
 import io.sluice.verticles.strategies.WindowPolicy;
-import io.sluice.verticles.strategies.impl.Composite;
-import io.sluice.verticles.strategies.impl.DecayingRate;
-import io.sluice.verticles.strategies.impl.FixedWindow;
-import io.sluice.verticles.strategies.impl.Gcra;
-import io.sluice.verticles.strategies.impl.LeakyBucket;
-import io.sluice.verticles.strategies.impl.TokenBucket;
-import io.sluice.verticles.config.ConfigValues;
+import io.sluice.verticles.strategies.algorithm.Composite;
+import io.sluice.verticles.strategies.algorithm.DecayingRate;
+import io.sluice.verticles.strategies.algorithm.FixedWindow;
+import io.sluice.verticles.strategies.algorithm.Gcra;
+import io.sluice.verticles.strategies.algorithm.LeakyBucket;
+import io.sluice.verticles.strategies.algorithm.TokenBucket;
+import io.sluice.verticles.yaml.ConfigValues;
 
-import io.sluice.verticles.config.DurationText;
+import io.sluice.verticles.yaml.DurationText;
 
 import java.time.Duration;
 import java.util.ArrayList;

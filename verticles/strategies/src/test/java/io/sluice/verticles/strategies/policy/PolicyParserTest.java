@@ -2,12 +2,12 @@ package io.sluice.verticles.strategies.policy;
 
 import io.sluice.verticles.strategies.BucketPolicy;
 import io.sluice.verticles.strategies.Quota;
-import io.sluice.verticles.strategies.impl.Composite;
-import io.sluice.verticles.strategies.impl.DecayingRate;
-import io.sluice.verticles.strategies.impl.FixedWindow;
-import io.sluice.verticles.strategies.impl.Gcra;
-import io.sluice.verticles.strategies.impl.LeakyBucket;
-import io.sluice.verticles.strategies.impl.TokenBucket;
+import io.sluice.verticles.strategies.algorithm.Composite;
+import io.sluice.verticles.strategies.algorithm.DecayingRate;
+import io.sluice.verticles.strategies.algorithm.FixedWindow;
+import io.sluice.verticles.strategies.algorithm.Gcra;
+import io.sluice.verticles.strategies.algorithm.LeakyBucket;
+import io.sluice.verticles.strategies.algorithm.TokenBucket;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
