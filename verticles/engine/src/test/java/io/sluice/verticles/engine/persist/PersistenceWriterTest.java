@@ -42,6 +42,18 @@ class PersistenceWriterTest {
         clock, writer);
   }
 
+  /** One log per shard, each with a fresh store (added to {@code stores}), all served by {@code writer}. */
+  private List<ShardPersistence> openAll(FsyncPolicy policy, PersistenceWriter writer, List<Store> stores)
+      throws Exception {
+    List<ShardPersistence> logs = new ArrayList<>();
+    for (int shard = 0; shard < SHARDS; shard++) {
+      Store store = new Store(clock, clock.epochNanos());
+      stores.add(store);
+      logs.add(open(shard, store, policy, writer));
+    }
+    return logs;
+  }
+
   private static DataFile identity(int shard) {
     return new DataFile(DataFile.LOG, 2, shard, SHARDS, 0);
   }
@@ -50,12 +62,7 @@ class PersistenceWriterTest {
   void oneThreadWritesEveryLogAndEndsOnceTheLastIsClosed() throws Exception {
     PersistenceWriter writer = new PersistenceWriter(VERTICLE);
     List<Store> stores = new ArrayList<>();
-    List<ShardPersistence> logs = new ArrayList<>();
-    for (int shard = 0; shard < SHARDS; shard++) {
-      Store store = new Store(clock, clock.epochNanos());
-      stores.add(store);
-      logs.add(open(shard, store, FsyncPolicy.EVERYSEC, writer));
-    }
+    List<ShardPersistence> logs = openAll(FsyncPolicy.EVERYSEC, writer, stores);
     writer.start();
     assertThat(writerThreads()).hasSize(1);
     Thread thread = writerThreads().get(0);
@@ -86,12 +93,7 @@ class PersistenceWriterTest {
   void withAlwaysEachLogsRepliesWaitForItsOwnFsync() throws Exception {
     PersistenceWriter writer = new PersistenceWriter(VERTICLE);
     List<Store> stores = new ArrayList<>();
-    List<ShardPersistence> logs = new ArrayList<>();
-    for (int shard = 0; shard < SHARDS; shard++) {
-      Store store = new Store(clock, clock.epochNanos());
-      stores.add(store);
-      logs.add(open(shard, store, FsyncPolicy.ALWAYS, writer));
-    }
+    List<ShardPersistence> logs = openAll(FsyncPolicy.ALWAYS, writer, stores);
     writer.start();
     List<CompletableFuture<Long>> released = new ArrayList<>();
     for (int shard = 0; shard < SHARDS; shard++) {

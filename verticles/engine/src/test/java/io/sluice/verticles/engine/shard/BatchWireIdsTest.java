@@ -22,42 +22,10 @@ import org.junit.jupiter.api.Test;
  */
 class BatchWireIdsTest {
 
-  /** A second task codec, of its own id unless told otherwise. */
-  static final class OtherCodec extends ResultTaskCodec<Long, Other> {
-    private final int id;
-
+  /** A second task codec, of the id it is given. */
+  static final class OtherCodec extends LongResultCodec<Other> {
     OtherCodec(int id) {
-      this.id = id;
-    }
-
-    @Override
-    public int id() {
-      return id;
-    }
-
-    @Override
-    public Class<Other> type() {
-      return Other.class;
-    }
-
-    @Override
-    public void writeTask(ByteBuf out, Other task) {
-      BatchWire.writeBytes(out, task.key());
-    }
-
-    @Override
-    public Other readTask(ByteBuf in) {
-      return new Other(BatchWire.readBytes(in));
-    }
-
-    @Override
-    protected void writeValue(ByteBuf out, Long result) {
-      out.writeLongLE(result);
-    }
-
-    @Override
-    protected Long readValue(ByteBuf in) {
-      return in.readLongLE();
+      super(id, Other.class, Other::new);
     }
   }
 

@@ -43,35 +43,9 @@ class BatchWireTravelTest {
     }
   }
 
-  static final class DoublingCodec extends ResultTaskCodec<Long, Doubling> {
-    @Override
-    public int id() {
-      return 7;
-    }
-
-    @Override
-    public Class<Doubling> type() {
-      return Doubling.class;
-    }
-
-    @Override
-    public void writeTask(ByteBuf out, Doubling task) {
-      BatchWire.writeBytes(out, task.key());
-    }
-
-    @Override
-    public Doubling readTask(ByteBuf in) {
-      return new Doubling(BatchWire.readBytes(in));
-    }
-
-    @Override
-    protected void writeValue(ByteBuf out, Long result) {
-      out.writeLongLE(result);
-    }
-
-    @Override
-    protected Long readValue(ByteBuf in) {
-      return in.readLongLE();
+  static final class DoublingCodec extends LongResultCodec<Doubling> {
+    DoublingCodec() {
+      super(7, Doubling.class, Doubling::new);
     }
   }
 
