@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Requests/s and latency of POST /v1/check with wrk (Debian: apt-get install -y wrk), against a fresh
+# Requests/s and latency of POST /v1/check with wrk (install it with verticles/benchmarks/scripts/install-bench-tools.sh), against a fresh
 # server from gateway/target/sluice.jar with deploy/examples/sluice.yaml; figures in
 # docs/http-check-api.md. Usage: verticles/benchmarks/scripts/check.sh [seconds, default 30] [connections, default 64]
 # Build first: mvn -B -ntp -q -DskipTests package
