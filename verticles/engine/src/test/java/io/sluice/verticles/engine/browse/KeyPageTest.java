@@ -1,8 +1,8 @@
 package io.sluice.verticles.engine.browse;
 
+import io.sluice.verticles.engine.routing.ShardRouter;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.verticles.engine.storage.KeyHash;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.TtlUnit;
@@ -33,7 +33,7 @@ class KeyPageTest {
   }
 
   private Store shardOf(byte[] key) {
-    return shards.get(KeyHash.shardOf(KeyHash.of(key), shards.size()));
+    return shards.get(ShardRouter.routeOf(key, shards.size()));
   }
 
   private KeyPage page(String search, int offset, int limit) {

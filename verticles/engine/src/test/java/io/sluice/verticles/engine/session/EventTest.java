@@ -1,9 +1,9 @@
 package io.sluice.verticles.engine.session;
 
+import io.sluice.verticles.engine.routing.ShardRouter;
 import static io.sluice.verticles.engine.session.SessionHarness.insert;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.verticles.engine.storage.KeyHash;
 import io.sluice.protocol.binary.codec.RequestType;
 
 import java.nio.charset.StandardCharsets;
@@ -17,7 +17,7 @@ class EventTest {
   private final SessionHarness h = new SessionHarness(2);
 
   private int shardOf(String key) {
-    return KeyHash.shardOf(KeyHash.of(key.getBytes(StandardCharsets.US_ASCII)), 2);
+    return ShardRouter.routeOf(key.getBytes(StandardCharsets.US_ASCII), 2);
   }
 
   @Test

@@ -1,10 +1,10 @@
 package io.sluice.verticles.engine.session;
 
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.netty.buffer.Unpooled;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.shard.ThrottrShard;
-import io.sluice.verticles.engine.storage.KeyHash;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.testsupport.Wire;
 import io.sluice.verticles.engine.time.ManualClock;
@@ -90,7 +90,7 @@ final class SessionHarness {
   String keyOn(int shard, String prefix) {
     for (int n = 0; ; n++) {
       String key = prefix + n;
-      if (KeyHash.shardOf(KeyHash.of(key.getBytes(StandardCharsets.US_ASCII)), shards.length) == shard) {
+      if (ShardRouter.routeOf(key.getBytes(StandardCharsets.US_ASCII), shards.length) == shard) {
         return key;
       }
     }

@@ -41,9 +41,9 @@ final class KeyScans {
       return Future.failedFuture(new ApiError(503, "the keys table is busy: " + AT_ONCE
           + " key scans are running; try again in a second", null));
     }
-    List<T> scans = new ArrayList<>(shards.shards());
-    List<Future<Void>> walks = new ArrayList<>(shards.shards());
-    for (int shard = 0; shard < shards.shards(); shard++) {
+    List<T> scans = new ArrayList<>(shards.routes());
+    List<Future<Void>> walks = new ArrayList<>(shards.routes());
+    for (int shard = 0; shard < shards.routes(); shard++) {
       T scan = scanOf.apply(shard);
       scans.add(scan);
       walks.add(slices(shards, shard, new SlicedScan(scan), context));

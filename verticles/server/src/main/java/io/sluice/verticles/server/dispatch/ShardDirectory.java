@@ -45,7 +45,7 @@ public final class ShardDirectory {
   }
 
   /** The number of routes (shards, or a cluster's partitions) the key space is split into. */
-  public int shards() {
+  public int routes() {
     return local.length();
   }
 

@@ -47,7 +47,7 @@ public final class ShardOutbox implements ShardRouter {
 
   @Override
   public int routes() {
-    return directory.shards();
+    return directory.routes();
   }
 
   @Override

@@ -37,7 +37,8 @@ public final class ShardQueries {
     return router;
   }
 
-  public int shards() {
+  /** The number of routes: shards on one node, partitions in a cluster. */
+  public int routes() {
     return router.routes();
   }
 
@@ -102,8 +103,8 @@ public final class ShardQueries {
    * every shard has answered (joined: a failure does not answer before the other shards have).
    */
   public Future<List<ShardBatch>> onEveryShard(IntFunction<ShardBatch> batchFor) {
-    List<Future<ShardBatch>> answers = new ArrayList<>(shards());
-    for (int shard = 0; shard < shards(); shard++) {
+    List<Future<ShardBatch>> answers = new ArrayList<>(routes());
+    for (int shard = 0; shard < routes(); shard++) {
       answers.add(run(batchFor.apply(shard)));
     }
     return Future.join(answers).map(all -> all.<ShardBatch>list());

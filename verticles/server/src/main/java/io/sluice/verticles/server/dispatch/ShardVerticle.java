@@ -46,7 +46,7 @@ public final class ShardVerticle extends VerticleBase {
   public ShardVerticle(int index, List<HostedRoute> routes, ShardDirectory directory, long sweepIntervalMillis) {
     this.index = index;
     this.routes = List.copyOf(routes);
-    this.executors = new BatchExecutor[directory.shards()];
+    this.executors = new BatchExecutor[directory.routes()];
     routes.forEach(route -> executors[route.route()] = route.executor());
     this.directory = directory;
     this.sweepIntervalMillis = sweepIntervalMillis;

@@ -74,7 +74,7 @@ public final class Health implements HttpFeature {
       }
     });
     return answered.future().compose(
-        ok -> answer(context, 200, new JsonObject().put("status", "READY").put("shards", shards.shards())),
+        ok -> answer(context, 200, new JsonObject().put("status", "READY").put("shards", shards.routes())),
         failure -> notReady(context, "storage shards: " + failure.getMessage()));
   }
 

@@ -1,9 +1,9 @@
 package io.sluice.verticles.server.dashboard;
 
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ThrottrShard;
-import io.sluice.verticles.engine.storage.KeyHash;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.protocol.binary.codec.Request;
@@ -81,7 +81,7 @@ class KeyScanLimitTest {
     }
     for (int i = 0; i < 100; i++) {
       byte[] key = String.format("key:%03d", i).getBytes(StandardCharsets.US_ASCII);
-      ShardBatch batch = new ShardBatch(KeyHash.shardOf(KeyHash.of(key), SHARDS));
+      ShardBatch batch = new ShardBatch(ShardRouter.routeOf(key, SHARDS));
       batch.add(new Request.Insert(5, TtlUnit.SECONDS.code(), 60, key));
       shards.get(batch.route()).execute(batch);
     }

@@ -1,9 +1,9 @@
 package io.sluice.verticles.server.dispatch;
 
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.shard.KeyState;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ShardTask;
-import io.sluice.verticles.engine.storage.KeyHash;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.Conversation;
@@ -112,7 +112,7 @@ class ShardFailureIsolationTest {
 
     private void hold(NetSocket socket, String line) {
       held.add(() -> {
-        for (int shard = 0; shard < shards.shards(); shard++) {
+        for (int shard = 0; shard < shards.routes(); shard++) {
           dispatch(socket, shard, line);
         }
       });
@@ -137,7 +137,7 @@ class ShardFailureIsolationTest {
     private byte[] keyOn(int shard, String prefix) {
       for (int n = 0; ; n++) {
         byte[] key = (prefix + n).getBytes(StandardCharsets.US_ASCII);
-        if (KeyHash.shardOf(KeyHash.of(key), shards.shards()) == shard) {
+        if (ShardRouter.routeOf(key, shards.routes()) == shard) {
           return key;
         }
       }
