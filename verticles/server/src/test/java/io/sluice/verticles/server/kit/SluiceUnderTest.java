@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.kit;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.ManualClock;
@@ -38,10 +39,24 @@ public final class SluiceUnderTest implements AutoCloseable {
 
   /**
    * What these tests run by default: a single node of 2 shards and 2 instances of each front,
-   * every listener on loopback's ephemeral ports, no gRPC listener.
+   * values of {@link ValueSize#UINT16} (what {@link KeyFrames} writes and a ThrottrClient speaks by
+   * default), every listener on loopback's ephemeral ports, no gRPC listener.
    */
   public static ServerSettings defaults() {
-    return ServerSettings.defaults().withShards(2).withFrontInstances(2);
+    return ServerSettings.defaults().withValueSize(ValueSize.UINT16).withShards(2).withFrontInstances(2);
+  }
+
+  /**
+   * {@link #defaults()} with the UDP front deciding by the shipped {@code deploy/rules/musicbrainz.yaml}
+   * (what the UDP tests serve).
+   */
+  public static ServerSettings musicBrainzRules() {
+    return defaults().withUdp(UdpSettings.defaults().withRules(MusicBrainzRulesFile.load()));
+  }
+
+  /** A single node with {@link #defaults()}, its own registry for /metrics. */
+  public SluiceUnderTest(Vertx vertx) {
+    this(vertx, defaults());
   }
 
   public SluiceUnderTest(Vertx vertx, ValueSize valueSize) {
@@ -168,7 +183,11 @@ public final class SluiceUnderTest implements AutoCloseable {
     this(vertx, settings, SluiceMetrics.newRegistry());
   }
 
-  private SluiceUnderTest(Vertx vertx, ServerSettings settings, PrometheusMeterRegistry metrics) {
+  /**
+   * @param metrics what /metrics serves; the registry the Vert.x was built with, to see Vert.x's own
+   *                series there too
+   */
+  public SluiceUnderTest(Vertx vertx, ServerSettings settings, PrometheusMeterRegistry metrics) {
     this(vertx, settings, metrics, new ManualClock(), () -> { });
   }
 
