@@ -34,7 +34,8 @@ final class CheckFixture implements AutoCloseable {
   }
 
   CheckFixture(Policies policies, Optional<String> token) {
-    sut = new SluiceUnderTest(vertx, policies, HttpSettings.defaults().withAuthToken(token));
+    sut = new SluiceUnderTest(vertx,
+        SluiceUnderTest.defaults().withPolicies(policies).withHttp(HttpSettings.defaults().withAuthToken(token)));
     http = new HttpCalls(vertx, sut.httpPort());
     throttr = await(ThrottrClient.connect(vertx, new ThrottrClientOptions().setHost("127.0.0.1").setPort(sut.tcpPort())));
   }

@@ -4,15 +4,12 @@ import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
 import io.sluice.verticles.strategies.algorithm.FixedWindow;
 import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.strategies.policy.Policy;
-import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.kit.TcpConversation;
-import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,9 +38,8 @@ class StateLongerThanValueSizeTest {
   private static final byte[] LIST = {0x07};
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT8,
-      ConnectionLimits.defaults(), HttpSettings.defaults(),
-      RuleSet.allowAll(), Policies.of(new Policy("eight", new FixedWindow(new WindowPolicy(eightQuotas())))));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withValueSize(ValueSize.UINT8)
+      .withPolicies(Policies.of(new Policy("eight", new FixedWindow(new WindowPolicy(eightQuotas()))))));
   private final Conversation tcp = await(TcpConversation.open(vertx, sut.tcpPort()));
 
   @AfterEach

@@ -2,7 +2,6 @@ package io.sluice.verticles.server.dashboard;
 
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.grpc.ManagedChannel;
-import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.server.grpc.RlsFixture;
 import io.sluice.verticles.server.grpc.RlsSettings;
@@ -52,10 +51,10 @@ class CallersApiTest {
   void start() throws Exception {
     Files.writeString(rlsConfig.resolve("edge.yaml"), String.join("\n", "domain: edge", "descriptors:",
         "  - key: api_key", "    rate_limit: {unit: minute, requests_per_unit: 1}", ""));
-    sut = new SluiceUnderTest(vertx, RuleSet.allowAll(),
-        Policies.of(new Policy("per-key", new FixedWindow(WindowPolicy.of(new Quota("default", 2, Duration.ofMinutes(1)))),
-            KeyExtractor.PARAM, false)),
-        new RlsSettings("127.0.0.1", 0, RlsConfigSource.load(rlsConfig), false));
+    sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+        .withPolicies(Policies.of(new Policy("per-key",
+            new FixedWindow(WindowPolicy.of(new Quota("default", 2, Duration.ofMinutes(1)))), KeyExtractor.PARAM, false)))
+        .withRls(new RlsSettings("127.0.0.1", 0, RlsConfigSource.load(rlsConfig), false)));
     dashboard = http("127.0.0.1");
   }
 

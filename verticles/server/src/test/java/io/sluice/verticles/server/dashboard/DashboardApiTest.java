@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.dashboard;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.ChannelFrames;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.EventStream;
@@ -29,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DashboardApiTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
 
   @AfterEach

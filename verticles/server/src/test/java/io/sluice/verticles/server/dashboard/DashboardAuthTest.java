@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.dashboard;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.EventStream;
 import io.sluice.verticles.server.kit.HttpCalls;
@@ -23,8 +22,8 @@ class DashboardAuthTest {
   private static final String TOKEN = "s3cret-token";
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      HttpSettings.defaults().withAuthToken(Optional.of(TOKEN)));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withHttp(HttpSettings.defaults().withAuthToken(Optional.of(TOKEN))));
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
 
   @AfterEach

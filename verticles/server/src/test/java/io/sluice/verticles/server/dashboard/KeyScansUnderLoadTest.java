@@ -45,7 +45,7 @@ class KeyScansUnderLoadTest {
   private static final long FRESH_CLIENT_DEADLINE_SECONDS = 10;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
 
   @AfterEach

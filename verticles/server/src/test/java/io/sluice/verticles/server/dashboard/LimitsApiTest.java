@@ -1,12 +1,10 @@
 package io.sluice.verticles.server.dashboard;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.server.listener.ConnectionLimits;
-import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
 import io.sluice.verticles.strategies.algorithm.FixedWindow;
@@ -40,11 +38,10 @@ class LimitsApiTest {
   private static final String UDP_KEY = "ws ip=1.2.3.4";
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      ConnectionLimits.defaults(), HttpSettings.defaults(),
-      RuleSet.singleRule(Rule.forAnyKey(1, 20, true)),
-      Policies.of(new Policy("per-key", new FixedWindow(WindowPolicy.of(new Quota("default", 5, Duration.ofMinutes(1)))),
-          KeyExtractor.PARAM, false)));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+      .withUdp(UdpSettings.defaults().withRules(RuleSet.singleRule(Rule.forAnyKey(1, 20, true))))
+      .withPolicies(Policies.of(new Policy("per-key",
+          new FixedWindow(WindowPolicy.of(new Quota("default", 5, Duration.ofMinutes(1)))), KeyExtractor.PARAM, false))));
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
 
   @AfterEach

@@ -3,15 +3,12 @@ package io.sluice.verticles.server.dashboard;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
-import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.engine.shard.ShardSummary;
 import io.sluice.verticles.engine.storage.Eviction;
 import io.sluice.verticles.engine.storage.RecordBudget;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
-import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -25,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OverviewBoundTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16, RuleSet.allowAll(), Policies.none(),
-      new StoreLimits(10, 3L << 20, Eviction.VOLATILE_TTL));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withRecordLimits(new StoreLimits(10, 3L << 20, Eviction.VOLATILE_TTL)));
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
   private final ThrottrClient throttr = await(ThrottrClient.connect(vertx,
       new ThrottrClientOptions().setHost("127.0.0.1").setPort(sut.tcpPort())));

@@ -9,6 +9,7 @@ import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
 import io.sluice.verticles.strategies.algorithm.FixedWindow;
@@ -52,10 +53,11 @@ class OverviewRateLimitingTest {
   private void start() throws Exception {
     Files.writeString(rlsConfig.resolve("edge.yaml"), String.join("\n", "domain: edge", "descriptors:",
         "  - key: api_key", "    rate_limit: {unit: minute, requests_per_unit: 1}", ""));
-    sut = new SluiceUnderTest(vertx, RuleSet.singleRule(Rule.forAnyKey(1, 20, true)),
-        Policies.of(new Policy("per-key", new FixedWindow(WindowPolicy.of(new Quota("default", 5, Duration.ofMinutes(1)))),
-            KeyExtractor.PARAM, false)),
-        new RlsSettings("127.0.0.1", 0, RlsConfigSource.load(rlsConfig), false));
+    sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+        .withUdp(UdpSettings.defaults().withRules(RuleSet.singleRule(Rule.forAnyKey(1, 20, true))))
+        .withPolicies(Policies.of(new Policy("per-key",
+            new FixedWindow(WindowPolicy.of(new Quota("default", 5, Duration.ofMinutes(1)))), KeyExtractor.PARAM, false)))
+        .withRls(new RlsSettings("127.0.0.1", 0, RlsConfigSource.load(rlsConfig), false)));
     http = new HttpCalls(vertx, sut.httpPort());
     grpc = RlsFixture.channel(sut.grpcPort());
   }

@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.dashboard;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.RawHttp;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;
@@ -14,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SecurityHeadersTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
 
   @AfterEach
   void stop() {

@@ -6,13 +6,11 @@ import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.protocol.binary.codec.response.Response;
-import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.engine.storage.Eviction;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.Scrapes;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
-import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -41,8 +39,8 @@ class EvictionUnderFloodTest {
   private static final long FRESH_TTL_SECONDS = 10_000_000;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT32, RuleSet.allowAll(), Policies.none(),
-      new StoreLimits(MAX_KEYS, StoreLimits.UNLIMITED, Eviction.VOLATILE_TTL));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withValueSize(ValueSize.UINT32)
+      .withRecordLimits(new StoreLimits(MAX_KEYS, StoreLimits.UNLIMITED, Eviction.VOLATILE_TTL)));
   private final ThrottrClient attacker = connect();
   private final ThrottrClient fresh = connect();
 

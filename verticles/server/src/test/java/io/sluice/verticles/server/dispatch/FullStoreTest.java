@@ -4,9 +4,7 @@ import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.TtlUnit;
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.protocol.binary.codec.response.Response;
-import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.verticles.engine.storage.Eviction;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.server.kit.HttpCalls;
@@ -47,10 +45,10 @@ class FullStoreTest {
   private static final FixedWindow ONE_PER_MINUTE = new FixedWindow(WindowPolicy.of(new Quota(Result.DEFAULT, 1, Duration.ofMinutes(1))));
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16, MusicBrainzRulesFile.load(),
-      Policies.of(new Policy("open", ONE_PER_MINUTE, KeyExtractor.PARAM, false, false, OnFull.ALLOW),
-          new Policy("closed", ONE_PER_MINUTE, KeyExtractor.PARAM, false, false, OnFull.DENY)),
-      new StoreLimits(MAX_KEYS, StoreLimits.UNLIMITED, Eviction.REJECT));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.musicBrainzRules()
+      .withPolicies(Policies.of(new Policy("open", ONE_PER_MINUTE, KeyExtractor.PARAM, false, false, OnFull.ALLOW),
+          new Policy("closed", ONE_PER_MINUTE, KeyExtractor.PARAM, false, false, OnFull.DENY)))
+      .withRecordLimits(new StoreLimits(MAX_KEYS, StoreLimits.UNLIMITED, Eviction.REJECT)));
   private final ThrottrClient throttr = await(ThrottrClient.connect(vertx,
       new ThrottrClientOptions().setHost("127.0.0.1").setPort(sut.tcpPort())));
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());

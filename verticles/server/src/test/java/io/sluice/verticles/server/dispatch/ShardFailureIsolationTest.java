@@ -5,7 +5,6 @@ import io.sluice.verticles.engine.shard.KeyState;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ShardTask;
 import io.sluice.protocol.binary.codec.Request;
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Hex;
 import io.sluice.verticles.server.kit.LogLines;
@@ -48,7 +47,7 @@ class ShardFailureIsolationTest {
   private static final long ANSWER_WITHIN_SECONDS = 10;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
   private final TaskFront front = new TaskFront(sut.server().shards());
   private final LogLines log;
 

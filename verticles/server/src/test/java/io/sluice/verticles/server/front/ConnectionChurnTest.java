@@ -3,7 +3,6 @@ package io.sluice.verticles.server.front;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Future;
@@ -29,7 +28,7 @@ class ConnectionChurnTest {
   private static final int CHURN = 2_000;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
 
   @AfterEach
   void stop() {

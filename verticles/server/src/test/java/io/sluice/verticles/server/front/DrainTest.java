@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.front;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.KeyFrames;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.engine.instance.ConnectionStats;
@@ -29,7 +28,7 @@ class DrainTest {
   private static final int REQUESTS = 2000;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
 
   @AfterEach
   void stop() {

@@ -21,9 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IdleTimeoutTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, Defences.defaults()
-      .withIdleTimeout(Duration.ofMillis(2500))
-      .withHttpBounds(Duration.ofMillis(500), Defences.DEFAULT_HTTP_MAX_HEADER_BYTES, Defences.DEFAULT_HTTP_MAX_HEADERS));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+      .withDefences(Defences.defaults()
+          .withIdleTimeout(Duration.ofMillis(2500))
+          .withHttpBounds(Duration.ofMillis(500), Defences.DEFAULT_HTTP_MAX_HEADER_BYTES,
+              Defences.DEFAULT_HTTP_MAX_HEADERS)));
 
   @AfterEach
   void stop() {

@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MaxConnectionsTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, Defences.defaults().withMaxConnections(3));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withDefences(Defences.defaults().withMaxConnections(3)));
 
   @AfterEach
   void stop() {

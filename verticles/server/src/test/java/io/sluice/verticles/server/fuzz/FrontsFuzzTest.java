@@ -50,8 +50,8 @@ class FrontsFuzzTest {
   @BeforeContainer
   static void start() {
     vertx = Vertx.vertx();
-    sut = new SluiceUnderTest(vertx, Policies.of(
-        new Policy("api", new FixedWindow(WindowPolicy.of(new Quota("default", 1_000_000, Duration.ofMinutes(1)))))));
+    sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withPolicies(Policies.of(
+        new Policy("api", new FixedWindow(WindowPolicy.of(new Quota("default", 1_000_000, Duration.ofMinutes(1))))))));
     http = new HttpCalls(vertx, sut.httpPort());
   }
 

@@ -135,8 +135,9 @@ class GrpcHostileClientTest {
   @Test
   void grpcConnectionsCountInMaxConnections() throws IOException {
     Vertx vertx = Vertx.vertx();
-    SluiceUnderTest sut = new SluiceUnderTest(vertx, new RlsSettings("127.0.0.1", 0, RlsConfigSource.none(), false),
-        Defences.defaults().withMaxConnections(2));
+    SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+        .withRls(new RlsSettings("127.0.0.1", 0, RlsConfigSource.none(), false))
+        .withDefences(Defences.defaults().withMaxConnections(2)));
     ManagedChannel normal = RlsFixture.channel(sut.grpcPort());
     try (RawHttp2 first = new RawHttp2(sut.grpcPort(), 65_535); RawHttp2 second = new RawHttp2(sut.grpcPort(), 65_535)) {
       int one = first.call(PATH, RawHttp2.message(false, REQUEST), true);
@@ -176,8 +177,9 @@ class GrpcHostileClientTest {
     // What Netty reads at once (64 KiB) may bring calls past the bound before reading stops, and one call more.
     long oneRead = 64 * 1024 + large.length + 5 + GrpcAnswer.FRAMES_ALLOWANCE;
     Vertx vertx = Vertx.vertx();
-    SluiceUnderTest sut = new SluiceUnderTest(vertx, new RlsSettings("127.0.0.1", 0, RlsConfigSource.none(), false),
-        ConnectionLimits.defaults().withMaxPendingBytes(bound));
+    SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+        .withRls(new RlsSettings("127.0.0.1", 0, RlsConfigSource.none(), false))
+        .withLimits(ConnectionLimits.defaults().withMaxPendingBytes(bound)));
     ManagedChannel normal = RlsFixture.channel(sut.grpcPort());
     try {
       // A window of 0: no answer can leave, so every call read stays held.

@@ -70,7 +70,8 @@ public final class RlsFixture implements AutoCloseable {
     } catch (Exception e) {
       throw new AssertionError("the test's config was refused: " + e.getMessage(), e);
     }
-    sut = new SluiceUnderTest(vertx, new RlsSettings("127.0.0.1", 0, config, responseHeaders));
+    sut = new SluiceUnderTest(vertx,
+        SluiceUnderTest.defaults().withRls(new RlsSettings("127.0.0.1", 0, config, responseHeaders)));
     channel = channel(sut.grpcPort());
   }
 

@@ -50,9 +50,10 @@ class RlsTlsTest {
   void shouldRateLimitIsServedOverTlsAndPlainTextIsNot() throws Exception {
     TestCertificates certificates = new TestCertificates(folder, "sluice");
     TestCertificates.Issued server = certificates.server("server");
-    sut = new SluiceUnderTest(vertx, new RlsSettings("127.0.0.1", 0, RlsConfigSource.none(), false),
-        Defences.defaults().withTls(new TlsSettings(server.certificateFile(), server.keyFile(), Optional.empty(),
-            TlsEngine.JDK)));
+    sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+        .withRls(new RlsSettings("127.0.0.1", 0, RlsConfigSource.none(), false))
+        .withDefences(Defences.defaults().withTls(new TlsSettings(server.certificateFile(), server.keyFile(),
+            Optional.empty(), TlsEngine.JDK))));
 
     channel = NettyChannelBuilder.forAddress("localhost", sut.grpcPort())
         .sslContext(GrpcSslContexts.forClient().trustManager(certificates.caFile().toFile()).build())

@@ -1,11 +1,12 @@
 package io.sluice.verticles.server.http;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.RawHttp;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.sluice.verticles.server.tcp.TcpSettings;
+import io.sluice.verticles.server.udp.UdpSettings;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
@@ -61,8 +62,11 @@ class ProtectedModeTest {
   }
 
   private SluiceUnderTest exposed(Optional<String> token, boolean protectedMode) {
-    SluiceUnderTest sut = new SluiceUnderTest(vertx, HttpSettings.defaults().withListener("0.0.0.0", 0).withAuthToken(token),
-        Defences.defaults().withProtectedMode(protectedMode));
+    SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+        .withHttp(HttpSettings.defaults().withListener("0.0.0.0", 0).withAuthToken(token))
+        .withTcp(new TcpSettings("0.0.0.0", 0))
+        .withUdp(UdpSettings.defaults().withListener("0.0.0.0", 0))
+        .withDefences(Defences.defaults().withProtectedMode(protectedMode)));
     opened.add(sut);
     return sut;
   }
@@ -113,7 +117,7 @@ class ProtectedModeTest {
   @Test
   void onLoopbackNothingIsSaid() {
     try (LogLines log = new LogLines()) {
-      opened.add(new SluiceUnderTest(vertx, ValueSize.UINT16));
+      opened.add(new SluiceUnderTest(vertx));
       assertThat(log.containing("beyond loopback")).isEmpty();
     }
   }

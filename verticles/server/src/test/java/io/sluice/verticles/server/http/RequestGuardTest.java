@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.http;
 
-import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.server.kit.RawHttp;
 import io.sluice.verticles.server.kit.RawHttp.Answer;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -29,7 +28,7 @@ class RequestGuardTest {
   private static final String JSON = "Content-Type: application/json";
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, Policies.none());
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
 
   @AfterEach
   void stop() {
@@ -44,8 +43,8 @@ class RequestGuardTest {
   /** Runs {@code check} against another server (on its own Vert.x), with these names allowed. */
   private static void withAllowedHosts(List<String> allowedHosts, Check check) throws IOException {
     Vertx other = Vertx.vertx();
-    try (SluiceUnderTest server = new SluiceUnderTest(other, Policies.none(),
-        HttpSettings.defaults().withAllowedHosts(allowedHosts))) {
+    try (SluiceUnderTest server = new SluiceUnderTest(other,
+        SluiceUnderTest.defaults().withHttp(HttpSettings.defaults().withAllowedHosts(allowedHosts)))) {
       check.run(server);
     } finally {
       await(other.close());

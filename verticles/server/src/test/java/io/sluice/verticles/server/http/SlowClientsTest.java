@@ -33,8 +33,8 @@ class SlowClientsTest {
   private static final Duration REQUEST_TIMEOUT = Duration.ofMillis(1000);
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, Defences.defaults()
-      .withHttpBounds(REQUEST_TIMEOUT, 8192, 20));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withDefences(Defences.defaults().withHttpBounds(REQUEST_TIMEOUT, 8192, 20)));
 
   @AfterEach
   void stop() {

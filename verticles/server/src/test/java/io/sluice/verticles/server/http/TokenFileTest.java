@@ -49,7 +49,8 @@ class TokenFileTest {
   void aRotatedTokenReplacesTheOldOneWithoutARestart() throws Exception {
     Path file = folder.resolve("token");
     write(file, "first-token\n");
-    sut = new SluiceUnderTest(vertx, Defences.defaults().withAuthTokenFile(file));
+    sut = new SluiceUnderTest(vertx,
+        SluiceUnderTest.defaults().withDefences(Defences.defaults().withAuthTokenFile(file)));
     assertThat(status("first-token")).isEqualTo(200);
     assertThat(status("nothing")).isEqualTo(401);
 

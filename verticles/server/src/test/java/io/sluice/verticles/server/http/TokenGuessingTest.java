@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.http;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.HttpCalls.Answer;
 import io.sluice.verticles.server.kit.JsonWebSocket;
@@ -35,8 +34,8 @@ class TokenGuessingTest {
   private static final String OTHER_ADDRESS = "127.0.0.2";
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      HttpSettings.defaults().withAuthToken(Optional.of(TOKEN)));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withHttp(HttpSettings.defaults().withAuthToken(Optional.of(TOKEN))));
 
   @AfterEach
   void stop() {

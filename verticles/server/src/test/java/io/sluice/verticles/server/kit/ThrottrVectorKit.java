@@ -49,7 +49,7 @@ public abstract class ThrottrVectorKit {
 
   /** Starts the Sluice the vectors run against (a single node unless a subclass says otherwise). */
   protected SluiceUnderTest startServer(ValueSize size) {
-    return new SluiceUnderTest(vertx, size);
+    return new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withValueSize(size));
   }
 
   private Conversation serve(ValueSize size) {

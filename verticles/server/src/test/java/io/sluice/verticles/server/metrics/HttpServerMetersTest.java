@@ -1,10 +1,6 @@
 package io.sluice.verticles.server.metrics;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.server.listener.ConnectionLimits;
-import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.strategies.Quota;
@@ -41,9 +37,8 @@ class HttpServerMetersTest {
       .withMetrics(new VertxMeters(registry))
       .build();
   private final Vertx clients = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(server, ValueSize.UINT16, ConnectionLimits.defaults(),
-      HttpSettings.defaults(), RuleSet.allowAll(),
-      Policies.of(new Policy("p", new FixedWindow(WindowPolicy.of(new Quota("default", 2, Duration.ofMinutes(1)))))),
+  private final SluiceUnderTest sut = new SluiceUnderTest(server, SluiceUnderTest.defaults().withPolicies(
+      Policies.of(new Policy("p", new FixedWindow(WindowPolicy.of(new Quota("default", 2, Duration.ofMinutes(1))))))),
       registry);
 
   @AfterEach

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MetricsAuthTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
-      HttpSettings.defaults().withAuthToken(Optional.of("scrape-token")), Defences.defaults().withMetricsAuth(true));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+      .withHttp(HttpSettings.defaults().withAuthToken(Optional.of("scrape-token")))
+      .withDefences(Defences.defaults().withMetricsAuth(true)));
 
   @AfterEach
   void stop() {

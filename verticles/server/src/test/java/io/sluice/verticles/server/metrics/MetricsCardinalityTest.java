@@ -4,14 +4,11 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.verticles.strategies.Quota;
 import io.sluice.verticles.strategies.WindowPolicy;
 import io.sluice.verticles.strategies.algorithm.FixedWindow;
-import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.strategies.policy.Policy;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
-import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -46,9 +43,10 @@ class MetricsCardinalityTest {
       .build();
   // The client on its own Vert.x, without metrics: only the server's series are scraped.
   private final Vertx clients = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(server, ValueSize.UINT16, ConnectionLimits.defaults(),
-      HttpSettings.defaults().withAuthToken(Optional.of("secret")), RuleSet.allowAll(),
-      Policies.of(new Policy("p", new FixedWindow(WindowPolicy.of(new Quota("default", 5, Duration.ofMinutes(1)))))),
+  private final SluiceUnderTest sut = new SluiceUnderTest(server, SluiceUnderTest.defaults()
+      .withHttp(HttpSettings.defaults().withAuthToken(Optional.of("secret")))
+      .withPolicies(
+          Policies.of(new Policy("p", new FixedWindow(WindowPolicy.of(new Quota("default", 5, Duration.ofMinutes(1))))))),
       registry);
 
   @AfterEach

@@ -17,7 +17,6 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.util.List;
 import io.sluice.verticles.server.settings.OperatorSettings;
-import io.sluice.verticles.server.http.HttpSettings;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -31,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MetricsEndpointTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, Policies.of(
-      new Policy("one-per-minute", new FixedWindow(WindowPolicy.of(new Quota("default", 1, Duration.ofMinutes(1)))))));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withPolicies(Policies.of(
+      new Policy("one-per-minute", new FixedWindow(WindowPolicy.of(new Quota("default", 1, Duration.ofMinutes(1))))))));
 
   @AfterEach
   void stop() {
@@ -131,8 +130,8 @@ class MetricsEndpointTest {
   @Test
   void internalSeriesWhenAskedFor() {
     Vertx own = Vertx.vertx();
-    try (SluiceUnderTest internal = new SluiceUnderTest(own, Policies.none(),
-        HttpSettings.defaults(), new OperatorSettings(true, List.of()))) {
+    try (SluiceUnderTest internal = new SluiceUnderTest(own,
+        SluiceUnderTest.defaults().withOperator(new OperatorSettings(true, List.of())))) {
       try (HttpCalls http = new HttpCalls(own, internal.httpPort())) {
         assertThat(http.get("/api/keys").status()).isEqualTo(200);
         String scrape = http.get("/metrics").body();

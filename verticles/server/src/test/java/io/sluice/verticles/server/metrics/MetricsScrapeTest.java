@@ -2,16 +2,11 @@ package io.sluice.verticles.server.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.protocol.udp.rules.RuleSet;
-import io.sluice.verticles.server.listener.ConnectionLimits;
-import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.kit.TcpConversation;
-import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -49,8 +44,7 @@ class MetricsScrapeTest {
 
   MetricsScrapeTest() {
     Gauge.builder("test.slow.gauge", this::slowValue).register(registry);
-    sut = new SluiceUnderTest(vertx, ValueSize.UINT16, ConnectionLimits.defaults(),
-        HttpSettings.defaults(), RuleSet.allowAll(), Policies.none(), registry);
+    sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults(), registry);
   }
 
   /** While {@link #holding}, each rendering waits here until the test lets it go (bounded). */

@@ -58,7 +58,8 @@ class PersistenceFailureTest {
   @Test
   void aFailedWriteIsCountedShownAndMakesTheInstanceUnreadyWhileRequestsAreAnsweredUntilASnapshotRepairsIt()
       throws Exception {
-    sluice = new SluiceUnderTest(vertx, PersistenceSettings.OFF.withDataDir(dir).withFsync(FsyncPolicy.ALWAYS));
+    sluice = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+        .withPersistence(PersistenceSettings.OFF.withDataDir(dir).withFsync(FsyncPolicy.ALWAYS)));
     http = new HttpCalls(vertx, sluice.httpPort());
     ThrottrClient client = await(ThrottrClient.connect(vertx,
         new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));
@@ -100,7 +101,8 @@ class PersistenceFailureTest {
   @Test
   void aFullDiskIsLoggedOnceLeavesNoEmptyFileAndItsRecoveryIsLoggedOnce() throws Exception {
     GatedDisk disk = new GatedDisk();
-    sluice = new SluiceUnderTest(vertx, PersistenceSettings.OFF.withDataDir(dir).withFiles(disk));
+    sluice = new SluiceUnderTest(vertx,
+        SluiceUnderTest.defaults().withPersistence(PersistenceSettings.OFF.withDataDir(dir).withFiles(disk)));
     http = new HttpCalls(vertx, sluice.httpPort());
     ThrottrClient client = await(ThrottrClient.connect(vertx,
         new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));
@@ -133,7 +135,8 @@ class PersistenceFailureTest {
     http.close();
     sluice.close();
     // The repaired chain loads, without --data-recover, with what the repair snapshot saved.
-    sluice = new SluiceUnderTest(vertx, PersistenceSettings.OFF.withDataDir(dir));
+    sluice = new SluiceUnderTest(vertx,
+        SluiceUnderTest.defaults().withPersistence(PersistenceSettings.OFF.withDataDir(dir)));
     client = await(ThrottrClient.connect(vertx,
         new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));
     assertThat(await(client.query("during")).quota()).isEqualTo(5);

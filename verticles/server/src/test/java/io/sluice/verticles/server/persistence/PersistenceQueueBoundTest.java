@@ -141,7 +141,7 @@ class PersistenceQueueBoundTest {
   }
 
   private void start(PersistenceSettings settings) {
-    sluice = new SluiceUnderTest(vertx, settings);
+    sluice = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withPersistence(settings));
     http = new HttpCalls(vertx, sluice.httpPort());
     client = await(ThrottrClient.connect(vertx,
         new ThrottrClientOptions().setHost("127.0.0.1").setPort(sluice.tcpPort())));

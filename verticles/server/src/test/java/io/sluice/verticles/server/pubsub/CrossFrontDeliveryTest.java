@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.pubsub;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.ChannelCalls;
 import io.sluice.verticles.server.kit.ChannelCalls.Figures;
 import io.sluice.verticles.server.kit.ChannelCalls.Subscriber;
@@ -49,7 +48,7 @@ class CrossFrontDeliveryTest {
   private static final byte[] OK = {1};
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
   private final List<AutoCloseable> clients = new ArrayList<>();
 
   @AfterEach

@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.pubsub;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.ChannelCalls;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.JsonWebSocket;
@@ -33,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class JsonCommandErrorsTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
   private JsonWebSocket client;
 
   @BeforeEach

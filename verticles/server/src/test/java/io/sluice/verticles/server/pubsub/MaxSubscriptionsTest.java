@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.pubsub;
 
-import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.kit.ChannelFrames;
 import io.sluice.verticles.server.kit.Conversation;
@@ -26,8 +25,7 @@ class MaxSubscriptionsTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
-      ConnectionLimits.defaults().withMaxSubscriptions(MAX),
-      Defences.defaults());
+      SluiceUnderTest.defaults().withLimits(ConnectionLimits.defaults().withMaxSubscriptions(MAX)));
 
   @AfterEach
   void stop() {

@@ -35,7 +35,8 @@ class OversizePublishTest {
   private static final byte[] OK = {1};
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT8);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withValueSize(ValueSize.UINT8));
 
   @AfterEach
   void stop() {

@@ -1,7 +1,6 @@
 package io.sluice.verticles.server.pubsub;
 
 import io.sluice.verticles.engine.instance.ConnectionStats;
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.ChannelCalls;
 import io.sluice.verticles.server.kit.ChannelCalls.Subscriber;
 import io.sluice.verticles.server.kit.Conversation;
@@ -70,8 +69,8 @@ class SlowSubscriberTest {
   private static final int SMALL_RECEIVE_BUFFER = 4096;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withLimits(ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES)));
   private final List<AutoCloseable> clients = new ArrayList<>();
 
   @AfterEach

@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.tcp;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.kit.Flood;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -31,8 +30,8 @@ class BackPressureTest {
   private static final long GIVE_UP_AFTER_BYTES = 256L * 1024 * 1024;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES).withMaxPendingRequests(MAX_PENDING_REQUESTS));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withLimits(
+      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES).withMaxPendingRequests(MAX_PENDING_REQUESTS)));
 
   @AfterEach
   void stop() {

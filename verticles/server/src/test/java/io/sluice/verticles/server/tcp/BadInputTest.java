@@ -3,7 +3,6 @@ package io.sluice.verticles.server.tcp;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Hex;
 import io.sluice.verticles.server.kit.LogLines;
@@ -26,7 +25,7 @@ class BadInputTest {
   private static final String WHOAMI = "18";
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
   private final LogLines log = new LogLines();
 
   @AfterEach

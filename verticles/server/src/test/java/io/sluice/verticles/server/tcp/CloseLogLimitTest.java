@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.tcp;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.front.FrontLoop;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -23,7 +22,7 @@ class CloseLogLimitTest {
   private static final int FRONT_LOOPS = 2;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
 
   @AfterEach
   void stop() {

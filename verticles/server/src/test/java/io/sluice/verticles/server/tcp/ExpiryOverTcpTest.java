@@ -30,7 +30,7 @@ class ExpiryOverTcpTest {
   private static final int KEYS = 1_000;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
   private final Conversation conversation = await(TcpConversation.open(vertx, sut.tcpPort()));
 
   @AfterEach

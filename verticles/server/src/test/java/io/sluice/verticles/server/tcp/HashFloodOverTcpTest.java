@@ -38,7 +38,7 @@ class HashFloodOverTcpTest {
   private static final long FRESH_CLIENT_DEADLINE_SECONDS = 10;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx);
   private final byte[][] keys = CollidingKeys.of(new byte[0], SHARD_HASH, KEYS);
 
   @AfterEach

@@ -32,8 +32,8 @@ class IncompleteFramesTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final PartialFrameBudget budget = new PartialFrameBudget(LIMIT);
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT32,
-      ConnectionLimits.defaults().withMaxFrame(1 << 20).withPartialFrames(budget));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withValueSize(ValueSize.UINT32)
+      .withLimits(ConnectionLimits.defaults().withMaxFrame(1 << 20).withPartialFrames(budget)));
   private final LogLines log = new LogLines();
   private final Conversation probe = open();
 

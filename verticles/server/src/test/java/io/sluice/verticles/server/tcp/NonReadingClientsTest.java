@@ -3,7 +3,6 @@ package io.sluice.verticles.server.tcp;
 import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.session.ThrottrSession;
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Flood;
 import io.sluice.verticles.server.kit.Hex;
@@ -52,8 +51,8 @@ class NonReadingClientsTest {
       + (MAX_PENDING_BYTES / 16 / (GET_V.length + ThrottrSession.REQUEST_OVERHEAD) + 1) * (long) REPLY;
 
   private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withLimits(ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES)));
   private final Conversation probe = await(TcpConversation.open(vertx, sut.tcpPort()));
   /** Small socket buffers, so that the kernels stop taking replies and requests soon. */
   private final NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)

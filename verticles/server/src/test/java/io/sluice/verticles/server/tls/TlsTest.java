@@ -75,9 +75,9 @@ class TlsTest {
   private SluiceUnderTest start(boolean mutual, TlsEngine engine) {
     certificates = new TestCertificates(folder, "sluice");
     serverCertificate = certificates.server("server");
-    SluiceUnderTest sut = new SluiceUnderTest(vertx, Defences.defaults().withTls(new TlsSettings(
-        serverCertificate.certificateFile(), serverCertificate.keyFile(),
-        mutual ? Optional.of(certificates.caFile()) : Optional.empty(), engine)));
+    SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withDefences(Defences.defaults()
+        .withTls(new TlsSettings(serverCertificate.certificateFile(), serverCertificate.keyFile(),
+            mutual ? Optional.of(certificates.caFile()) : Optional.empty(), engine))));
     opened.add(sut);
     return sut;
   }
@@ -253,8 +253,8 @@ class TlsTest {
     TestCertificates ca = new TestCertificates(folder, "sluice");
     TestCertificates.Issued server = ca.server("server");
     TestCertificates.Issued stranger = ca.server("stranger");
-    assertThatThrownBy(() -> new SluiceUnderTest(vertx, Defences.defaults().withTls(new TlsSettings(
-        server.certificateFile(), stranger.keyFile(), Optional.empty(), TlsEngine.AUTO))))
+    assertThatThrownBy(() -> new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withDefences(Defences.defaults()
+        .withTls(new TlsSettings(server.certificateFile(), stranger.keyFile(), Optional.empty(), TlsEngine.AUTO)))))
         .rootCause().hasMessage("the private key in " + stranger.keyFile() + " does not match the certificate in "
             + server.certificateFile());
   }

@@ -17,7 +17,8 @@ class ShardRateStoreEngineTest extends UdpEngineKit {
   @Override
   protected Server start(RuleSet rules) {
     Vertx vertx = Vertx.vertx();
-    SluiceUnderTest sut = new SluiceUnderTest(vertx, rules);
+    SluiceUnderTest sut = new SluiceUnderTest(vertx,
+        SluiceUnderTest.defaults().withUdp(UdpSettings.defaults().withRules(rules)));
     UdpTestClient client = new UdpTestClient(sut.udpPort());
     return new Server() {
       @Override

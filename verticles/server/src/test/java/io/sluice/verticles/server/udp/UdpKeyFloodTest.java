@@ -39,8 +39,9 @@ class UdpKeyFloodTest {
   private static final long MOST_HEAP_GROWTH = 24L << 20;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, MusicBrainzRulesFile.load(),
-      new StoreLimits(MAX_KEYS, StoreLimits.UNLIMITED, Eviction.VOLATILE_TTL), MAX_STATS_KEYS);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+      .withUdp(UdpSettings.defaults().withRules(MusicBrainzRulesFile.load()).withMaxStatsKeys(MAX_STATS_KEYS))
+      .withRecordLimits(new StoreLimits(MAX_KEYS, StoreLimits.UNLIMITED, Eviction.VOLATILE_TTL)));
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
 
   @AfterEach

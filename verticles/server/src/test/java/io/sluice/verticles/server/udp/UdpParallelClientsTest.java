@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.udp;
 
-import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +38,7 @@ class UdpParallelClientsTest {
   private static final Pattern REPLY = Pattern.compile("(\\d+) ok ([YN]) (\\d+\\.\\d) 22\\.0 20");
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, MusicBrainzRulesFile.load());
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.musicBrainzRules());
   private final ExecutorService threads = Executors.newFixedThreadPool(SOCKETS);
 
   @AfterEach

@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.udp;
 
-import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -18,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UdpRequestIdsTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, MusicBrainzRulesFile.load());
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.musicBrainzRules());
   private final UdpTestClient client = new UdpTestClient(sut.udpPort());
 
   @AfterEach

@@ -3,7 +3,6 @@ package io.sluice.verticles.server.udp;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.verticles.engine.udprate.rate.RateState;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.RequestEncoder;
@@ -32,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UdpStateInShardsTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, MusicBrainzRulesFile.load());
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.musicBrainzRules());
   private final UdpTestClient client = new UdpTestClient(sut.udpPort());
   private final Conversation tcp = await(TcpConversation.open(vertx, sut.tcpPort()));
 

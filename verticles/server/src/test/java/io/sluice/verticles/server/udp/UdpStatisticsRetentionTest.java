@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.udp;
 
-import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;
@@ -26,7 +25,7 @@ class UdpStatisticsRetentionTest {
   private static final String SERIES = "sluice_udp_stats_keys ";
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, MusicBrainzRulesFile.load());
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.musicBrainzRules());
   private final UdpTestClient client = new UdpTestClient(sut.udpPort());
   private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
 

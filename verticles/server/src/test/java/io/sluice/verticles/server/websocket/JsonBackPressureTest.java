@@ -1,8 +1,6 @@
 package io.sluice.verticles.server.websocket;
 
 import io.sluice.verticles.engine.instance.ConnectionStats;
-import io.sluice.protocol.binary.codec.ValueSize;
-import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.listener.ConnectionLimits;
@@ -38,8 +36,8 @@ class JsonBackPressureTest {
   private static final int CLIENT_WRITE_QUEUE = 2 * 1024 * 1024;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES).withMaxPendingRequests(4096), HttpSettings.defaults());
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+      .withLimits(ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES).withMaxPendingRequests(4096)));
 
   @AfterEach
   void stop() {

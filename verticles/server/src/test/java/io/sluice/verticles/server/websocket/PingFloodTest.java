@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.websocket;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -41,8 +40,9 @@ class PingFloodTest {
   private static final int CLIENT_WRITE_QUEUE = 2 * 1024 * 1024;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES).withMaxPendingRequests(4096), HttpSettings.defaults().withAuthToken(Optional.of("token")));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
+      .withLimits(ConnectionLimits.defaults().withMaxPendingBytes(MAX_PENDING_BYTES).withMaxPendingRequests(4096))
+      .withHttp(HttpSettings.defaults().withAuthToken(Optional.of("token"))));
 
   @AfterEach
   void stop() {

@@ -1,9 +1,9 @@
 package io.sluice.verticles.server.websocket;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.kit.LogCapture;
 import io.sluice.verticles.server.kit.RawWebSocket;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -32,7 +32,8 @@ class WebSocketClosesTest {
   private static final int MAX_FRAME = 8096;
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16, MAX_FRAME);
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withLimits(ConnectionLimits.defaults().withMaxFrame(MAX_FRAME)));
 
   @AfterEach
   void stop() {

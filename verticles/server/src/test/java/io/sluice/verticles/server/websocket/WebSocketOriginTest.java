@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.websocket;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -42,7 +41,8 @@ class WebSocketOriginTest {
   }
 
   private void serve(List<String> allowedOrigins) {
-    sut = new SluiceUnderTest(vertx, ValueSize.UINT16, HttpSettings.defaults().withAllowedOrigins(allowedOrigins));
+    sut = new SluiceUnderTest(vertx,
+        SluiceUnderTest.defaults().withHttp(HttpSettings.defaults().withAllowedOrigins(allowedOrigins)));
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.sluice.verticles.server.websocket;
 
-import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Hex;
@@ -43,8 +42,8 @@ class WebSocketTokenTest {
   private static final String TOKEN = "s3cret-token";
 
   private final Vertx vertx = Vertx.vertx();
-  private final SluiceUnderTest sut = new SluiceUnderTest(vertx, ValueSize.UINT16,
-      HttpSettings.defaults().withAuthToken(Optional.of(TOKEN)));
+  private final SluiceUnderTest sut = new SluiceUnderTest(vertx,
+      SluiceUnderTest.defaults().withHttp(HttpSettings.defaults().withAuthToken(Optional.of(TOKEN))));
   private final List<AutoCloseable> clients = new ArrayList<>();
 
   @AfterEach
