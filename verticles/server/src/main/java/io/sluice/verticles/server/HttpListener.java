@@ -96,7 +96,10 @@ final class HttpListener {
     });
     features.add(new Health(directory, storage::notReady, wide.metrics().meters()));
     features.add(new RequestGuard(settings.http()));
-    storage.cluster().ifPresent(cluster -> features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token))));
+    storage.cluster().ifPresent(cluster -> {
+      features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token)));
+      features.add(HttpFeature.at("/api/cluster/partitions", () -> cluster.partitionsApi(token)));
+    });
     features.add(HttpFeature.at("/ws", bridge::handler));
     CheckApi checkApi = new CheckApi(wide.policies(), directory, token, wide.metrics().meters(), wide.limitActivity(),
         wide.instance().clock(), wide.callers());

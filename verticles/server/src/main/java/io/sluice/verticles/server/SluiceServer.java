@@ -13,6 +13,7 @@ import io.sluice.verticles.server.pubsub.ChannelMessage;
 import io.sluice.verticles.server.pubsub.ChannelMessageCodec;
 import io.sluice.verticles.server.check.LimitTaskCodec;
 import io.sluice.verticles.server.check.LivePolicies;
+import io.sluice.verticles.server.cluster.ClientAddresses;
 import io.sluice.verticles.server.cluster.ClusterDeployment;
 import io.sluice.verticles.server.listener.ConnectionGate;
 import io.sluice.verticles.server.listener.ListenerGuards;
@@ -129,7 +130,17 @@ public final class SluiceServer {
     SluiceServer server = new SluiceServer(wide, files, storage, rls, listeners);
     return storage.start(settings, () -> travellingWork(wide.policies()))
         .compose(v -> listeners.start(storage, rls, files))
+        .compose(v -> storage.cluster().map(cluster -> cluster.publish(clientAddresses(settings, listeners)))
+            .orElse(Future.succeededFuture()))
         .map(server);
+  }
+
+  /** Where clients reach this node's listeners, now bound: what a cluster node publishes. */
+  private static ClientAddresses clientAddresses(ServerSettings settings, Listeners listeners) {
+    String host = settings.cluster().host();
+    return new ClientAddresses(ClientAddresses.of(settings.tcp().bind(), listeners.tcpPort(), host),
+        ClientAddresses.of(settings.http().bind(), listeners.httpPort(), host),
+        listeners.grpcPort() < 0 ? null : ClientAddresses.of(settings.rls().bind(), listeners.grpcPort(), host));
   }
 
   /**

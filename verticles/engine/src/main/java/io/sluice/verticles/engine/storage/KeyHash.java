@@ -10,7 +10,8 @@ package io.sluice.verticles.engine.storage;
  */
 public final class KeyHash {
 
-  static final int SEED = 0x5c_1c_e0_01;
+  /** The seed, public because clients that send each key to its owner compute this hash too (docs/cluster.md). */
+  public static final int SEED = 0x5c_1c_e0_01;
   static final int BLOCK_ADD = 0xe6546b64;
   static final int MIX_1 = 0xcc9e2d51;
   static final int MIX_2 = 0x1b873593;

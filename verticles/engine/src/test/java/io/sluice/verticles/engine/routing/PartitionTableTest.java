@@ -1,9 +1,13 @@
 package io.sluice.verticles.engine.routing;
 
+import io.sluice.verticles.engine.storage.KeyHash;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,6 +15,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PartitionTableTest {
 
   private static final List<String> THREE = List.of("node-a", "node-b", "node-c");
+
+  /**
+   * The vectors of docs/cluster.md ("Sending each key to its owner"), which clients that route by
+   * owner check their own hash against: a change here breaks them, and must change the docs.
+   */
+  @Test
+  void theDocumentedKeysFallInTheirDocumentedPartitions() {
+    Map<String, Integer> vectors = new LinkedHashMap<>();
+    vectors.put("", 36);
+    vectors.put("a", 117);
+    vectors.put("user:42", 93);
+    vectors.put("k000000000000000", 186);
+    vectors.put("api-key/7f3a", 254);
+    vectors.forEach((key, partition) -> assertThat(ShardRouter.routeOf(key.getBytes(StandardCharsets.UTF_8),
+        PartitionTable.PARTITIONS)).as("'%s'", key).isEqualTo(partition));
+    assertThat(Integer.toHexString(KeyHash.of("user:42".getBytes(StandardCharsets.UTF_8)))).isEqualTo("57ecfdb5");
+  }
 
   @Test
   void everyNodeComputesTheSameTableWhateverOrderItSeesTheMembersIn() {

@@ -66,6 +66,21 @@ public final class ClusterDeployment {
         context.response().putHeader("content-type", Endpoint.JSON).end(described.encode())));
   }
 
+  /**
+   * {@code GET /api/cluster/partitions}: each partition's owner and where clients reach it, with
+   * the key hash and a version (docs/cluster.md); with the token when one is configured.
+   */
+  public io.vertx.core.Handler<io.vertx.ext.web.RoutingContext> partitionsApi(BearerToken token) {
+    PartitionOwners owners = new PartitionOwners(node);
+    return new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), token, context ->
+        context.response().putHeader("content-type", Endpoint.JSON).end(owners.describe().encode()));
+  }
+
+  /** Tells the other members where clients reach this node, once its listeners are bound. */
+  public Future<Void> publish(ClientAddresses addresses) {
+    return node.publish(addresses);
+  }
+
   /** Hands every partition this node owns to its next owner; see {@link ClusterNode#leave}. */
   public Future<Void> leave() {
     return node.leave();

@@ -5,7 +5,9 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.core.EntryEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -13,6 +15,8 @@ import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * said they are ready (their shards and inboxes serve), and those that said they are leaving.
  * Every change is told to the node's loop ({@code changed}), where the table is computed again.
  * A member whose value size differs from the oldest member's is refused: it is logged once and
- * gets no partitions.
+ * gets no partitions. A ready member's value in the ready map is "ready" until it has bound its
+ * listeners, then the addresses clients reach it at ({@link ClientAddresses}).
  */
 final class ClusterMembers {
 
@@ -36,6 +41,8 @@ final class ClusterMembers {
   private final Set<String> leaving = ConcurrentHashMap.newKeySet();
   /** The members that said they are ready, as this node heard (kept here: reading the map blocks). */
   private final Set<String> readyIds = ConcurrentHashMap.newKeySet();
+  /** What each ready member published in the ready map: "ready", then its client addresses. */
+  private final Map<String, String> published = new ConcurrentHashMap<>();
   private volatile IMap<String, String> readyMembers;
   private UUID readyListener;
   private UUID membershipListener;
@@ -110,6 +117,7 @@ final class ClusterMembers {
       public void memberRemoved(MembershipEvent event) {
         String id = nodeIdOf(event.getMember());
         readyIds.remove(id);
+        published.remove(id);
         if (readyMembers != null) {
           readyMembers.removeAsync(id);
         }
@@ -118,11 +126,11 @@ final class ClusterMembers {
     });
     return vertx.executeBlocking(() -> {
       readyMembers = hazelcast.getMap(READY_MAP);
-      readyListener = readyMembers.addEntryListener((EntryAddedListener<String, String>) event -> {
-        readyIds.add(event.getKey());
-        context.runOnContext(v -> changed.run());
-      }, false);
-      readyIds.addAll(readyMembers.keySet());
+      readyListener = readyMembers.addEntryListener(new ReadyListener(context, changed), true);
+      readyMembers.entrySet().forEach(entry -> {
+        readyIds.add(entry.getKey());
+        published.put(entry.getKey(), entry.getValue());
+      });
       return null;
     });
   }
@@ -130,6 +138,45 @@ final class ClusterMembers {
   /** Tells every member that this node is ready to take partitions. */
   Future<Void> sayReady(Context context) {
     return Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context).onSuccess(done -> readyIds.add(self));
+  }
+
+  /** Tells every member where clients reach this node, once its listeners are bound. */
+  Future<Void> publish(Context context, ClientAddresses addresses) {
+    String value = addresses.toJson().encode();
+    return Future.fromCompletionStage(readyMembers.setAsync(self, value), context)
+        .onSuccess(done -> published.put(self, value));
+  }
+
+  /** Where clients reach the member {@code id}, as it published, or empty. */
+  Optional<ClientAddresses> addressesOf(String id) {
+    return ClientAddresses.parse(published.get(id));
+  }
+
+  /**
+   * A member joining the ready map changes the table; one publishing its addresses only changes
+   * what {@link #addressesOf} says.
+   */
+  private final class ReadyListener implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String> {
+
+    private final Context context;
+    private final Runnable changed;
+
+    ReadyListener(Context context, Runnable changed) {
+      this.context = context;
+      this.changed = changed;
+    }
+
+    @Override
+    public void entryAdded(EntryEvent<String, String> event) {
+      readyIds.add(event.getKey());
+      published.put(event.getKey(), event.getValue());
+      context.runOnContext(v -> changed.run());
+    }
+
+    @Override
+    public void entryUpdated(EntryEvent<String, String> event) {
+      published.put(event.getKey(), event.getValue());
+    }
   }
 
   /** Stops following, and withdraws this node's word that it is ready. */

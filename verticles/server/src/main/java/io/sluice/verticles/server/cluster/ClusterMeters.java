@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ClusterMeters {
 
   private final Counter forwarded;
+  private final Counter forwardedRequests;
   private final MeterRegistry registry;
   private final Timer replicationLag;
   private final AtomicLong lastLagNanos = new AtomicLong();
@@ -34,13 +35,17 @@ public final class ClusterMeters {
         .description("Messages of changes or copies sent to backups and not acknowledged yet").register(registry);
     forwarded = Counter.builder("sluice.cluster.forwarded.batches")
         .description("Batches of requests this node sent to the owner of their partition on another node").register(registry);
+    forwardedRequests = Counter.builder("sluice.cluster.forwarded.key.requests")
+        .description("Throttr key requests (INSERT to STAT) among the forwarded batches: requests that reached a node"
+            + " not owning their key; sending each key to its owner keeps it at zero").register(registry);
     replicationLag = Timer.builder("sluice.cluster.replication.lag")
         .description("Time from a change on the owner to its backup's acknowledgement of the batch carrying it")
         .publishPercentiles(0.5, 0.99).register(registry);
   }
 
-  void forwarded(int batches) {
+  void forwarded(int batches, int keyRequests) {
     forwarded.increment(batches);
+    forwardedRequests.increment(keyRequests);
   }
 
   /** A partition message dropped: not from a member, or not readable ({@link PartitionSenders}). */

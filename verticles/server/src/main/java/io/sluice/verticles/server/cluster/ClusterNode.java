@@ -114,6 +114,19 @@ public final class ClusterNode extends VerticleBase {
     return view;
   }
 
+  /**
+   * Tells the other members where clients reach this node (its listeners, now bound). A
+   * router-only node owns nothing, and publishing would put it in the ready map: it does not.
+   */
+  public Future<Void> publish(ClientAddresses addresses) {
+    return ROUTER_ONLY ? Future.succeededFuture() : members.publish(context, addresses);
+  }
+
+  /** Where clients reach the member {@code id}, as it published, or empty while it has not. */
+  Optional<ClientAddresses> addressesOf(String id) {
+    return members.addressesOf(id);
+  }
+
   /** Whether the member {@code id} said it is leaving. */
   boolean leaving(String id) {
     return members.leaving(id);

@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.cluster;
 
+import io.sluice.protocol.binary.codec.Request;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.verticles.engine.log.LogText;
@@ -128,10 +129,17 @@ final class ClusterRouter implements ShardRouter {
   private void send(String owner, List<Waiting> parcel) {
     ByteBuf out = Unpooled.buffer(64 * parcel.size());
     out.writeShortLE(parcel.size());
+    int keyRequests = 0;
     for (Waiting waiting : parcel) {
       wire.writeBatch(out, waiting.batch);
+      for (int i = 0; i < waiting.batch.size(); i++) {
+        // Key requests only: the dashboard asks every partition for its INFO every second.
+        if (waiting.batch.request(i) instanceof Request.KeyRequest) {
+          keyRequests++;
+        }
+      }
     }
-    node.meters().forwarded(parcel.size());
+    node.meters().forwarded(parcel.size(), keyRequests);
     TraceCarrier.within(parcel, waiting -> waiting.trace,
         () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner), BufferInternal.buffer(out), options))
         .onComplete(reply -> {

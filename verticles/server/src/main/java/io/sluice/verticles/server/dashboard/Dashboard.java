@@ -34,6 +34,9 @@ public final class Dashboard implements HttpFeature {
   private static final Pattern SERVED_PATHS =
       Pattern.compile("/api/(auth|overview|events|keys(/[^/]+)?|connections(/[^/]+)?|udp-peers|callers|channels(/[^/]+)?|limits|history|admin/config)");
 
+  /** The cluster's API, which a cluster node serves before this router (HttpListener). */
+  private static final Pattern CLUSTER_PATHS = Pattern.compile("/api/cluster(/partitions)?/?");
+
   private final DashboardContext dashboard;
   private final ShardDirectory directory;
   private final BearerToken token;
@@ -114,6 +117,9 @@ public final class Dashboard implements HttpFeature {
       String path = context.request().path();
       Endpoint.send(context.response(), SERVED_PATHS.matcher(path).matches()
           ? new ApiError(405, method + " is not served at " + path, null)
+          : !data.clustered() && CLUSTER_PATHS.matcher(path).matches()
+          ? new ApiError(404, path + " is served by cluster nodes only (started with --cluster); this is a single node",
+              null)
           : new ApiError(404, "no such API: " + method + " " + path + " (see docs/dashboard-api.md)", null));
     });
     return api;

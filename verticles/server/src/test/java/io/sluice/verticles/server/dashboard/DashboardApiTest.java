@@ -347,6 +347,16 @@ class DashboardApiTest {
     }
   }
 
+  /** The cluster's API on a single node: a JSON 404 that says why (docs/dashboard-api.md). */
+  @Test
+  void aSingleNodeSaysItServesNoClusterApi() {
+    for (String path : List.of("/api/cluster", "/api/cluster/partitions")) {
+      Answer answer = http.get(path);
+      assertThat(answer.status()).as(path).isEqualTo(404);
+      assertThat(answer.json().getString("error")).as(path).contains(path).contains("cluster nodes only");
+    }
+  }
+
   @Test
   void healthAndReadiness() {
     Answer health = http.get("/health");

@@ -12,6 +12,11 @@ final class Arguments {
 
   /** The named values, or null when {@code --help} was asked for. */
   static Map<String, String> parse(List<String> args, List<String> known) {
+    return parse(args, known, List.of());
+  }
+
+  /** The same, with {@code flags}: options that take no value, "true" when given. */
+  static Map<String, String> parse(List<String> args, List<String> known, List<String> flags) {
     Map<String, String> values = new LinkedHashMap<>();
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
@@ -26,6 +31,9 @@ final class Arguments {
         name = name.substring(0, equals);
       } else if (name.equals("help")) {
         return null;
+      } else if (flags.contains(name)) {
+        values.put(name, "true");
+        continue;
       } else if (i + 1 < args.size()) {
         value = args.get(++i);
       } else {

@@ -73,21 +73,54 @@ public final class Bench {
       System.out.println(BenchOptions.HELP);
       return 0;
     }
-    int loops = Math.min(options.connections(), Runtime.getRuntime().availableProcessors());
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+    Vertx vertx = null;
     try {
-      return measure(vertx, options);
+      Map<String, KeySpace> targets = targets(options);
+      int loops = Math.min(options.connections() * targets.size(), Runtime.getRuntime().availableProcessors());
+      vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+      return measure(vertx, options, targets);
     } catch (Exception e) {
       System.err.println("bench: " + e.getMessage());
       return 1;
     } finally {
-      vertx.close();
+      if (vertx != null) {
+        vertx.close();
+      }
     }
   }
 
+  /**
+   * The Throttr listeners to load ({@code host:port}), each with the keys it gets: the one server
+   * with every key, or with {@code --route-by-owner} every owner of the cluster's table with the
+   * keys it owns (an owner of none of them is left out).
+   */
+  private static Map<String, KeySpace> targets(BenchOptions options) throws Exception {
+    KeySpace all = KeySpace.all(options.keys());
+    Map<String, KeySpace> targets = new java.util.LinkedHashMap<>();
+    if (!options.routeByOwner()) {
+      targets.put(options.host() + ":" + options.port(), all);
+      return targets;
+    }
+    OwnerTable table = OwnerTable.fetch(options.host(), options.httpPort());
+    for (String owner : table.owners()) {
+      KeySpace owned = all.ownedBy(key -> owner.equals(table.ownerOf(key)));
+      if (owned.counters().length > 0 && owned.buffers().length == 0) {
+        throw new IllegalArgumentException("--keys " + options.keys() + " leaves " + owner + " no buffer keys: use more");
+      }
+      if (owned.counters().length > 0) {
+        targets.put(owner, owned);
+      }
+    }
+    System.out.printf("route by owner: %d owners, table version %s%n", targets.size(), table.version());
+    return targets;
+  }
+
   /** Where to connect, over TLS when {@code --tls-ca} is given (OpenSSL where it loads, as the server). */
-  private static ConnectOptions target(BenchOptions options) {
-    ConnectOptions target = new ConnectOptions().setHost(options.host()).setPort(options.port());
+  private static ConnectOptions target(BenchOptions options, String address) {
+    int colon = address.lastIndexOf(':');
+    String host = address.substring(0, colon);
+    ConnectOptions target = new ConnectOptions().setPort(Integer.parseInt(address.substring(colon + 1)))
+        .setHost(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
     if (options.tlsCa() != null) {
       target.setSsl(true).setSslOptions(new ClientSSLOptions().setHostnameVerificationAlgorithm("")
           .setTrustOptions(new PemTrustOptions().addCertPath(options.tlsCa())));
@@ -95,15 +128,16 @@ public final class Bench {
     return target;
   }
 
-  private static int measure(Vertx vertx, BenchOptions options) throws Exception {
+  private static int measure(Vertx vertx, BenchOptions options, Map<String, KeySpace> targets) throws Exception {
     var client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)
         .setSslEngineOptions(OpenSsl.isAvailable() ? new OpenSSLEngineOptions() : new JdkSSLEngineOptions()));
     List<BenchConnection> connections = new ArrayList<>();
-    byte[][] keys = Workload.sharedKeys(options.keys());
-    for (int i = 0; i < options.connections(); i++) {
-      int index = i;
-      connections.add(await(client.connect(target(options))
-          .map(socket -> new BenchConnection(socket, new Workload(options, index, keys), options))));
+    for (Map.Entry<String, KeySpace> target : targets.entrySet()) {
+      for (int i = 0; i < options.connections(); i++) {
+        int index = connections.size();
+        connections.add(await(client.connect(target(options, target.getKey()))
+            .map(socket -> new BenchConnection(socket, new Workload(options, index, target.getValue()), options))));
+      }
     }
     long prefillStart = System.nanoTime();
     await(runOnEach(connections, BenchConnection::prefill));
@@ -131,7 +165,7 @@ public final class Bench {
       refused += c.refused;
     }
     System.out.printf("mix %s, %d connections x %d in flight, %d keys, value size %s%n",
-        options.mix(), options.connections(), options.pipeline(), options.keys(), options.valueSize().label());
+        options.mix(), connections.size(), options.pipeline(), options.keys(), options.valueSize().label());
     System.out.printf("%,.0f ops/s  (%,d replies in %.2f s, %,d refused)%n", completed / seconds, completed, seconds, refused);
     System.out.printf("latency us: p50 %.1f  p99 %.1f  p999 %.1f  max %.1f%n",
         latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,

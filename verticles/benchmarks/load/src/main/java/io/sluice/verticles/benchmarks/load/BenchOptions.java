@@ -24,7 +24,9 @@ record BenchOptions(
     ValueSize valueSize,
     int valueBytes,
     long ttlSeconds,
-    String tlsCa) {
+    String tlsCa,
+    int httpPort,
+    boolean routeByOwner) {
 
   static final String HELP = String.join("\n",
       "Usage: java -jar sluice.jar bench [options]",
@@ -42,6 +44,9 @@ record BenchOptions(
       "  --value-bytes N      SET value length (16)",
       "  --ttl SECONDS        TTL of every key written, in seconds (3600); short TTLs measure memory after expiry",
       "  --tls-ca FILE        connect over TLS, trusting the server's certificate if this CA (PEM) signed it",
+      "  --route-by-owner     a cluster: fetch its partition table from --host:--http-port, open --connections",
+      "                       to every owner and send each key to its owner's Throttr port (docs/cluster.md)",
+      "  --http-port PORT     HTTP port of the node giving the table, with --route-by-owner (8080)",
       "Fan-out of one publisher to many WebSocket subscribers: java -jar sluice.jar bench fanout --help",
       "The UDP text protocol (over_limit): java -jar sluice.jar bench udp --help",
       "The attacks of docs/security.md, then whether fresh clients are served: java -jar sluice.jar bench attack --help");
@@ -50,7 +55,7 @@ record BenchOptions(
 
   static BenchOptions parse(List<String> args) {
     Map<String, String> values = Arguments.parse(args, List.of("host", "port", "connections", "pipeline", "keys",
-        "mix", "duration", "warmup", "value-size", "value-bytes", "ttl", "tls-ca"));
+        "mix", "duration", "warmup", "value-size", "value-bytes", "ttl", "tls-ca", "http-port"), List.of("route-by-owner"));
     if (values == null) {
       return null;
     }
@@ -66,7 +71,9 @@ record BenchOptions(
         ValueSize.parse(values.getOrDefault("value-size", "uint16")),
         Arguments.nonNegative(values, "value-bytes", 16),
         Arguments.positive(values, "ttl", 3600),
-        values.get("tls-ca"));
+        values.get("tls-ca"),
+        Arguments.positive(values, "http-port", 8080),
+        values.containsKey("route-by-owner"));
   }
 
   private static Map<Operation, Integer> mix(String spec) {

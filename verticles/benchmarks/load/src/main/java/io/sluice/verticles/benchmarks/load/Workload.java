@@ -11,8 +11,8 @@ import java.util.SplittableRandom;
 
 /**
  * The requests one bench connection sends, and what a correct reply to each looks like. Keys are
- * 16 bytes: {@code k} + 15 digits for the shared key space, {@code n} + connection + sequence for
- * INSERTs of new keys.
+ * 16 bytes: those of its {@link KeySpace}, and {@code n} + connection + sequence for INSERTs of new
+ * keys.
  */
 final class Workload {
 
@@ -23,21 +23,16 @@ final class Workload {
   private final BenchOptions.Operation[] table;
   private final SplittableRandom random;
   private final byte[] value;
-  private final byte[][] sharedKeys;
+  private final KeySpace keys;
   /** The next new key for INSERT: "n", two connection digits, 13 sequence digits, counted up in place. */
   private final byte[] nextNewKey;
   private int prefillNext;
 
-  /** The shared key space, made once for all connections. */
-  static byte[][] sharedKeys(int count) {
-    byte[][] keys = new byte[count][];
-    for (int i = 0; i < count; i++) {
-      keys[i] = String.format("k%015d", i).getBytes(StandardCharsets.US_ASCII);
-    }
-    return keys;
-  }
-
-  Workload(BenchOptions options, int connection, byte[][] sharedKeys) {
+  /**
+   * @param connection this connection's number among all; it prefills every
+   *                   {@code options.connections()}-th key of {@code keys} from its number's place
+   */
+  Workload(BenchOptions options, int connection, KeySpace keys) {
     this.options = options;
     this.random = new SplittableRandom(0x5eed + connection);
     this.value = new byte[options.valueBytes()];
@@ -50,13 +45,21 @@ final class Workload {
         table[i++] = entry.getKey();
       }
     }
-    this.prefillNext = connection;
-    this.sharedKeys = sharedKeys;
+    this.prefillNext = connection % options.connections();
+    this.keys = keys;
     this.nextNewKey = String.format("n%02d%013d", connection % 100, 0).getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** Key formatting stays out of the measured loop: a key is 16 bytes made once. */
+  /** Key formatting stays out of the measured loop: a key is 16 bytes made once; the first of the key space. */
   private byte[] newKey() {
+    byte[] key;
+    do {
+      key = nextKey();
+    } while (!keys.owns().test(key));
+    return key;
+  }
+
+  private byte[] nextKey() {
     byte[] key = nextNewKey.clone();
     for (int i = nextNewKey.length - 1; i >= 3; i--) {
       if (nextNewKey[i] == '9') {
@@ -71,11 +74,11 @@ final class Workload {
 
   /** Prefill: this connection inserts every key whose index falls to it (a full quota each). */
   boolean hasPrefill() {
-    return prefillNext < options.keys();
+    return prefillNext < keys.counters().length;
   }
 
   Expect writePrefill(ByteBuf out) {
-    byte[] key = sharedKeys[prefillNext];
+    byte[] key = keys.counters()[prefillNext];
     prefillNext += options.connections();
     encode(out, new Request.Insert(options.valueSize().max(), TtlUnit.SECONDS.code(), options.ttlSeconds(), key));
     return Expect.STATUS;
@@ -83,7 +86,8 @@ final class Workload {
 
   Expect writeNext(ByteBuf out) {
     BenchOptions.Operation operation = table[random.nextInt(table.length)];
-    byte[] key = sharedKeys[random.nextInt(sharedKeys.length)];
+    int index = random.nextInt(keys.counters().length);
+    byte[] key = keys.counters()[index];
     switch (operation) {
       case INSERT:
         encode(out, new Request.Insert(1, TtlUnit.SECONDS.code(), options.ttlSeconds(), newKey()));
@@ -95,19 +99,13 @@ final class Workload {
         encode(out, new Request.Update(Request.Update.ATTRIBUTE_QUOTA, Request.Update.CHANGE_DECREASE, 1, key));
         return Expect.STATUS;
       case SET:
-        encode(out, new Request.Set(TtlUnit.SECONDS.code(), options.ttlSeconds(), setKey(key), value));
+        encode(out, new Request.Set(TtlUnit.SECONDS.code(), options.ttlSeconds(),
+            keys.buffers()[index % keys.buffers().length], value));
         return Expect.STATUS;
       default:
         encode(out, new Request.Get(key));
         return Expect.GET;
     }
-  }
-
-  /** SET may not overwrite a counter, so buffers live under their own keys. */
-  private static byte[] setKey(byte[] key) {
-    byte[] copy = key.clone();
-    copy[0] = 'b';
-    return copy;
   }
 
   private void encode(ByteBuf out, Request request) {
