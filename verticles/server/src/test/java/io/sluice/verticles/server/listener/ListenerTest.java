@@ -8,12 +8,14 @@ import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.tls.TlsSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.ClientSSLOptions;
 import io.vertx.core.net.ConnectOptions;
+import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.PemTrustOptions;
@@ -66,20 +68,31 @@ class ListenerTest {
         .setTrustOptions(new PemTrustOptions().addCertPath(ca.toString()));
   }
 
-  /** Completes once a TLS handshake trusting {@code ca} succeeds on the port. */
+  /**
+   * Completes once a TLS handshake trusting {@code ca} succeeds on the port. The client is closed
+   * at the end, and the callbacks hold it until then: Vert.x closes a client that became
+   * unreachable, which could fail the handshake under way ("Pool closed").
+   */
   private Future<?> tcpHandshake(int port, Path ca) {
-    return vertx.createNetClient()
+    NetClient client = vertx.createNetClient();
+    return client
         .connect(new ConnectOptions().setHost("127.0.0.1").setPort(port).setSsl(true).setSslOptions(trusting(ca)))
-        .compose(socket -> socket.close());
+        .compose(socket -> socket.close())
+        .eventually(() -> client.close());
   }
 
-  /** The status of a GET over a new connection (a client of its own: no pooled connection) trusting {@code ca}. */
+  /**
+   * The status of a GET over a new connection (a client of its own: no pooled connection) trusting
+   * {@code ca}; the client is held and closed as in {@link #tcpHandshake}.
+   */
   private Future<Integer> httpsStatus(int port, Path ca) {
-    return vertx.createHttpClient()
+    HttpClient client = vertx.createHttpClient();
+    return client
         .request(new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1").setPort(port).setURI("/")
             .setSsl(true).setSslOptions(trusting(ca)))
         .compose(request -> request.send())
-        .map(response -> response.statusCode());
+        .map(response -> response.statusCode())
+        .eventually(() -> client.close());
   }
 
   @Test
