@@ -61,14 +61,7 @@ public final class HttpFrontVerticle extends VerticleBase {
         null)));
     Defences defences = guards.defences();
     deadlines = new RequestDeadlines(vertx, defences.httpRequestTimeout(), new LogLimiter(guards.clock(), 1_000_000_000L));
-    HttpServerOptions options = guards.configure(new HttpServerOptions()
-        .setTcpNoDelay(true)
-        // HTTP/1.1 only without TLS: to tell h2c from HTTP/1 Vert.x waits for the first bytes before
-        // it makes the connection, and the request clock must start at the accept.
-        .setHttp2ClearTextEnabled(false)
-        .setMaxHeaderSize(defences.httpMaxHeaderBytes())
-        .setMaxWebSocketFrameSize(maxMessageBytes)
-        .setMaxWebSocketMessageSize(maxMessageBytes));
+    HttpServerOptions options = serverOptions(guards, maxMessageBytes);
     HandshakeFailures handshakeFailures = new HandshakeFailures("HTTP", guards.clock());
     HttpServer server = vertx.createHttpServer(options)
         .exceptionHandler(handshakeFailures::failed)
@@ -91,6 +84,22 @@ public final class HttpFrontVerticle extends VerticleBase {
         });
     listener = Listener.bind(server, guards, host, port);
     return listener.bound();
+  }
+
+  /**
+   * The options of the HTTP port's server; public so that the benchmarks' do-nothing server (the
+   * floor the check API is measured against) runs on exactly the same ones.
+   */
+  public static HttpServerOptions serverOptions(ListenerGuards guards, int maxMessageBytes) {
+    Defences defences = guards.defences();
+    return guards.configure(new HttpServerOptions()
+        .setTcpNoDelay(true)
+        // HTTP/1.1 only without TLS: to tell h2c from HTTP/1 Vert.x waits for the first bytes before
+        // it makes the connection, and the request clock must start at the accept.
+        .setHttp2ClearTextEnabled(false)
+        .setMaxHeaderSize(defences.httpMaxHeaderBytes())
+        .setMaxWebSocketFrameSize(maxMessageBytes)
+        .setMaxWebSocketMessageSize(maxMessageBytes));
   }
 
   private void accept(HttpConnection connection) {
