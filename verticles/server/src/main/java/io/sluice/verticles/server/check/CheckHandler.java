@@ -10,7 +10,6 @@ import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.ext.web.RoutingContext;
 
 import java.util.function.BiFunction;
 
@@ -29,7 +28,7 @@ import java.util.function.BiFunction;
  *       ({@code X-Original-URI}, else what follows the policy in the URL).
  * </ul>
  */
-final class CheckHandler implements Endpoint.Action {
+final class CheckHandler implements Endpoint.RequestAction {
 
   static final String FORWARDED_PREFIX = "/v1/check/";
   /** The request header a proxy sets to have denials answered 403 instead of 429. */
@@ -42,10 +41,10 @@ final class CheckHandler implements Endpoint.Action {
 
   private final CheckServices services;
   private final String spanName;
-  private final BiFunction<RoutingContext, CheckPolicies, Future<CheckRequest>> reader;
+  private final BiFunction<HttpServerRequest, CheckPolicies, Future<CheckRequest>> reader;
 
   private CheckHandler(CheckServices services, String spanName,
-                       BiFunction<RoutingContext, CheckPolicies, Future<CheckRequest>> reader) {
+                       BiFunction<HttpServerRequest, CheckPolicies, Future<CheckRequest>> reader) {
     this.services = services;
     this.spanName = spanName;
     this.reader = reader;
@@ -53,32 +52,28 @@ final class CheckHandler implements Endpoint.Action {
 
   /** {@code POST /v1/check} with a JSON body. */
   static CheckHandler json(CheckServices services) {
-    return new CheckHandler(services, "POST /v1/check", (context, policies) -> {
-      HttpServerRequest http = context.request();
-      return JsonBody.read(http, CheckRequest.EXAMPLE)
-          .map(body -> CheckRequest.fromJson(body, CheckRequest.CHECK_FIELDS, http, policies));
-    });
+    return new CheckHandler(services, "POST /v1/check", (http, policies) -> JsonBody.read(http, CheckRequest.EXAMPLE)
+        .map(body -> CheckRequest.fromJson(body, CheckRequest.CHECK_FIELDS, http, policies)));
   }
 
   /** {@code /v1/check/{policy}[/original/path]}, as a proxy forwards it. */
   static CheckHandler forwarded(CheckServices services) {
-    return new CheckHandler(services, FORWARDED_PREFIX + "{policy}", (context, policies) -> {
-      HttpServerRequest http = context.request();
+    return new CheckHandler(services, FORWARDED_PREFIX + "{policy}", (http, policies) -> {
       PathText.Split path = PathText.split(http.path(), FORWARDED_PREFIX);
       return Future.succeededFuture(CheckRequest.forwarded(http, path.policy(), path.rest(), policies));
     });
   }
 
   @Override
-  public Future<Void> serve(RoutingContext context) {
+  public Future<Void> serve(HttpServerRequest request) {
     CheckDecisions decisions = services.decisions();
     decisions.request("check");
     Timer.Sample timing = decisions.start();
     DecisionSpan span = DecisionSpan.current(spanName);
-    HttpServerResponse response = context.response();
+    HttpServerResponse response = request.response();
     // Through compose, so a request refused while it is read fails the future like any other.
-    return Future.<Void>succeededFuture().compose(v -> reader.apply(context, services.policies())).compose(check -> {
-      int deniedStatus = deniedStatus(context.request());
+    return Future.<Void>succeededFuture().compose(v -> reader.apply(request, services.policies())).compose(check -> {
+      int deniedStatus = deniedStatus(request);
       return services
           .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost(),
               check.target().policy().onFull()))
@@ -91,8 +86,8 @@ final class CheckHandler implements Endpoint.Action {
     }).onComplete(done -> {
       decisions.answered(timing);
       // host(): the IP text Vert.x keeps for the connection (hostAddress() would format it per request).
-      services.callers().answered(context.request().remoteAddress().host(), outcome(done.failed(), response),
-          context.request().bytesRead(), response.bytesWritten());
+      services.callers().answered(request.remoteAddress().host(), outcome(done.failed(), response),
+          request.bytesRead(), response.bytesWritten());
       if (done.failed()) {
         String reason = done.cause() instanceof ApiError error ? error.reason() : "internal";
         decisions.error(reason);

@@ -53,6 +53,8 @@ public final class HttpFrontVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    DirectRoutes direct = new DirectRoutes();
+    features.forEach(feature -> feature.mountDirect(direct));
     Router router = Router.router(vertx);
     features.forEach(feature -> feature.mount(router));
     // What no feature took (the page's static files included) is a JSON 404, never an HTML page.
@@ -78,7 +80,7 @@ public final class HttpFrontVerticle extends VerticleBase {
           }
           if (request.headers().size() > defences.httpMaxHeaders()) {
             refuseHeaders(request, defences.httpMaxHeaders());
-          } else {
+          } else if (!direct.handle(request)) {
             router.handle(request);
           }
         });

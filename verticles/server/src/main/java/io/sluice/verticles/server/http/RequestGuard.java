@@ -5,7 +5,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 
 import java.net.URI;
 import java.util.List;
@@ -47,25 +46,34 @@ public final class RequestGuard implements HttpFeature {
 
   @Override
   public void mount(Router router) {
-    router.route().handler(this::check);
+    router.route().handler(context -> {
+      if (admits(context.request())) {
+        context.next();
+      }
+    });
   }
 
-  private void check(RoutingContext context) {
-    HttpServerRequest request = context.request();
+  @Override
+  public void mountDirect(DirectRoutes routes) {
+    routes.guardedBy(this::admits);
+  }
+
+  /** @return true when the request may go on; false when it was answered 421 or 403 here */
+  private boolean admits(HttpServerRequest request) {
     HostAndPort authority = request.authority();
     if (authority != null && !servesHost(hostName(authority.host()))) {
-      Endpoint.send(context.response(), new ApiError(421, "this server does not answer to host '" + authority.host()
+      Endpoint.send(request.response(), new ApiError(421, "this server does not answer to host '" + authority.host()
           + "' (see --allowed-hosts)", null));
-      return;
+      return false;
     }
     String origin = request.getHeader(HttpHeaders.ORIGIN);
     boolean guarded = STATE_CHANGING.contains(request.method()) || request.canUpgradeToWebSocket();
     if (guarded && origin != null && !allowsOrigin(origin, authority)) {
-      Endpoint.send(context.response(), new ApiError(403, "origin '" + origin + "' may not "
+      Endpoint.send(request.response(), new ApiError(403, "origin '" + origin + "' may not "
           + request.method().name() + " here (see --allowed-origins)", null));
-      return;
+      return false;
     }
-    context.next();
+    return true;
   }
 
   /** Names an attacker could point at this machine are the only ones refused. */
