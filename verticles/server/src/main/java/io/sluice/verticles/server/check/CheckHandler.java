@@ -5,8 +5,10 @@ import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.JsonBody;
 import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.tracing.DecisionSpan;
+import io.sluice.verticles.strategies.policy.Policy;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -71,19 +73,22 @@ final class CheckHandler implements Endpoint.RequestAction {
     Timer.Sample timing = decisions.start();
     DecisionSpan span = DecisionSpan.current(spanName);
     HttpServerResponse response = request.response();
-    // Through compose, so a request refused while it is read fails the future like any other.
-    return Future.<Void>succeededFuture().compose(v -> reader.apply(request, services.policies())).compose(check -> {
-      int deniedStatus = deniedStatus(request);
-      return services
-          .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost(),
-              check.target().policy().onFull()))
-          .<Void>map(done -> {
-            decisions.record(check.target().policy(), check.key(), done.decision());
-            span.checked(check.target().policy().name(), done.decision().allowed());
-            DecisionResponse.send(response, check.target(), done.decision(), done.nowNs(), deniedStatus);
-            return null;
-          });
-    }).onComplete(done -> {
+    // One promise per check, and callbacks rather than a chain of futures: this is every gateway request's path.
+    Promise<Void> answered = Promise.promise();
+    Future<CheckRequest> read;
+    try {
+      read = reader.apply(request, services.policies());
+    } catch (RuntimeException refused) {
+      read = Future.failedFuture(refused);
+    }
+    read.onComplete(check -> {
+      if (check.failed()) {
+        answered.fail(check.cause());
+      } else {
+        decide(request, check.result(), span, answered);
+      }
+    });
+    answered.future().onComplete(done -> {
       decisions.answered(timing);
       // host(): the IP text Vert.x keeps for the connection (hostAddress() would format it per request).
       services.callers().answered(request.remoteAddress().host(), outcome(done.failed(), response),
@@ -96,6 +101,36 @@ final class CheckHandler implements Endpoint.RequestAction {
         }
       }
     });
+    return answered.future();
+  }
+
+  /** Runs the check on the key's shard and answers it. */
+  private void decide(HttpServerRequest request, CheckRequest check, DecisionSpan span, Promise<Void> answered) {
+    int deniedStatus;
+    try {
+      deniedStatus = deniedStatus(request);
+    } catch (ApiError refused) {
+      answered.fail(refused);
+      return;
+    }
+    Policy policy = check.target().policy();
+    services.shards().send(LimitTask.allow(check.recordKey(), policy.strategy(), check.cost(), policy.onFull()),
+        done -> {
+          if (done.failure() != null) {
+            answered.fail(done.failure());
+            return;
+          }
+          try {
+            services.decisions().record(policy, check.key(), done.decision());
+            span.checked(policy.name(), done.decision().allowed());
+            DecisionResponse.send(request.response(), check.target(), done.decision(), done.nowNs(), deniedStatus);
+            answered.complete();
+          } catch (RuntimeException failed) {
+            // As a future's map would: the request is answered (500), never left hanging.
+            answered.tryFail(failed);
+          }
+        },
+        answered::fail);
   }
 
   /** What the caller was answered: a refused check is neither allowed nor denied, a shadow denial is allowed. */
