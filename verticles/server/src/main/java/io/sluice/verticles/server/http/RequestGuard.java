@@ -31,7 +31,6 @@ public final class RequestGuard implements HttpFeature {
 
   private static final Set<HttpMethod> STATE_CHANGING =
       Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE);
-  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
   private static final Pattern IPV4_LOOPBACK = Pattern.compile("127(\\.\\d{1,3}){3}");
 
   private final List<String> allowedOrigins;
@@ -114,7 +113,30 @@ public final class RequestGuard implements HttpFeature {
   }
 
   private static boolean isIpAddress(String host) {
-    return host.indexOf(':') >= 0 || IPV4.matcher(host).matches();
+    return host.indexOf(':') >= 0 || isIpv4(host);
+  }
+
+  /**
+   * Four groups of one to three digits, separated by dots: what {@code \d{1,3}(\.\d{1,3}){3}} matches,
+   * by hand, since every request of the port asks it (a regular expression was 3 % of the check API's CPU).
+   */
+  static boolean isIpv4(String host) {
+    int groups = 0;
+    int digits = 0;
+    for (int i = 0; i < host.length(); i++) {
+      char c = host.charAt(i);
+      if (c >= '0' && c <= '9') {
+        if (++digits > 3) {
+          return false;
+        }
+      } else if (c == '.' && digits > 0 && groups < 3) {
+        groups++;
+        digits = 0;
+      } else {
+        return false;
+      }
+    }
+    return groups == 3 && digits > 0;
   }
 
   private static boolean isLoopback(String host) {
