@@ -6,6 +6,7 @@ import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.tls.HandshakeFailures;
 import io.sluice.verticles.server.listener.Listener;
 import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
@@ -16,6 +17,8 @@ import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.Router;
 
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 
@@ -78,7 +81,7 @@ public final class HttpFrontVerticle extends VerticleBase {
           if (deadline != null) {
             deadline.began(request);
           }
-          if (request.headers().size() > defences.httpMaxHeaders()) {
+          if (moreLinesThan(request.headers(), defences.httpMaxHeaders())) {
             refuseHeaders(request, defences.httpMaxHeaders());
           } else if (!direct.handle(request)) {
             router.handle(request);
@@ -112,6 +115,21 @@ public final class HttpFrontVerticle extends VerticleBase {
     }
     deadlines.opened(connection);
     connection.closeHandler(v -> deadlines.closed(connection));
+  }
+
+  /**
+   * Whether the request has more header lines than {@code max}. Counted by walking them: a headers
+   * map's size() counts distinct names, through a sorted set of them made per call (3 % of the check
+   * API's CPU), and a name repeated on many lines is still many lines.
+   */
+  static boolean moreLinesThan(MultiMap headers, int max) {
+    int lines = 0;
+    for (Iterator<Map.Entry<String, String>> line = headers.iterator(); line.hasNext(); line.next()) {
+      if (++lines > max) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** More header lines than --http-max-headers: 431, then the close. */
