@@ -118,6 +118,8 @@ public final class XdsConfigClient extends VerticleBase {
     });
     response.exceptionHandler(failure -> lost(current, failure.toString()));
     response.errorHandler(error -> lost(current, "the stream was reset: " + error));
+    response.invalidMessageHandler(invalid -> lost(current, "a message Sluice cannot take, over "
+        + MAX_MESSAGE_BYTES + " bytes or not a DiscoveryResponse (" + invalid.getClass().getSimpleName() + ")"));
     response.endHandler(end -> lost(current, "the server ended the stream: " + response.status()
         + (response.statusMessage() == null ? "" : " " + response.statusMessage())));
   }

@@ -7,15 +7,21 @@ import io.envoyproxy.ratelimit.config.ratelimit.v3.RateLimitConfig;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.sluice.verticles.rls.XdsRateLimitConfigs;
+import io.sluice.verticles.server.kit.TestCertificates;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -39,14 +45,26 @@ final class AdsServer implements AutoCloseable {
           .build();
 
   private final BlockingQueue<DiscoveryRequest> requests = new LinkedBlockingQueue<>();
+  private final SslContext tls;
   private int port;
   private Server server;
   private DiscoveryResponse snapshot;
   private StreamObserver<DiscoveryResponse> stream;
 
-  /** A server on a free port of 127.0.0.1, with no snapshot yet. */
+  /** A server on a free port of 127.0.0.1, h2c, with no snapshot yet. */
   AdsServer() {
+    this(null);
+  }
+
+  private AdsServer(SslContext tls) {
+    this.tls = tls;
     start(0);
+  }
+
+  /** A server over TLS with this certificate, which takes only clients with a certificate {@code clientCa} signed. */
+  static AdsServer overMutualTls(TestCertificates.Issued certificate, Path clientCa) throws IOException {
+    return new AdsServer(GrpcSslContexts.forServer(certificate.certificateFile().toFile(), certificate.keyFile().toFile())
+        .trustManager(clientCa.toFile()).clientAuth(ClientAuth.REQUIRE).build());
   }
 
   int port() {
@@ -81,6 +99,15 @@ final class AdsServer implements AutoCloseable {
     }
   }
 
+  /** The next request that answers the response of {@code nonce} (an ACK or a NACK), skipping new subscriptions. */
+  DiscoveryRequest answerTo(String nonce) throws InterruptedException {
+    DiscoveryRequest request;
+    do {
+      request = nextRequest();
+    } while (!request.getResponseNonce().equals(nonce));
+    return request;
+  }
+
   /** The next request the client sent, waiting for it at most 15 s. */
   DiscoveryRequest nextRequest() throws InterruptedException {
     DiscoveryRequest request = requests.poll(15, TimeUnit.SECONDS);
@@ -95,7 +122,8 @@ final class AdsServer implements AutoCloseable {
         .addMethod(STREAM_AGGREGATED_RESOURCES, ServerCalls.asyncBidiStreamingCall(this::open))
         .build();
     try {
-      server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", onPort)).addService(ads).build().start();
+      NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", onPort)).addService(ads);
+      server = (tls == null ? builder : builder.sslContext(tls)).build().start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -104,6 +132,9 @@ final class AdsServer implements AutoCloseable {
 
   private synchronized StreamObserver<DiscoveryRequest> open(StreamObserver<DiscoveryResponse> responses) {
     stream = responses;
+    // A stream the client dropped takes no more pushes; with this handler, a push that races the
+    // drop is ignored by grpc-java rather than thrown. The snapshot goes to the next subscription.
+    ((ServerCallStreamObserver<DiscoveryResponse>) responses).setOnCancelHandler(() -> forget(responses));
     return new StreamObserver<>() {
       @Override
       public void onNext(DiscoveryRequest request) {
@@ -118,6 +149,7 @@ final class AdsServer implements AutoCloseable {
 
       @Override
       public void onError(Throwable failure) {
+        forget(responses);
       }
 
       @Override
@@ -125,6 +157,12 @@ final class AdsServer implements AutoCloseable {
         responses.onCompleted();
       }
     };
+  }
+
+  private synchronized void forget(StreamObserver<DiscoveryResponse> responses) {
+    if (stream == responses) {
+      stream = null;
+    }
   }
 
   @Override

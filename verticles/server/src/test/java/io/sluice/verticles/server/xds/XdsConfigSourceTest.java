@@ -14,12 +14,18 @@ import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.sluice.verticles.server.kit.TestCertificates;
+import io.sluice.verticles.server.tls.TlsEngine;
+import io.sluice.verticles.server.tls.TlsSettings;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import static io.sluice.verticles.server.grpc.RlsFixture.descriptor;
 import static io.sluice.verticles.server.grpc.RlsFixture.request;
@@ -66,9 +72,17 @@ class XdsConfigSourceTest {
         .addDescriptors(RateLimitDescriptor.newBuilder().setKey("user").setRateLimit(policy)).build();
   }
 
-  private void startSluice() {
-    XdsSettings xds = XdsSettings.of("127.0.0.1", ads.port()).withNodeId("gateway-1")
+  /** Sluice subscribed to {@code server} as node gateway-1, reconnecting after 50 ms to 500 ms. */
+  private static XdsSettings of(AdsServer server) {
+    return XdsSettings.of("127.0.0.1", server.port()).withNodeId("gateway-1")
         .withBackoff(Duration.ofMillis(50), Duration.ofMillis(500));
+  }
+
+  private void startSluice() {
+    startSluice(of(ads));
+  }
+
+  private void startSluice(XdsSettings xds) {
     sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults()
         .withRls(new RlsSettings("127.0.0.1", 0, RlsConfigSource.none(), false).withXds(xds)));
     http = new HttpCalls(vertx, sut.httpPort());
@@ -144,5 +158,56 @@ class XdsConfigSourceTest {
     assertThat(again.getResponseNonce()).isEmpty();
     assertAck(ads.nextRequest(), "v2", "n2");
     assertThat(hit("b").getLimitRemaining()).as("v2, counters kept").isEqualTo(7);
+  }
+
+  @Test
+  void aVersionOverTheMessageBoundDropsTheStreamAndTheVersionBeforeStays() throws Exception {
+    ads.push("v1", "n1", List.of(edge(3)));
+    startSluice();
+    assertAck(ads.answerTo("n1"), "v1", "n1");
+    Poll.until("the gRPC listener opens", () -> sut.grpcPort() > 0);
+
+    RateLimitConfig huge = edge(5).toBuilder().addDescriptors(RateLimitDescriptor.newBuilder()
+        .setKey("k".repeat((int) XdsConfigClient.MAX_MESSAGE_BYTES))).build();
+    ads.push("v2", "n2", List.of(huge));
+    DiscoveryRequest again = ads.nextRequest();
+    assertThat(again.getResponseNonce()).as("no answer to n2: the stream was dropped, a new one opened").isEmpty();
+    assertThat(again.getVersionInfo()).isEqualTo("v1");
+    assertThat(hit("c").getCurrentLimit().getRequestsPerUnit()).as("v1 in force").isEqualTo(3);
+
+    ads.push("v3", "n3", List.of(edge(10)));
+    assertAck(ads.answerTo("n3"), "v3", "n3");
+    assertThat(hit("c").getCurrentLimit().getRequestsPerUnit()).isEqualTo(10);
+  }
+
+  @Test
+  void overMutualTlsTheServerIsVerifiedAndSluicePresentsItsCertificate(@TempDir Path folder) throws Exception {
+    TestCertificates certificates = new TestCertificates(folder, "mesh");
+    TestCertificates.Issued sluice = certificates.server("sluice");
+    try (AdsServer secure = AdsServer.overMutualTls(certificates.server("ads"), certificates.caFile())) {
+      secure.push("v1", "n1", List.of(edge(3)));
+      startSluice(of(secure).withTls(new TlsSettings(sluice.certificateFile(), sluice.keyFile(),
+          Optional.of(certificates.caFile()), TlsEngine.JDK)));
+      assertAck(secure.answerTo("n1"), "v1", "n1");
+      Poll.until("the gRPC listener opens", () -> sut.grpcPort() > 0);
+      assertThat(hit("d").getLimitRemaining()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aServerWhoseCertificateAnotherCaSignedIsNotTalkedTo(@TempDir Path folder) throws Exception {
+    TestCertificates certificates = new TestCertificates(folder, "mesh");
+    TestCertificates.Issued sluice = certificates.server("sluice");
+    TestCertificates stranger = new TestCertificates(folder, "stranger");
+    try (AdsServer impostor = AdsServer.overMutualTls(stranger.server("impostor"), certificates.caFile())) {
+      impostor.push("v1", "n1", List.of(edge(3)));
+      startSluice(of(impostor).withTls(new TlsSettings(sluice.certificateFile(), sluice.keyFile(),
+          Optional.of(certificates.caFile()), TlsEngine.JDK)));
+      Poll.until("a failed connection is the reason /ready gives", () -> {
+        String reason = http.get("/ready").json().getString("reason");
+        return reason.contains("cannot connect") || reason.contains("connection closed");
+      });
+      assertThat(sut.grpcPort()).isEqualTo(-1);
+    }
   }
 }
