@@ -10,8 +10,8 @@ import io.sluice.protobuf.google.rpc.Status;
  * RateLimitConfig}, over an ADS stream: what to send first, and how to answer each version the
  * server pushes. Every resource is asked for (no names: a wildcard subscription). A version that
  * reads is ACKed (its version_info and nonce echoed); one that does not is NACKed (the version in
- * force, the nonce, and the reason in error_detail), and the config in force stays. Not thread-safe:
- * one stream's event loop uses it.
+ * force, the nonce, and the reason in error_detail), and the config in force stays. One version
+ * is answered at a time (answers in order); the version in force may be read from another thread.
  */
 public final class XdsSubscription {
 
@@ -34,7 +34,7 @@ public final class XdsSubscription {
 
   private final Node node;
   /** The version in force, "" before the first: what a NACK and a new stream's first request name. */
-  private String acceptedVersion = "";
+  private volatile String acceptedVersion = "";
 
   public XdsSubscription(String nodeId) {
     this.node = Node.newBuilder().setId(nodeId).setUserAgentName("sluice").build();

@@ -112,8 +112,8 @@ public final class XdsConfigClient extends VerticleBase {
 
   private void listen(int current, GrpcClientResponse<DiscoveryRequest, DiscoveryResponse> response) {
     response.handler(pushed -> {
-      if (current == attempt) {
-        apply(pushed);
+      if (current == attempt && !stopped) {
+        apply(current, pushed);
       }
     });
     response.exceptionHandler(failure -> lost(current, failure.toString()));
@@ -124,26 +124,39 @@ public final class XdsConfigClient extends VerticleBase {
         + (response.statusMessage() == null ? "" : " " + response.statusMessage())));
   }
 
-  private void apply(DiscoveryResponse pushed) {
+  /**
+   * Reads a version off the event loop (a config of megabytes takes a while, and the loop serves
+   * others), in the order they came; then puts it in force and answers on the loop.
+   */
+  private void apply(int current, DiscoveryResponse pushed) {
     backoff.reset();
-    XdsSubscription.Answer answer = subscription.answer(pushed);
-    if (answer.accepted()) {
-      RlsConfigSource.Reload reload = config.replace(answer.config());
-      String line = "rate limit config version '" + pushed.getVersionInfo() + "' from the xDS server "
-          + settings.address() + " in force: " + reload.detail();
-      if (reload.dropped().isEmpty()) {
-        LOG.log(System.Logger.Level.INFO, line);
-      } else {
-        LOG.log(System.Logger.Level.WARNING, line + "; without domains " + reload.dropped()
-            + ", whose requests now have no limit");
-      }
-      firstConfig.tryComplete();
+    vertx.executeBlocking(() -> subscription.answer(pushed), true)
+        .onFailure(failure -> lost(current, "reading version '" + pushed.getVersionInfo() + "' failed: " + failure))
+        .onSuccess(answer -> {
+          if (answer.accepted()) {
+            inForce(pushed.getVersionInfo(), config.replace(answer.config()));
+            firstConfig.tryComplete();
+          } else {
+            LOG.log(System.Logger.Level.ERROR, "rate limit config version '" + pushed.getVersionInfo()
+                + "' from the xDS server " + settings.address() + " refused (NACK), "
+                + (subscription.acceptedVersion().isEmpty() ? "no config yet"
+                : "version '" + subscription.acceptedVersion() + "' stays in force") + ": " + answer.refusal());
+          }
+          if (current == attempt && !stopped) {
+            stream.write(answer.reply());
+          }
+        });
+  }
+
+  private void inForce(String version, RlsConfigSource.Reload reload) {
+    String line = "rate limit config version '" + version + "' from the xDS server " + settings.address()
+        + " in force: " + reload.detail();
+    if (reload.dropped().isEmpty()) {
+      LOG.log(System.Logger.Level.INFO, line);
     } else {
-      LOG.log(System.Logger.Level.ERROR, "rate limit config version '" + pushed.getVersionInfo() + "' from the xDS server "
-          + settings.address() + " refused (NACK), " + (subscription.acceptedVersion().isEmpty() ? "no config yet"
-          : "version '" + subscription.acceptedVersion() + "' stays in force") + ": " + answer.refusal());
+      LOG.log(System.Logger.Level.WARNING, line + "; without domains " + reload.dropped()
+          + ", whose requests now have no limit");
     }
-    stream.write(answer.reply());
   }
 
   /** The stream {@code current} failed or ended: once, and only if it is still the current one, retry later. */
