@@ -12,6 +12,7 @@ import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.grpc.RlsSettings;
+import io.sluice.verticles.server.xds.XdsSettings;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.verticles.server.tcp.TcpSettings;
@@ -19,7 +20,9 @@ import io.sluice.verticles.server.tls.TlsEngine;
 import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 
+import java.net.InetSocketAddress;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The one place where the options become the server's settings: a method per section of the
@@ -86,8 +89,22 @@ final class ServerSettingsMapping {
         : ClusterSettings.NONE;
   }
 
-  /** envoyproxy/ratelimit's config, read now: a refused one stops the start with its file, line and field. */
+  /**
+   * envoyproxy/ratelimit's config, read now: a refused one stops the start with its file, line and
+   * field. Or an xDS server's, over TLS when the listeners have it (what Envoy Gateway mounts for
+   * both); one source, not both.
+   */
   static RlsSettings rls(SluiceConfig config) throws Exception {
+    if (config.rlsXdsServer().isPresent()) {
+      if (config.rlsConfig().isPresent()) {
+        throw new Exception("--rls-config and --rls-xds-server both name where the rate limit config comes from: keep one");
+      }
+      InetSocketAddress server = config.rlsXdsServer().get();
+      XdsSettings xds = XdsSettings.of(server.getHostString(), server.getPort()).withNodeId(config.rlsXdsNodeId());
+      Optional<TlsSettings> tls = defences(config).tls();
+      return new RlsSettings(config.bind(), config.grpcPort(), RlsConfigSource.none(), config.rlsResponseHeaders())
+          .withXds(tls.map(xds::withTls).orElse(xds));
+    }
     RlsConfigSource source;
     if (config.rlsConfig().isEmpty()) {
       source = RlsConfigSource.none();

@@ -67,6 +67,15 @@ public final class Options {
       .defaultValue(false)
       .describedAs("Add x-ratelimit-limit, x-ratelimit-remaining and x-ratelimit-reset to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
 
+  public static final Option<java.net.InetSocketAddress> RLS_XDS_SERVER = Option.valued("rls-xds-server", "HOST:PORT", XdsValueTypes.serverAddress())
+      .yaml("rls.xds-server").environment()
+      .describedAs("Take the rate limit config from this xDS management server (ADS, state of the world: envoyproxy/ratelimit's CONFIG_TYPE=GRPC_XDS_SOTW, CONFIG_GRPC_XDS_SERVER_URL), as Envoy Gateway serves it, instead of --rls-config; the gRPC port opens once a first config arrived. Over TLS with --tls-cert (docs/envoy.md).");
+
+  public static final Option<String> RLS_XDS_NODE_ID = Option.valued("rls-xds-node-id", "ID", XdsValueTypes.nodeId())
+      .yaml("rls.xds-node-id").environment()
+      .defaultValue("default")
+      .describedAs("The node id Sluice gives the xDS server, which picks its config by it (envoyproxy/ratelimit's CONFIG_GRPC_XDS_NODE_ID).");
+
   public static final Option<java.net.URI> OTEL_ENDPOINT = Option.valued("otel-endpoint", "URL", TelemetryValueTypes.httpUrl())
       .yaml("otel.endpoint").environment()
       .describedAs("OpenTelemetry tracing: the OTLP/HTTP (protobuf) traces endpoint of a Collector or Jaeger, e.g. http://127.0.0.1:4318/v1/traces; spans of checks, ShouldRateLimit calls and cluster hops go there (docs/operating.md). Unset: no tracing, at no cost.");
@@ -326,7 +335,7 @@ public final class Options {
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,
-      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, OTEL_ENDPOINT, OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
+      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, RLS_XDS_SERVER, RLS_XDS_NODE_ID, OTEL_ENDPOINT, OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
       DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
       IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,

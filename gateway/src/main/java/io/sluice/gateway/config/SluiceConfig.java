@@ -113,6 +113,15 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.RLS_CONFIG));
   }
 
+  /** The xDS server the rate limit config comes from, or empty for files. */
+  public Optional<java.net.InetSocketAddress> rlsXdsServer() {
+    return Optional.ofNullable(value(Options.RLS_XDS_SERVER));
+  }
+
+  public String rlsXdsNodeId() {
+    return value(Options.RLS_XDS_NODE_ID);
+  }
+
   public boolean rlsResponseHeaders() {
     return value(Options.RLS_RESPONSE_HEADERS);
   }

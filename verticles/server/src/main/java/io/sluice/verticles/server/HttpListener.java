@@ -94,7 +94,7 @@ final class HttpListener {
       BearerToken metricsToken = settings.defences().metricsAuth() ? token : null;
       features.add(HttpFeature.at("/metrics", () -> new Endpoint(List.of(), metricsToken, scrape::serve)));
     });
-    features.add(new Health(directory, storage::notReady, wide.metrics().meters()));
+    features.add(new Health(directory, () -> storage.notReady().or(rls::notReady), wide.metrics().meters()));
     features.add(new RequestGuard(settings.http()));
     storage.cluster().ifPresent(cluster -> {
       features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token)));

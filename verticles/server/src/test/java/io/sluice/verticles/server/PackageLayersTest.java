@@ -15,8 +15,8 @@ class PackageLayersTest {
     Layers.under("io.sluice.verticles.server")
         // Parts that use no other package of the server.
         .layer("bus", "tracing", "metrics", "reload", "tls", "pubsub", "persistence")
-        // The settings the listeners and the dashboard share.
-        .layer("settings")
+        // The settings the listeners and the dashboard share; the xDS config client (over tls).
+        .layer("settings", "xds")
         // The way to the storage shards.
         .layer("dispatch")
         // A bound port and its defences: guards, connection gate and limits, TLS reloads.

@@ -12,6 +12,7 @@ import io.sluice.verticles.server.http.HttpFeature;
 import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.server.dispatch.ShardQueries;
+import io.sluice.verticles.server.xds.XdsConfigClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -19,6 +20,7 @@ import io.vertx.core.http.HttpMethod;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -40,6 +42,8 @@ public final class EnvoyRateLimit {
   private final PendingBytes pendingBytes;
   private final Map<Context, RateLimitService> servicesByLoop = new ConcurrentHashMap<>();
   private final Callers callers;
+  private final Optional<XdsConfigClient> xds;
+  private volatile String listenerFailure;
   private long watchTimer = -1;
 
   /** @param callers where each gRPC call's caller is counted for the dashboard's Connections view */
@@ -52,6 +56,29 @@ public final class EnvoyRateLimit {
     this.clock = clock;
     this.stats = new RlsStats(counts -> RlsMetrics.register(metrics, counts));
     this.pendingBytes = new PendingBytes(metrics);
+    this.xds = settings.xds().map(server -> new XdsConfigClient(server, settings.config()));
+  }
+
+  /** The client of the xDS server the config comes from, to deploy; empty when it comes from files. */
+  public Optional<XdsConfigClient> xdsClient() {
+    return xds;
+  }
+
+  /**
+   * Why the service cannot answer by its config yet (no version from the xDS server yet, or the
+   * gRPC listener that was to open with it could not), or empty.
+   */
+  public Optional<String> notReady() {
+    if (listenerFailure != null) {
+      return Optional.of(listenerFailure);
+    }
+    return xds.flatMap(XdsConfigClient::notReady);
+  }
+
+  /** The gRPC listener, opened after the first config, could not open: /ready says so from now on. */
+  public void listenerFailed(String why) {
+    listenerFailure = why;
+    LOG.log(System.Logger.Level.ERROR, why);
   }
 
   public RlsSettings settings() {

@@ -1,18 +1,37 @@
 package io.sluice.verticles.server.grpc;
 
 import io.sluice.verticles.rls.RlsConfigSource;
+import io.sluice.verticles.server.xds.XdsSettings;
+
+import java.util.Optional;
 
 /**
  * Envoy's rate limit service: where its gRPC listener is and what it decides with.
  *
  * @param port            the gRPC port (h2c); 0 picks a free one, -1 opens none (POST /json still answers)
- * @param config          the envoyproxy/ratelimit config files, read at startup and watched
+ * @param config          the envoyproxy/ratelimit config files, read at startup and watched; with
+ *                        {@code xds}, none at first, then what the xDS server pushes
  * @param responseHeaders add x-ratelimit-limit, -remaining and -reset to answers
+ * @param xds             the xDS server the config comes from, or empty for files
  */
-public record RlsSettings(String bind, int port, RlsConfigSource config, boolean responseHeaders) {
+public record RlsSettings(String bind, int port, RlsConfigSource config, boolean responseHeaders,
+                          Optional<XdsSettings> xds) {
+
+  /** The config from files (or none). */
+  public RlsSettings(String bind, int port, RlsConfigSource config, boolean responseHeaders) {
+    this(bind, port, config, responseHeaders, Optional.empty());
+  }
 
   /** No gRPC listener and no config: what embedders and tests that do not use it get. */
   public static RlsSettings disabled() {
     return new RlsSettings("127.0.0.1", -1, RlsConfigSource.none(), false);
+  }
+
+  /**
+   * The config from an xDS server instead of files; the gRPC listener opens once the first
+   * version is in force.
+   */
+  public RlsSettings withXds(XdsSettings xds) {
+    return new RlsSettings(bind, port, config, responseHeaders, Optional.of(xds));
   }
 }
