@@ -8,7 +8,8 @@
 # With NETNS_DELAY set (e.g. NETNS_DELAY=1ms, as root), the owner and the non-owner run in two
 # network namespaces joined by a veth pair delaying each direction by that much (tc netem), the
 # load generator beside the non-owner: the cluster rounds then measure the event bus across a
-# network link. The single-node rounds run in the non-owner's namespace.
+# network link (NETNS_DELAY=none: the namespaces without delay). The single-node rounds run in the
+# non-owner's namespace.
 # Usage: [NETNS_DELAY=1ms] verticles/benchmarks/scripts/cluster.sh [seconds per run, default 8] [rounds, default 2]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -21,8 +22,11 @@ mkdir -p "$log"
 pids=()
 # Where each part runs: the owner's and the non-owner's namespace (none without NETNS_DELAY).
 in_owner=() in_router=() owner_host=127.0.0.1 router_host=127.0.0.1
+stop_all() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done; pids=(); }
+ns_down() { ip netns del sluice-bench-owner 2>/dev/null || true; ip netns del sluice-bench-router 2>/dev/null || true; }
+trap 'stop_all; [ -z "${NETNS_DELAY:-}" ] || ns_down' EXIT
 if [ -n "${NETNS_DELAY:-}" ]; then
-  ns_down() { ip netns del sluice-bench-owner 2>/dev/null || true; ip netns del sluice-bench-router 2>/dev/null || true; }
   ns_down
   ip netns add sluice-bench-owner
   ip netns add sluice-bench-router
@@ -35,7 +39,10 @@ if [ -n "${NETNS_DELAY:-}" ]; then
     ip -n "sluice-bench-$ns" addr add "$address/24" dev "sluice-bench-$dev"
     ip -n "sluice-bench-$ns" link set lo up
     ip -n "sluice-bench-$ns" link set "sluice-bench-$dev" up
-    ip netns exec "sluice-bench-$ns" tc qdisc add dev "sluice-bench-$dev" root netem delay "$NETNS_DELAY"
+    if [ "$NETNS_DELAY" != none ] && ! ip netns exec "sluice-bench-$ns" \
+        tc qdisc add dev "sluice-bench-$dev" root netem delay "$NETNS_DELAY"; then
+      echo "cannot delay the link: this kernel has no netem (modprobe sch_netem)" >&2; exit 1
+    fi
   done
   in_owner=(ip netns exec sluice-bench-owner)
   in_router=(ip netns exec sluice-bench-router)
@@ -54,9 +61,6 @@ start() { # where (owner, router), name, ready port, options...
   done
   echo "$name did not start (see $log/$name.log)" >&2; exit 1
 }
-stop_all() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done; pids=(); }
-trap 'stop_all; [ -z "${NETNS_DELAY:-}" ] || ns_down' EXIT
 bench() { "${in_router[@]}" java -jar "$bench_jar" --port "$1" --duration "$seconds" --warmup 3 "${@:2}" | tail -2; }
 metrics() { "${in_router[@]}" curl -fs "http://127.0.0.1:$1/metrics"; }
 await_members() { # http port, members

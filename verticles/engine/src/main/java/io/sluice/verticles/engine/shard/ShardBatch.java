@@ -80,7 +80,7 @@ public final class ShardBatch {
       partitions = Arrays.copyOf(partitions, size * 2);
     }
     partitions[size] = partition;
-    add(request);
+    addRequest(request);
   }
 
   /**
@@ -93,6 +93,13 @@ public final class ShardBatch {
   }
 
   public void add(Request request) {
+    if (partitions != null) {
+      throw new IllegalStateException("a gathered batch's request needs its partition: add(request, partition)");
+    }
+    addRequest(request);
+  }
+
+  private void addRequest(Request request) {
     requests = room(requests, Request[]::new);
     requests[size++] = request;
   }

@@ -64,8 +64,8 @@ public final class ShardDirectory {
 
   /**
    * The shard verticle a batch goes to: its route's, or for a gathered batch its entries' (the
-   * first entry's partition: the sender keeps a gathered batch on one verticle), so a batch from
-   * a node placing partitions otherwise still finds them.
+   * first entry's partition: {@link ShardOutbox} keeps a gathered batch on one verticle, splitting
+   * one from a node that places partitions otherwise).
    */
   int verticleOf(ShardBatch batch) {
     return verticleOf(batch.partitionOf(0));

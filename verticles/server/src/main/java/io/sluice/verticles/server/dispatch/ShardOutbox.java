@@ -74,8 +74,7 @@ public final class ShardOutbox implements ShardRouter {
     if (directory.executeIfLocal(batch, () -> done.accept(batch))) {
       return;
     }
-    waiting.get(batch.isGathered() ? directory.verticleOf(batch) : directory.verticleOf(batch.route()))
-        .add(new Waiting(batch, done, failed));
+    waiting.get(directory.verticleOf(batch)).add(new Waiting(batch, done, failed));
     if (!flushScheduled) {
       flushScheduled = true;
       // Runs after the reads of this turn of the event loop have all been handled.
