@@ -23,6 +23,8 @@ final class PendingRead {
   /** A CONNECTION asked of the other nodes of a cluster. */
   static final int ELSEWHERE = -3;
 
+  private final ShardRouter router;
+  private final boolean gathered;
   private Request[] requests = new Request[16];
   /** Per request, its lane's batch (a route's lane) or one of the markers. */
   private int[] lanes = new int[16];
@@ -41,9 +43,6 @@ final class PendingRead {
   List<OtherNodes> otherNodes;
   private int nextOtherNodes;
 
-  private final ShardRouter router;
-  private final boolean gathered;
-
   /** @param router where the requests go: one batch per {@linkplain ShardRouter#lanes lane} */
   PendingRead(ShardRouter router) {
     this.router = router;
@@ -60,22 +59,22 @@ final class PendingRead {
       requests = Arrays.copyOf(requests, size * 2);
       lanes = Arrays.copyOf(lanes, size * 2);
     }
+    int lane = route >= 0 ? router.laneOf(route) : route;
     requests[size] = request;
-    lanes[size] = route >= 0 ? router.laneOf(route) : route;
+    lanes[size] = lane;
     size++;
     if (route >= 0) {
-      addTo(route, target);
+      addTo(lane, route, target);
     } else if (route == ELSEWHERE) {
       askedElsewhere++;
     } else if (route == EVERY_SHARD) {
       for (int each = 0; each < router.routes(); each++) {
-        addTo(each, target);
+        addTo(router.laneOf(each), each, target);
       }
     }
   }
 
-  private void addTo(int route, Request target) {
-    int lane = router.laneOf(route);
+  private void addTo(int lane, int route, Request target) {
     ShardBatch batch = batches[lane];
     if (batch == null) {
       batch = gathered ? ShardBatch.gathered(lane) : new ShardBatch(lane);
