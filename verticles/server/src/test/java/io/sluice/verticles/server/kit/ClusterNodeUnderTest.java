@@ -49,6 +49,11 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
 
   private ClusterNodeUnderTest(int clusterPort, List<Integer> join, int backups, ValueSize size, Clock clock,
                                Policies policies, Fronts fronts) {
+    this(clusterPort, join, backups, size, clock, policies, fronts, SluiceUnderTest.defaults().shards());
+  }
+
+  private ClusterNodeUnderTest(int clusterPort, List<Integer> join, int backups, ValueSize size, Clock clock,
+                               Policies policies, Fronts fronts, int shards) {
     this.clusterPort = clusterPort;
     ClusterSettings cluster = new ClusterSettings(true, LOOPBACK, clusterPort,
         join.stream().map(port -> LOOPBACK + ":" + port).toList(), "sluice-test", backups, Optional.empty());
@@ -56,7 +61,7 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
         cluster, size));
     ServerSettings settings = SluiceUnderTest.defaults().withValueSize(size)
         .withUdp(UdpSettings.defaults().withRules(fronts.udpRules())).withPolicies(policies).withCluster(cluster)
-        .withRls(fronts.rls());
+        .withRls(fronts.rls()).withShards(shards);
     this.server = await(SluiceServer.start(vertx, settings, SluiceUnderTest.VERSION, clock, metrics));
   }
 
@@ -71,6 +76,12 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
   /** Starts a node joining the nodes at {@code join} (their cluster ports). */
   public static ClusterNodeUnderTest start(List<Integer> join, int backups, Clock clock) {
     return new ClusterNodeUnderTest(freePort(), join, backups, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT);
+  }
+
+  /** A node of {@code shards} shard verticles (the others' count may differ), without backups. */
+  public static ClusterNodeUnderTest startWithShards(List<Integer> join, int shards, Clock clock) {
+    return new ClusterNodeUnderTest(freePort(), join, 0, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT,
+        shards);
   }
 
   public static ClusterNodeUnderTest start(List<Integer> join, int backups, ValueSize size, Clock clock,
