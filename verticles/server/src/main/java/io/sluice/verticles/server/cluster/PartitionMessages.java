@@ -11,9 +11,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * The messages that move a partition's records between nodes, and how each is read: a handoff
  * (asks a node for a partition) and a replica message (changes, a whole copy, a copy loaded
- * from disk, or a copy served apart during a split). Each names its sender's node id, which the receiver checks against the members it
- * sees; a message that does not read whole (the wrong length, a partition beyond the table, an
- * unknown kind) is refused as a whole and never acted upon.
+ * from disk, or a copy served apart during a split). Each names its sender's node id, which the
+ * receiver checks against the members it sees; a message that does not read whole (the wrong
+ * length, a partition beyond the table, an unknown kind) is refused as a whole and never acted upon.
  *
  * <p>Layouts: handoff {@code partition (u16 LE), sender}; replica {@code kind (u8), partition
  * (u16 LE), sender, images}; a sender is its length (u8) and its UTF-8 bytes.
