@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.storage.Store;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
@@ -109,6 +110,21 @@ public final class ClusterNode extends VerticleBase {
         : Optional.of("waiting for the records of " + awaiting + " partitions from their previous owner");
   }
 
+  /** This node's loop, where its coordination runs, and where {@link #seeding} and {@link #work} are used. */
+  Context loop() {
+    return context;
+  }
+
+  /** How this node copies partitions to other members (the heal's tests make two copies meet through it). */
+  ReplicaSeeding seeding() {
+    return seeding;
+  }
+
+  /** Work on this node's partition stores, in order with their requests. */
+  PartitionWork work() {
+    return work;
+  }
+
   /** This node's view of the cluster, for the dashboard ({@code /api/cluster}). */
   public ClusterView view() {
     return view;
@@ -142,9 +158,11 @@ public final class ClusterNode extends VerticleBase {
     }
     PartitionSenders senders = new PartitionSenders(hazelcast, self, valueSize, meters, partitions.clock());
     work = new PartitionWork(partitions.directory().localRouter(context));
-    seeding = new ReplicaSeeding(vertx, self, this::table, states, work, senders, meters);
+    SplitCopies splitCopies = new SplitCopies(states);
+    seeding = new ReplicaSeeding(vertx, self, this::table, states, work, senders, meters, splitCopies);
     partitions.shipThrough(seeding);
-    handoff = new PartitionHandoff(vertx, self, this::table, states, partitions.feeds(), work, seeding, senders, leave);
+    handoff = new PartitionHandoff(vertx, self, this::table, states, partitions.feeds(), work, seeding, senders, leave,
+        splitCopies);
     LoadedCopies loaded = new LoadedCopies(self, this::table, work, seeding);
     view = new ClusterView(vertx, hazelcast, this, partitions.stores(), backups);
     consumers.add(vertx.eventBus().<Buffer>consumer(ClusterAddress.replica(self), seeding::onReplica));
@@ -208,7 +226,15 @@ public final class ClusterNode extends VerticleBase {
         seeding.seedNewBackups(p, previous, next);
       } else {
         handoff.forget(p);
+        boolean servedHere = states.serving(p);
         states.set(p, PartitionStates.NOT_SERVED);
+        String owner = next.owner(p);
+        if (servedHere && owner != null && live.contains(owner) && !previous.members().contains(owner)) {
+          // An owner this node did not see asks the owner it saw, not this node: after a split it
+          // served this partition too, and the two copies must meet (at a plain join the copy
+          // sent equals the one the joiner asks for, and joining it changes nothing).
+          seeding.sendServedCopy(p, owner);
+        }
         if (!leave.keepsEveryCopy() && !self.equals(was) && !next.replicasOf(p).contains(self)
             && previous.replicasOf(p).contains(self)) {
           work.on(p, Snapshots::clear);
