@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -137,12 +138,9 @@ final class NamespaceCluster implements AutoCloseable {
         .orElseThrow(() -> new AssertionError("partition " + partition + " is owned at " + http + ", no node of this cluster"));
   }
 
-  /** The largest replication lag the node's /metrics reports (its recent maximum), in nanoseconds. */
-  long replicationLagMaxNanos(int node) throws IOException {
-    String prefix = "sluice_cluster_replication_lag_seconds_max ";
-    return get(node, "/metrics").body().lines().filter(line -> line.startsWith(prefix)).findFirst()
-        .map(line -> (long) (Double.parseDouble(line.substring(prefix.length()).trim()) * 1e9))
-        .orElseThrow(() -> new AssertionError("no " + prefix.strip() + " on node " + node));
+  /** The node's last replication lag (its latest batch of changes to a backup, acknowledged), in nanoseconds. */
+  long lastReplicationLagNanos(int node) throws IOException {
+    return (long) (new JsonObject(get(node, "/api/cluster").body()).getDouble("replicationLagMillis") * 1e6);
   }
 
   HttpResponse<String> get(int node, String path) throws IOException {
@@ -178,11 +176,11 @@ final class NamespaceCluster implements AutoCloseable {
     nodes[node].signal("CONT");
   }
 
-  String output(int node) {
-    return nodes[node] == null ? "(not started)" : nodes[node].output();
-  }
 
-  /** Stops every node still running (a paused one is woken to stop), then kills what did not stop. */
+  /**
+   * Kills every node still running (a paused one is woken first), and keeps each node's output in
+   * target/netns/{@code <namespace>}.log: what a failed scenario's nodes said, for CI to keep.
+   */
   @Override
   public void close() throws Exception {
     for (ChildProcess node : nodes) {
@@ -191,9 +189,11 @@ final class NamespaceCluster implements AutoCloseable {
         node.process().destroyForcibly();
       }
     }
-    for (ChildProcess node : nodes) {
-      if (node != null) {
-        node.close();
+    Path logs = Files.createDirectories(Path.of(System.getProperty("basedir", "."), "target", "netns"));
+    for (int node = 0; node < nodes.length; node++) {
+      if (nodes[node] != null) {
+        nodes[node].close();
+        Files.writeString(logs.resolve(network.namespace(node) + ".log"), nodes[node].output());
       }
     }
   }
