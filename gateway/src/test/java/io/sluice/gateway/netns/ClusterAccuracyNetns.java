@@ -1,5 +1,6 @@
 package io.sluice.gateway.netns;
 
+import io.sluice.gateway.accuracy.Grant;
 import io.sluice.gateway.accuracy.OverAdmission;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
@@ -120,6 +121,7 @@ class ClusterAccuracyNetns {
     cluster.pause(owner);
     int other = (owner + 1) % NODES;
     cluster.awaitReady(other, NODES - 1); // the others removed it: more than the failure timeout (5 s)
+    DocumentedBounds.split(figures("SIGSTOP of the owner: the others removed it (the split, so far)", Long.MAX_VALUE, owner), LIMIT);
     long resumedAt = System.nanoTime();
     cluster.resume(owner);
     cluster.awaitAllReady();
@@ -143,6 +145,7 @@ class ClusterAccuracyNetns {
     long splitSeen = takers.attempts();
     until(Duration.ofSeconds(60), "clients kept taking during the split",
         () -> takers.attempts() >= splitSeen + 2L * NODES * PER_SECOND * 5);
+    DocumentedBounds.split(figures("node " + cut + " cut from the two others (the split, so far)", Long.MAX_VALUE, owner), LIMIT);
     long healedAt = System.nanoTime();
     network.heal();
     cluster.awaitAllReady();
@@ -229,14 +232,20 @@ class ClusterAccuracyNetns {
 
   private OverAdmission.Report finish(String scenario, long mark, int owner) {
     takers.close();
-    OverAdmission.Report report = new OverAdmission(LIMIT, WINDOW, origin).check(takers.grants(), mark);
+    return figures(scenario, mark, owner);
+  }
+
+  /** The checker's figures of the grants so far, printed; the clients may still be taking. */
+  private OverAdmission.Report figures(String scenario, long mark, int owner) {
+    List<Grant> grants = takers.grants();
+    OverAdmission.Report report = new OverAdmission(LIMIT, WINDOW, origin).check(grants, mark);
     StringBuilder out = new StringBuilder("netns scenario: ").append(scenario).append('\n')
         .append(String.format("  %d nodes, limit %d per %d s, owner node %d, %d clients at %d/s, %d attempts, %d failed%n",
             NODES, LIMIT, WINDOW.toSeconds(), owner, 2 * NODES, PER_SECOND, takers.attempts(), takers.failures()));
     for (String key : new String[] {Takers.CHECK, Takers.THROTTR}) {
       OverAdmission.Report of = report.of(key);
       out.append(String.format("  %-8s granted %d, beyond the limit %d, per node %s%n", key, of.granted(), of.excess(),
-          OverAdmission.perNode(takers.grants().stream().filter(grant -> grant.key().equals(key)).toList())));
+          OverAdmission.perNode(grants.stream().filter(grant -> grant.key().equals(key)).toList())));
       if (mark != Long.MAX_VALUE) {
         out.append(String.format("  %-8s grants admitted after the heal beyond the limit: %d%n", key, of.excessAfter()));
       }
@@ -245,5 +254,4 @@ class ClusterAccuracyNetns {
     assertThat(report.windows()).as("each limit's grants in one window").hasSize(2);
     return report;
   }
-
 }

@@ -104,7 +104,8 @@ final class NamespaceCluster implements AutoCloseable {
 
   /** Waits until the node answers /ready and its table has {@code members} members. */
   void awaitReady(int node, int members) {
-    until(START, "node " + node + " is ready with " + members + " members; it printed:\n" + nodes[node].output(),
+    until(START, "node " + node + " (" + address(node) + ") is ready with " + members + " members (its output: target/netns/"
+            + network.namespace(node) + ".log)",
         () -> status(node, "/ready") == 200 && members(node) == members);
   }
 

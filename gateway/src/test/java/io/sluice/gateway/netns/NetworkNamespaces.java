@@ -195,7 +195,11 @@ final class NetworkNamespaces implements AutoCloseable {
     }
   }
 
-  /** Removes the namespaces (their veths go with them) and the bridge; what is already gone is fine. */
+  /**
+   * Kills what still runs inside the namespaces (the nodes this test started there, if the test
+   * could not stop them), removes the namespaces (their veths go with them) and the bridge; what
+   * is already gone is fine.
+   */
   @Override
   public void close() {
     removeAll();
@@ -209,11 +213,22 @@ final class NetworkNamespaces implements AutoCloseable {
   private void removeAll() {
     List<String> failures = new ArrayList<>();
     for (int node = 0; node < nodes; node++) {
+      killInside(node, failures);
       remove(List.of("ip", "netns", "del", namespace(node)), failures);
     }
     remove(List.of("ip", "link", "del", bridge()), failures);
     if (!failures.isEmpty()) {
       System.err.println("network-namespace cleanup: " + String.join("; ", failures));
+    }
+  }
+
+  private void killInside(int node, List<String> failures) {
+    try {
+      String pids = ChildProcess.run(List.of("ip", "netns", "pids", namespace(node)), Map.of(), HERE).output();
+      pids.lines().map(String::strip).filter(pid -> pid.matches("\\d+")).map(Long::parseLong)
+          .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    } catch (IOException | InterruptedException | AssertionError e) {
+      failures.add("ip netns pids " + namespace(node) + ": " + e);
     }
   }
 
