@@ -129,6 +129,7 @@ class ClusterAccuracyNetns {
     OverAdmission.Report report = finish("SIGSTOP of the owner until the others removed it, then SIGCONT",
         resumedAt, owner);
     DocumentedBounds.split(report, LIMIT);
+    DocumentedBounds.afterHeal(report, LIMIT);
   }
 
   @Test
