@@ -110,6 +110,9 @@ final class ClusterMembers {
     membershipListener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
       @Override
       public void memberAdded(MembershipEvent event) {
+        // A split that heals brings back members each side had removed from the ready map (see
+        // memberRemoved): each ready node says so again, or the two sides never count each other.
+        sayAgainIfReady();
         context.runOnContext(v -> changed.run());
       }
 
@@ -138,6 +141,13 @@ final class ClusterMembers {
   /** Tells every member that this node is ready to take partitions. */
   Future<Void> sayReady(Context context) {
     return Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context).onSuccess(done -> readyIds.add(self));
+  }
+
+  private void sayAgainIfReady() {
+    IMap<String, String> ready = readyMembers;
+    if (ready != null && readyIds.contains(self)) {
+      ready.setAsync(self, published.getOrDefault(self, "ready"));
+    }
   }
 
   /** Tells every member where clients reach this node, once its listeners are bound. */
@@ -176,6 +186,10 @@ final class ClusterMembers {
     @Override
     public void entryUpdated(EntryEvent<String, String> event) {
       published.put(event.getKey(), event.getValue());
+      // a member said again that it is ready after a split healed: this side had forgotten it
+      if (readyIds.add(event.getKey())) {
+        context.runOnContext(v -> changed.run());
+      }
     }
   }
 
