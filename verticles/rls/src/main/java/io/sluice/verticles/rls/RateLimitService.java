@@ -24,9 +24,10 @@ import java.util.function.Supplier;
  * <p>Per descriptor, in request order: the limit is the caller's override, else the configured
  * one its entries reach ({@link RlsConfig#limitFor}); a limit whose {@code name} another applying
  * limit {@code replaces} is dropped; an unlimited one answers OK with the largest remaining
- * (4294967295) and no counter. Every other limit adds the descriptor's hits to the counter of the
- * current fixed window (now truncated to the unit) and compares the count after: above
- * {@code requests_per_unit} is OVER_LIMIT with 0 remaining, else OK with the rest. A shadow-mode
+ * (4294967295) and no counter. Every other limit adds the descriptor's hits through its
+ * {@link Algorithm} — by default to the counter of the current fixed window (now truncated to the
+ * unit) — and compares the use after: above the capacity ({@code requests_per_unit}, or a
+ * bucket's burst) is OVER_LIMIT with 0 remaining, else OK with the rest. A shadow-mode
  * descriptor is counted and reported in statistics, but its status says OK, so it never makes the
  * overall code OVER_LIMIT. The overall code is OVER_LIMIT when any status is.
  */
@@ -42,8 +43,6 @@ public final class RateLimitService {
   public static final String LIMIT_HEADER = "x-ratelimit-limit";
   public static final String REMAINING_HEADER = "x-ratelimit-remaining";
   public static final String RESET_HEADER = "x-ratelimit-reset";
-
-  private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
   private final Supplier<RlsConfig> config;
   private final ShardRouter router;
@@ -79,27 +78,24 @@ public final class RateLimitService {
       return CompletableFuture.failedFuture(invalid);
     }
     long nowNanos = clock.epochNanos();
-    long nowSeconds = Math.floorDiv(nowNanos, NANOS_PER_SECOND);
     int n = limits.length;
     @SuppressWarnings("unchecked")
-    CompletableFuture<Long>[] counts = new CompletableFuture[n];
+    CompletableFuture<Algorithm.Count>[] counts = new CompletableFuture[n];
     CompletableFuture<?> all = CompletableFuture.completedFuture(null);
     for (int i = 0; i < n; i++) {
       RateLimit limit = limits[i];
       if (limit == null || limit.unlimited()) {
         continue;
       }
-      long windowStart = limit.unit().windowStart(nowSeconds);
-      byte[] key = CounterKey.of(request.getDomain(), request.getDescriptors(i).getEntriesList(), windowStart);
-      long windowEnd = (windowStart + limit.unit().seconds()) * NANOS_PER_SECOND;
-      counts[i] = router.call(new WindowCounter(key, hits[i], windowEnd)).toCompletableFuture();
+      counts[i] = limit.algorithm().count(router, request.getDomain(), request.getDescriptors(i).getEntriesList(),
+          hits[i], nowNanos).toCompletableFuture();
       all = all.thenCombine(counts[i], (a, b) -> null);
     }
-    return all.thenApply(done -> answer(request.getDomain(), limits, hits, counts, nowSeconds));
+    return all.thenApply(done -> answer(request.getDomain(), limits, hits, counts));
   }
 
-  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits, CompletableFuture<Long>[] counts,
-                                   long nowSeconds) {
+  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits,
+                                   CompletableFuture<Algorithm.Count>[] counts) {
     RateLimitResponse.Builder response = RateLimitResponse.newBuilder().setOverallCode(Code.OK);
     DescriptorStatus fewest = null;
     for (int i = 0; i < limits.length; i++) {
@@ -113,7 +109,7 @@ public final class RateLimitService {
         counted.withinLimit.add(hits[i]);
         status = DescriptorStatus.newBuilder().setCode(Code.OK).setLimitRemaining(UNLIMITED_REMAINING).build();
       } else {
-        status = counted(domain, limit, hits[i], counts[i].join(), nowSeconds);
+        status = counted(domain, limit, hits[i], counts[i].join());
         if (fewest == null || Integer.compareUnsigned(status.getLimitRemaining(), fewest.getLimitRemaining()) < 0) {
           fewest = status;
         }
@@ -133,16 +129,17 @@ public final class RateLimitService {
   }
 
   /** The status of a counted descriptor, and its statistics as envoyproxy/ratelimit keeps them. */
-  private DescriptorStatus counted(String domain, RateLimit limit, long hits, long after, long nowSeconds) {
+  private DescriptorStatus counted(String domain, RateLimit limit, long hits, Algorithm.Count count) {
+    long after = count.after();
     long before = after - hits;
-    long overThreshold = limit.requestsPerUnit();
+    long overThreshold = count.capacity();
     long nearThreshold = (long) Math.floor((double) ((float) overThreshold * NEAR_LIMIT_RATIO));
     RlsStats.Counts counted = stats.of(domain, limit);
     counted.totalHits.add(hits);
     DescriptorStatus.Builder status = DescriptorStatus.newBuilder()
         .setCurrentLimit(RateLimitResponse.RateLimit.newBuilder().setName(limit.name())
             .setRequestsPerUnit((int) limit.requestsPerUnit()).setUnit(limit.unit().toProto()))
-        .setDurationUntilReset(Duration.newBuilder().setSeconds(limit.unit().secondsUntilReset(nowSeconds)));
+        .setDurationUntilReset(Duration.newBuilder().setSeconds(count.secondsUntilReset()));
     if (after > overThreshold) {
       // Of the hits, those past the limit are over it; those between the near mark and the limit are near it.
       if (before >= overThreshold) {
