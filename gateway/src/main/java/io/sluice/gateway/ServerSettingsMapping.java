@@ -98,7 +98,8 @@ final class ServerSettingsMapping {
         throw new Exception("rate limit config (--rls-config) refused: " + refused.getMessage(), refused);
       }
     }
-    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsResponseHeaders());
+    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsResponseHeaders())
+        .withLocalCacheBytes(config.rlsLocalCacheBytes());
   }
 
   /** The listeners' defences against the network. */

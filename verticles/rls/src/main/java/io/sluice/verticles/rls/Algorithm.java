@@ -20,13 +20,14 @@ sealed interface Algorithm permits CountedWindow, StrategyAlgorithm {
   /** The window's length, or the time a bucket's rate refers to, in whole seconds. */
   long windowSeconds();
 
-  /**
-   * Adds {@code hits} (0: only looks) to the descriptor's state on its owner.
-   *
-   * @param entries the request's entries, which name the state's record
-   */
-  CompletionStage<Count> count(ShardRouter router, String domain, List<RateLimitDescriptor.Entry> entries, long hits,
-                               long nowNanos);
+  /** The record that keeps the descriptor's state at {@code nowNanos}, named by the request's entries. */
+  byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, long nowNanos);
+
+  /** Adds {@code hits} (0: only looks) to the state in {@code recordKey} on its owner. */
+  CompletionStage<Count> count(ShardRouter router, byte[] recordKey, long hits, long nowNanos);
+
+  /** The count of hits answered from the {@link OverLimitCache}: all over the limit. */
+  Count overFromCache(long hits, long nowNanos);
 
   /**
    * What one descriptor's hits came to, in the terms envoyproxy/ratelimit decides and counts
@@ -35,7 +36,15 @@ sealed interface Algorithm permits CountedWindow, StrategyAlgorithm {
    * @param after             the use after the hits; above {@code capacity} is over the limit
    * @param capacity          what the algorithm admits at once (requests per window, or a bucket's burst)
    * @param secondsUntilReset the answer's {@code duration_until_reset}
+   * @param overUntilNanos    when over, until when any request of the descriptor stays over (what
+   *                          the {@link OverLimitCache} may remember); 0 when that is not known
+   * @param fromLocalCache    answered by the {@link OverLimitCache}, without asking the shard
    */
-  record Count(long after, long capacity, long secondsUntilReset) {
+  record Count(long after, long capacity, long secondsUntilReset, long overUntilNanos, boolean fromLocalCache) {
+
+    /** A count the shard answered. */
+    Count(long after, long capacity, long secondsUntilReset, long overUntilNanos) {
+      this(after, capacity, secondsUntilReset, overUntilNanos, false);
+    }
   }
 }

@@ -26,13 +26,22 @@ record CountedWindow(long windowSeconds, long requests) implements Algorithm {
   }
 
   @Override
-  public CompletionStage<Count> count(ShardRouter router, String domain, List<RateLimitDescriptor.Entry> entries,
-                                      long hits, long nowNanos) {
+  public byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, long nowNanos) {
+    return CounterKey.of(domain, entries, windowStart(Math.floorDiv(nowNanos, NANOS_PER_SECOND)));
+  }
+
+  /** The count goes on past the limit and never falls within a window: over stays over to its end. */
+  @Override
+  public CompletionStage<Count> count(ShardRouter router, byte[] recordKey, long hits, long nowNanos) {
     long nowSeconds = Math.floorDiv(nowNanos, NANOS_PER_SECOND);
-    long windowStart = windowStart(nowSeconds);
-    long windowEnd = (windowStart + windowSeconds) * NANOS_PER_SECOND;
-    return router.call(new WindowCounter(CounterKey.of(domain, entries, windowStart), hits, windowEnd))
-        .thenApply(after -> new Count(after, requests, secondsUntilReset(nowSeconds)));
+    long windowEnd = (windowStart(nowSeconds) + windowSeconds) * NANOS_PER_SECOND;
+    return router.call(new WindowCounter(recordKey, hits, windowEnd))
+        .thenApply(after -> new Count(after, requests, secondsUntilReset(nowSeconds), after > requests ? windowEnd : 0));
+  }
+
+  @Override
+  public Count overFromCache(long hits, long nowNanos) {
+    return new Count(requests + hits, requests, secondsUntilReset(Math.floorDiv(nowNanos, NANOS_PER_SECOND)), 0, true);
   }
 
   /** The window holding {@code epochSecond}: its start, in seconds since the epoch. */

@@ -49,6 +49,7 @@ public final class RateLimitService {
   private final Clock clock;
   private final RlsStats stats;
   private final boolean responseHeaders;
+  private final OverLimitCache overLimitCache;
 
   /**
    * @param config          the config in force, read once per request
@@ -57,11 +58,21 @@ public final class RateLimitService {
    */
   public RateLimitService(Supplier<RlsConfig> config, ShardRouter router, Clock clock, RlsStats stats,
                           boolean responseHeaders) {
+    this(config, router, clock, stats, responseHeaders, OverLimitCache.off());
+  }
+
+  /**
+   * @param overLimitCache the node's local over-limit cache (envoyproxy/ratelimit's
+   *                       LOCAL_CACHE_SIZE_IN_BYTES), shared by the services of every loop
+   */
+  public RateLimitService(Supplier<RlsConfig> config, ShardRouter router, Clock clock, RlsStats stats,
+                          boolean responseHeaders, OverLimitCache overLimitCache) {
     this.config = config;
     this.router = router;
     this.clock = clock;
     this.stats = stats;
     this.responseHeaders = responseHeaders;
+    this.overLimitCache = overLimitCache;
   }
 
   /**
@@ -87,11 +98,28 @@ public final class RateLimitService {
       if (limit == null || limit.unlimited()) {
         continue;
       }
-      counts[i] = limit.algorithm().count(router, request.getDomain(), request.getDescriptors(i).getEntriesList(),
-          hits[i], nowNanos).toCompletableFuture();
+      counts[i] = count(limit.algorithm(), request.getDomain(), request.getDescriptors(i), hits[i], nowNanos);
       all = all.thenCombine(counts[i], (a, b) -> null);
     }
     return all.thenApply(done -> answer(request.getDomain(), limits, hits, counts));
+  }
+
+  /**
+   * A descriptor's count: from the over-limit cache when it knows the record is over, else from
+   * the record's shard, whose over answer the cache then remembers for as long as it holds.
+   */
+  private CompletableFuture<Algorithm.Count> count(Algorithm algorithm, String domain, RateLimitDescriptor descriptor,
+                                                   long hits, long nowNanos) {
+    byte[] recordKey = algorithm.recordKey(domain, descriptor.getEntriesList(), nowNanos);
+    if (overLimitCache.isOver(recordKey, nowNanos)) {
+      return CompletableFuture.completedFuture(algorithm.overFromCache(hits, nowNanos));
+    }
+    return algorithm.count(router, recordKey, hits, nowNanos).toCompletableFuture().thenApply(count -> {
+      if (count.overUntilNanos() > nowNanos) {
+        overLimitCache.remember(recordKey, count.overUntilNanos());
+      }
+      return count;
+    });
   }
 
   private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits,
@@ -142,6 +170,9 @@ public final class RateLimitService {
         .setDurationUntilReset(Duration.newBuilder().setSeconds(count.secondsUntilReset()));
     if (after > overThreshold) {
       // Of the hits, those past the limit are over it; those between the near mark and the limit are near it.
+      if (count.fromLocalCache()) {
+        counted.overLimitWithLocalCache.add(hits);
+      }
       if (before >= overThreshold) {
         counted.overLimit.add(hits);
       } else {

@@ -61,6 +61,8 @@ final class StrategyAlgorithm implements Algorithm {
     }
   }
 
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
   private final Kind kind;
   private final long requests;
   private final long windowSeconds;
@@ -115,15 +117,34 @@ final class StrategyAlgorithm implements Algorithm {
   }
 
   @Override
-  public CompletionStage<Count> count(ShardRouter router, String domain, List<RateLimitDescriptor.Entry> entries,
-                                      long hits, long nowNanos) {
-    return router.call(new StrategyTask(CounterKey.of(domain, entries, name()), this, hits));
+  public byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, long nowNanos) {
+    return CounterKey.of(domain, entries, name());
+  }
+
+  @Override
+  public CompletionStage<Count> count(ShardRouter router, byte[] recordKey, long hits, long nowNanos) {
+    return router.call(new StrategyTask(recordKey, this, hits));
+  }
+
+  /** Over with nothing remaining: a bucket's reset is its whole refill, a sliding window's its end. */
+  @Override
+  public Count overFromCache(long hits, long nowNanos) {
+    long untilReset = kind.bucket() ? ceilDiv(saturatedProduct(burst, windowSeconds), requests)
+        : ceilDiv(windowEnd(nowNanos) - nowNanos, NANOS_PER_SECOND);
+    return new Count(burst + hits, burst, untilReset, 0, true);
+  }
+
+  private long windowEnd(long nowNanos) {
+    long windowNanos = windowSeconds * NANOS_PER_SECOND;
+    return nowNanos - Math.floorMod(nowNanos, windowNanos) + windowNanos;
   }
 
   /**
    * A decision in upstream's terms: admitted hits leave {@code capacity − remaining} used, denied
    * ones are all over. Reset: a sliding window's end; for a bucket, when it holds its whole burst
-   * again (what is used, refilled at requests per window).
+   * again (what is used, refilled at requests per window). A denied single hit stays denied until
+   * its retry-after (nothing is consumed meanwhile without a request admitted); a larger cost's
+   * retry-after says nothing of a smaller one's, so it is not offered to the cache.
    */
   Count countOf(Decision decision, long hits, long nowNanos) {
     Result result = decision.binding();
@@ -131,8 +152,15 @@ final class StrategyAlgorithm implements Algorithm {
     long after = result.allowed() ? capacity - result.remaining() : capacity + hits;
     long untilReset = kind.bucket()
         ? ceilDiv(saturatedProduct(capacity - result.remaining(), windowSeconds), requests)
-        : ceilDiv(Math.max(0, result.resetNs() - nowNanos), 1_000_000_000L);
-    return new Count(after, capacity, untilReset);
+        : ceilDiv(Math.max(0, result.resetNs() - nowNanos), NANOS_PER_SECOND);
+    boolean cacheable = !result.allowed() && hits == 1 && result.retryAfterNs() != Result.NEVER;
+    long overUntil = cacheable ? saturatedSum(nowNanos, result.retryAfterNs()) : 0;
+    return new Count(after, capacity, untilReset, overUntil);
+  }
+
+  private static long saturatedSum(long a, long b) {
+    long sum = a + b;
+    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
   }
 
   private static long ceilDiv(long dividend, long divisor) {

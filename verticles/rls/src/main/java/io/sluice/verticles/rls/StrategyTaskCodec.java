@@ -48,10 +48,11 @@ public final class StrategyTaskCodec extends ResultTaskCodec<Algorithm.Count, St
     out.writeLongLE(count.after());
     out.writeLongLE(count.capacity());
     out.writeLongLE(count.secondsUntilReset());
+    out.writeLongLE(count.overUntilNanos());
   }
 
   @Override
   protected Algorithm.Count readValue(ByteBuf in) {
-    return new Algorithm.Count(in.readLongLE(), in.readLongLE(), in.readLongLE());
+    return new Algorithm.Count(in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readLongLE());
   }
 }

@@ -60,6 +60,14 @@ public final class RlsFixture implements AutoCloseable {
 
   /** @param files alternately a file name and its YAML text */
   RlsFixture(boolean responseHeaders, String... files) {
+    this(settings -> settings.withResponseHeaders(responseHeaders), files);
+  }
+
+  /**
+   * @param settings what the test sets in the service's settings
+   * @param files    alternately a file name and its YAML text
+   */
+  RlsFixture(java.util.function.UnaryOperator<RlsSettings> settings, String... files) {
     try {
       configDir = Files.createTempDirectory("rls-config");
     } catch (IOException e) {
@@ -75,7 +83,7 @@ public final class RlsFixture implements AutoCloseable {
       throw new AssertionError("the test's config was refused: " + e.getMessage(), e);
     }
     sut = new SluiceUnderTest(vertx,
-        SluiceUnderTest.defaults().withRls(new RlsSettings("127.0.0.1", 0, config, responseHeaders)));
+        SluiceUnderTest.defaults().withRls(settings.apply(new RlsSettings("127.0.0.1", 0, config, false))));
     channel = channel(sut.grpcPort());
   }
 
