@@ -2,6 +2,7 @@ package io.sluice.verticles.rls;
 
 import io.sluice.verticles.engine.shard.KeyState;
 import io.sluice.verticles.engine.shard.ResultTask;
+import io.sluice.verticles.engine.shard.StrategyRecord;
 import io.sluice.verticles.strategies.Decision;
 import io.sluice.verticles.strategies.MalformedStateException;
 import io.sluice.verticles.strategies.Outcome;
@@ -40,9 +41,7 @@ final class StrategyTask extends ResultTask<Algorithm.Count> {
       return refuse(new IllegalStateException("the record " + recordKey() + " is a Throttr counter, not a "
           + algorithm.name() + " state"));
     }
-    byte[] value = state.value();
-    // ISO-8859-1 maps bytes to chars one to one: a stray non-ASCII byte stays visible and fails decoding.
-    String stored = value == null ? null : new String(value, StandardCharsets.ISO_8859_1);
+    String stored = StrategyRecord.read(state);
     try {
       Decision decision;
       if (hits == 0) {
@@ -50,23 +49,12 @@ final class StrategyTask extends ResultTask<Algorithm.Count> {
       } else {
         Outcome outcome = algorithm.strategy().allow(stored, nowNanos, hits);
         decision = outcome.decision();
-        if (outcome.changed()) {
-          state.put(outcome.newState().getBytes(StandardCharsets.US_ASCII), saturatedNanos(outcome));
-        }
+        StrategyRecord.store(state, outcome);
       }
       return algorithm.countOf(decision, hits, nowNanos);
     } catch (MalformedStateException malformed) {
       return refuse(new IllegalStateException("the record " + recordKey() + " holds '" + stored + "', not a "
           + algorithm.name() + " state; it is left as it is until it expires"));
-    }
-  }
-
-  /** A bucket's TTL beyond 292 years (a huge burst at a slow rate) saturates instead of overflowing. */
-  private static long saturatedNanos(Outcome outcome) {
-    try {
-      return outcome.ttl().toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE;
     }
   }
 
