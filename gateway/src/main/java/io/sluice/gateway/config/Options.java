@@ -315,7 +315,7 @@ public final class Options {
       .describedAs("YAML file to read options from (example: deploy/sluice.yaml).");
 
   public static final Option<Boolean> CHECK_CONFIG = Option.switchNamed("check-config")
-      .describedAs("Check the options, the config file, its policies and the rules file, print what would run, and exit: 0 when it would start, 2 with the problems otherwise (like nginx -t).");
+      .describedAs("Check the options, the config file, its policies, the rules file and the rate limit config, print what would run, and exit: 0 when it would start, 2 with the problems otherwise (like nginx -t).");
 
   public static final Option<Boolean> HELP = Option.switchNamed("help")
       .shortFlag('h')
