@@ -2,8 +2,11 @@ package io.sluice.verticles.rls;
 
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
 import io.sluice.verticles.engine.routing.ShardRouter;
+import io.sluice.verticles.yaml.DurationText;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -19,6 +22,15 @@ sealed interface Algorithm permits CountedWindow, StrategyAlgorithm {
 
   /** The window's length, or the time a bucket's rate refers to, in whole seconds. */
   long windowSeconds();
+
+  /** For people: {@code 10 per minute}, {@code 100 per 15m, sliding_window}, {@code 5 per second, token_bucket, burst 20}. */
+  String describe(long requestsPerUnit, WindowUnit unit);
+
+  /** {@code <requests> per <the unit, or the window when it is another length>}. */
+  static String rate(long requestsPerUnit, WindowUnit unit, long windowSeconds) {
+    return requestsPerUnit + " per " + (windowSeconds == unit.seconds() ? unit.name().toLowerCase(Locale.ROOT)
+        : DurationText.format(Duration.ofSeconds(windowSeconds)));
+  }
 
   /** The record that keeps the descriptor's state at {@code nowNanos}, named by the request's entries. */
   byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, long nowNanos);

@@ -26,6 +26,11 @@ record CountedWindow(long windowSeconds, long requests) implements Algorithm {
   }
 
   @Override
+  public String describe(long requestsPerUnit, WindowUnit unit) {
+    return Algorithm.rate(requestsPerUnit, unit, windowSeconds);
+  }
+
+  @Override
   public byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, long nowNanos) {
     return CounterKey.of(domain, entries, windowStart(Math.floorDiv(nowNanos, NANOS_PER_SECOND)));
   }

@@ -35,6 +35,11 @@ public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, bool
     this(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, statKey, detailedMetric, null);
   }
 
+  /** For people (the dashboard): {@code unlimited}, {@code 10 per minute}, {@code 100 per 15m, sliding_window}. */
+  public String describe() {
+    return unlimited ? "unlimited" : algorithm.describe(requestsPerUnit, unit);
+  }
+
   /** The same limit with another statistics path. */
   RateLimit withStatKey(String newStatKey) {
     return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, newStatKey, detailedMetric,

@@ -117,6 +117,11 @@ final class StrategyAlgorithm implements Algorithm {
   }
 
   @Override
+  public String describe(long requestsPerUnit, WindowUnit unit) {
+    return Algorithm.rate(requestsPerUnit, unit, windowSeconds) + ", " + name() + (kind.bucket() ? ", burst " + burst : "");
+  }
+
+  @Override
   public byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, long nowNanos) {
     return CounterKey.of(domain, entries, name());
   }

@@ -48,6 +48,10 @@ class AlgorithmReaderTest {
     assertThat(algorithmOf(config, "leaky"))
         .isEqualTo(new StrategyAlgorithm(StrategyAlgorithm.Kind.LEAKY_BUCKET, 60, 60, 60));
     assertThat(algorithmOf(config, "gcra")).isEqualTo(new StrategyAlgorithm(StrategyAlgorithm.Kind.GCRA, 7, 60, 2));
+    assertThat(List.of("plain", "thirty", "sliding", "tokens").stream().map(key -> config.limitFor("d",
+        List.of(RateLimitDescriptor.Entry.newBuilder().setKey(key).setValue("v").build())).describe()))
+        .as("as the dashboard lists them")
+        .containsExactly("10 per minute", "10 per 30s", "100 per 15m, sliding_window", "5 per second, token_bucket, burst 20");
   }
 
   @Test
