@@ -38,7 +38,10 @@ sealed interface Algorithm permits CountedWindow, StrategyAlgorithm {
   /** Adds {@code hits} (0: only looks) to the state in {@code recordKey} on its owner. */
   CompletionStage<Count> count(ShardRouter router, byte[] recordKey, long hits, long nowNanos);
 
-  /** The count of hits answered from the {@link OverLimitCache}: all over the limit. */
+  /**
+   * The count of hits answered from the {@link OverLimitCache}: all over the limit, and over even
+   * for 0 hits (a look), as the record is.
+   */
   Count overFromCache(long hits, long nowNanos);
 
   /**

@@ -46,7 +46,7 @@ record CountedWindow(long windowSeconds, long requests) implements Algorithm {
 
   @Override
   public Count overFromCache(long hits, long nowNanos) {
-    return new Count(requests + hits, requests, secondsUntilReset(Math.floorDiv(nowNanos, NANOS_PER_SECOND)), 0, true);
+    return new Count(requests + Math.max(hits, 1), requests, secondsUntilReset(Math.floorDiv(nowNanos, NANOS_PER_SECOND)), 0, true);
   }
 
   /** The window holding {@code epochSecond}: its start, in seconds since the epoch. */

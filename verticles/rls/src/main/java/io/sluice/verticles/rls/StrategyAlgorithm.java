@@ -136,7 +136,7 @@ final class StrategyAlgorithm implements Algorithm {
   public Count overFromCache(long hits, long nowNanos) {
     long untilReset = kind.bucket() ? ceilDiv(saturatedProduct(burst, windowSeconds), requests)
         : ceilDiv(windowEnd(nowNanos) - nowNanos, NANOS_PER_SECOND);
-    return new Count(burst + hits, burst, untilReset, 0, true);
+    return new Count(burst + Math.max(hits, 1), burst, untilReset, 0, true);
   }
 
   private long windowEnd(long nowNanos) {

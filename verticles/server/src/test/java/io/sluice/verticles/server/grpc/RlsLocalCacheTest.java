@@ -55,12 +55,14 @@ class RlsLocalCacheTest {
     assertThat(cached.getDurationUntilReset().getSeconds()).isEqualTo(60);
     assertThat(cached.getCurrentLimit().getRequestsPerUnit()).isEqualTo(2);
     assertThat(rls.record(record)).as("the shard was not asked").isEqualTo("3");
+    assertThat(rls.call(request("cache", RlsFixture.withHits(descriptor("user", "u"), 0))).getOverallCode())
+        .as("a look is over too, as the record is").isEqualTo(Code.OVER_LIMIT);
 
     String scraped = Scrapes.scrape(rls.http());
     assertThat(scraped)
         .contains("sluice_rls_over_limit_with_local_cache_total{descriptor=\"user\",domain=\"cache\"} 1.0")
         .contains("sluice_rls_over_limit_total{descriptor=\"user\",domain=\"cache\"} 2.0");
-    assertThat(Scrapes.value(scraped, "sluice_rls_local_cache_hits_total")).isEqualTo(hitsBefore + 1);
+    assertThat(Scrapes.value(scraped, "sluice_rls_local_cache_hits_total")).isEqualTo(hitsBefore + 2);
 
     rls.sut.advance(Duration.ofSeconds(60));
     assertThat(codes("user", 1)).as("a new window: asked again").containsExactly(Code.OK);
