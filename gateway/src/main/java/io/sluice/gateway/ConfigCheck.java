@@ -3,12 +3,16 @@ package io.sluice.gateway;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.protocol.udp.rulefile.RuleFileException;
 import io.sluice.protocol.udp.rules.RuleSet;
+import io.sluice.verticles.rls.RlsConfig;
+import io.sluice.verticles.rls.RlsConfigException;
+import io.sluice.verticles.rls.RlsConfigReader;
 
 import java.io.PrintStream;
 
 /**
  * {@code --check-config}, like {@code nginx -t}: everything start-up would read (options, config
- * file, policies, rules file) is read and checked, and what would run is printed; nothing binds.
+ * file, policies, rules file, the rate limit config) is read and checked, and what would run is
+ * printed; nothing binds.
  */
 final class ConfigCheck {
 
@@ -28,6 +32,17 @@ final class ConfigCheck {
       err.println("sluice: configuration check failed");
       return INVALID;
     }
+    String rlsDomains = "";
+    if (config.rlsConfig().isPresent()) {
+      try {
+        RlsConfig read = RlsConfigReader.read(config.rlsConfig().get());
+        rlsDomains = String.join(", ", new java.util.TreeSet<>(read.domains().keySet()));
+      } catch (RlsConfigException refused) {
+        refused.problems().forEach(problem -> err.println("sluice: rate limit config (--rls-config): " + problem));
+        err.println("sluice: configuration check failed");
+        return INVALID;
+      }
+    }
     String host = StartLine.urlHost(config.bind());
     out.println("Listeners: Throttr tcp://" + host + ":" + config.tcpPort() + ", UDP udp://" + host + ":" + config.udpPort()
         + ", HTTP http://" + host + ":" + config.httpPort() + " (dashboard, /ws, /v1, /metrics, /health, /ready)");
@@ -38,6 +53,8 @@ final class ConfigCheck {
     out.println("UDP rules: " + config.rulesFile().map(file -> file + ": " + rules.statsOnlyHooks().size()
         + " stats-only hooks, " + rules.rewrites().size() + " rewrites, " + rules.rules().size() + " rules and a default")
         .orElse("none given: every key allowed (the original's default rule)"));
+    String domains = rlsDomains;
+    out.println("Rate limit config: " + config.rlsConfig().map(path -> path + ": domains " + domains).orElse("none"));
     ExposureWarning.of(config).ifPresent(warning -> out.println("WARNING: " + warning));
     out.println("sluice: configuration OK");
     return 0;

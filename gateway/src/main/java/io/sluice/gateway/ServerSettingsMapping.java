@@ -103,6 +103,7 @@ final class ServerSettingsMapping {
       XdsSettings xds = XdsSettings.of(server.getHostString(), server.getPort()).withNodeId(config.rlsXdsNodeId());
       Optional<TlsSettings> tls = defences(config).tls();
       return new RlsSettings(config.bind(), config.grpcPort(), RlsConfigSource.none(), config.rlsResponseHeaders())
+          .withLocalCacheBytes(config.rlsLocalCacheBytes())
           .withXds(tls.map(xds::withTls).orElse(xds));
     }
     RlsConfigSource source;
@@ -115,7 +116,8 @@ final class ServerSettingsMapping {
         throw new Exception("rate limit config (--rls-config) refused: " + refused.getMessage(), refused);
       }
     }
-    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsResponseHeaders());
+    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsResponseHeaders())
+        .withLocalCacheBytes(config.rlsLocalCacheBytes());
   }
 
   /** The listeners' defences against the network. */

@@ -76,6 +76,11 @@ public final class Options {
       .defaultValue("default")
       .describedAs("The node id Sluice gives the xDS server, which picks its config by it (envoyproxy/ratelimit's CONFIG_GRPC_XDS_NODE_ID).");
 
+  public static final Option<Long> RLS_LOCAL_CACHE_BYTES = Option.valued("rls-local-cache-bytes", "BYTES", ValueType.byteSize(0, 1L << 40))
+      .yaml("rls.local-cache-bytes").environment()
+      .defaultValue(0L)
+      .describedAs("Local over-limit cache of the rate limit service, like envoyproxy/ratelimit's LOCAL_CACHE_SIZE_IN_BYTES, e.g. 16mb: a descriptor found over its limit is answered OVER_LIMIT from memory until its window ends, without asking its shard or owner node. 0: off.");
+
   public static final Option<java.net.URI> OTEL_ENDPOINT = Option.valued("otel-endpoint", "URL", TelemetryValueTypes.httpUrl())
       .yaml("otel.endpoint").environment()
       .describedAs("OpenTelemetry tracing: the OTLP/HTTP (protobuf) traces endpoint of a Collector or Jaeger, e.g. http://127.0.0.1:4318/v1/traces; spans of checks, ShouldRateLimit calls and cluster hops go there (docs/operating.md). Unset: no tracing, at no cost.");
@@ -319,7 +324,7 @@ public final class Options {
       .describedAs("YAML file to read options from (example: deploy/sluice.yaml).");
 
   public static final Option<Boolean> CHECK_CONFIG = Option.switchNamed("check-config")
-      .describedAs("Check the options, the config file, its policies and the rules file, print what would run, and exit: 0 when it would start, 2 with the problems otherwise (like nginx -t).");
+      .describedAs("Check the options, the config file, its policies, the rules file and the rate limit config, print what would run, and exit: 0 when it would start, 2 with the problems otherwise (like nginx -t).");
 
   public static final Option<Boolean> HELP = Option.switchNamed("help")
       .shortFlag('h')
@@ -335,7 +340,8 @@ public final class Options {
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,
-      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, RLS_XDS_SERVER, RLS_XDS_NODE_ID, OTEL_ENDPOINT, OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
+      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, RLS_XDS_SERVER, RLS_XDS_NODE_ID, RLS_LOCAL_CACHE_BYTES, OTEL_ENDPOINT,
+      OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
       DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
       IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,

@@ -126,6 +126,11 @@ public final class SluiceConfig {
     return value(Options.RLS_RESPONSE_HEADERS);
   }
 
+  /** The bound of the rate limit service's local over-limit cache; 0: none. */
+  public long rlsLocalCacheBytes() {
+    return value(Options.RLS_LOCAL_CACHE_BYTES);
+  }
+
   /** Where spans are sent; empty: tracing is off. */
   public Optional<java.net.URI> otelEndpoint() {
     return Optional.ofNullable(value(Options.OTEL_ENDPOINT));

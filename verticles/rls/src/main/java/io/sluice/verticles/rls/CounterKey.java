@@ -26,15 +26,23 @@ final class CounterKey {
   }
 
   static byte[] of(String domain, List<RateLimitDescriptor.Entry> entries, long windowStartSeconds) {
+    return of(domain, entries, Long.toString(windowStartSeconds));
+  }
+
+  /**
+   * The record of a descriptor counted by a strategy: {@code suffix} is the algorithm's name,
+   * which no window start can be, so a config that changes the algorithm starts a new record.
+   */
+  static byte[] of(String domain, List<RateLimitDescriptor.Entry> entries, String suffix) {
     StringBuilder path = new StringBuilder(domain);
     for (RateLimitDescriptor.Entry entry : entries) {
       path.append(':').append(entry.getKey()).append('_').append(entry.getValue());
     }
-    byte[] key = (PREFIX + path + ':' + windowStartSeconds).getBytes(StandardCharsets.UTF_8);
+    byte[] key = (PREFIX + path + ':' + suffix).getBytes(StandardCharsets.UTF_8);
     if (key.length <= MAX_BYTES) {
       return key;
     }
-    return (PREFIX + '#' + sha256(path.toString()) + ':' + windowStartSeconds).getBytes(StandardCharsets.UTF_8);
+    return (PREFIX + '#' + sha256(path.toString()) + ':' + suffix).getBytes(StandardCharsets.UTF_8);
   }
 
   private static String sha256(String text) {

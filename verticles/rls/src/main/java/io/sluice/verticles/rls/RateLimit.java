@@ -16,12 +16,34 @@ import java.util.List;
  *                        {@code message_type_marketing.to_number}; null for an override the
  *                        config does not know, which is counted in no statistics
  * @param detailedMetric  statistics per request value where the path has a key without value
+ * @param algorithm       how hits are counted (Sluice's {@code algorithm}, {@code burst} and
+ *                        {@code window}); null when unlimited
  */
 public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, boolean unlimited, List<String> replaces,
-                        boolean shadowMode, String statKey, boolean detailedMetric) {
+                        boolean shadowMode, String statKey, boolean detailedMetric, Algorithm algorithm) {
 
   public RateLimit {
     replaces = List.copyOf(replaces);
+    if (algorithm == null && !unlimited) {
+      algorithm = new CountedWindow(unit.seconds(), requestsPerUnit);
+    }
+  }
+
+  /** A limit counted as envoyproxy/ratelimit counts: fixed windows of its unit. */
+  public RateLimit(String name, long requestsPerUnit, WindowUnit unit, boolean unlimited, List<String> replaces,
+                   boolean shadowMode, String statKey, boolean detailedMetric) {
+    this(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, statKey, detailedMetric, null);
+  }
+
+  /** For people (the dashboard): {@code unlimited}, {@code 10 per minute}, {@code 100 per 15m, sliding_window}. */
+  public String describe() {
+    return unlimited ? "unlimited" : algorithm.describe(requestsPerUnit, unit);
+  }
+
+  /** The same limit with another statistics path. */
+  RateLimit withStatKey(String newStatKey) {
+    return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, newStatKey, detailedMetric,
+        algorithm);
   }
 
   /**

@@ -24,9 +24,10 @@ import java.util.function.Supplier;
  * <p>Per descriptor, in request order: the limit is the caller's override, else the configured
  * one its entries reach ({@link RlsConfig#limitFor}); a limit whose {@code name} another applying
  * limit {@code replaces} is dropped; an unlimited one answers OK with the largest remaining
- * (4294967295) and no counter. Every other limit adds the descriptor's hits to the counter of the
- * current fixed window (now truncated to the unit) and compares the count after: above
- * {@code requests_per_unit} is OVER_LIMIT with 0 remaining, else OK with the rest. A shadow-mode
+ * (4294967295) and no counter. Every other limit adds the descriptor's hits through its
+ * {@link Algorithm} — by default to the counter of the current fixed window (now truncated to the
+ * unit) — and compares the use after: above the capacity ({@code requests_per_unit}, or a
+ * bucket's burst) is OVER_LIMIT with 0 remaining, else OK with the rest. A shadow-mode
  * descriptor is counted and reported in statistics, but its status says OK, so it never makes the
  * overall code OVER_LIMIT. The overall code is OVER_LIMIT when any status is.
  */
@@ -43,13 +44,12 @@ public final class RateLimitService {
   public static final String REMAINING_HEADER = "x-ratelimit-remaining";
   public static final String RESET_HEADER = "x-ratelimit-reset";
 
-  private static final long NANOS_PER_SECOND = 1_000_000_000L;
-
   private final Supplier<RlsConfig> config;
   private final ShardRouter router;
   private final Clock clock;
   private final RlsStats stats;
   private final boolean responseHeaders;
+  private final OverLimitCache overLimitCache;
 
   /**
    * @param config          the config in force, read once per request
@@ -58,11 +58,21 @@ public final class RateLimitService {
    */
   public RateLimitService(Supplier<RlsConfig> config, ShardRouter router, Clock clock, RlsStats stats,
                           boolean responseHeaders) {
+    this(config, router, clock, stats, responseHeaders, OverLimitCache.off());
+  }
+
+  /**
+   * @param overLimitCache the node's local over-limit cache (envoyproxy/ratelimit's
+   *                       LOCAL_CACHE_SIZE_IN_BYTES), shared by the services of every loop
+   */
+  public RateLimitService(Supplier<RlsConfig> config, ShardRouter router, Clock clock, RlsStats stats,
+                          boolean responseHeaders, OverLimitCache overLimitCache) {
     this.config = config;
     this.router = router;
     this.clock = clock;
     this.stats = stats;
     this.responseHeaders = responseHeaders;
+    this.overLimitCache = overLimitCache;
   }
 
   /**
@@ -79,27 +89,41 @@ public final class RateLimitService {
       return CompletableFuture.failedFuture(invalid);
     }
     long nowNanos = clock.epochNanos();
-    long nowSeconds = Math.floorDiv(nowNanos, NANOS_PER_SECOND);
     int n = limits.length;
     @SuppressWarnings("unchecked")
-    CompletableFuture<Long>[] counts = new CompletableFuture[n];
+    CompletableFuture<Algorithm.Count>[] counts = new CompletableFuture[n];
     CompletableFuture<?> all = CompletableFuture.completedFuture(null);
     for (int i = 0; i < n; i++) {
       RateLimit limit = limits[i];
       if (limit == null || limit.unlimited()) {
         continue;
       }
-      long windowStart = limit.unit().windowStart(nowSeconds);
-      byte[] key = CounterKey.of(request.getDomain(), request.getDescriptors(i).getEntriesList(), windowStart);
-      long windowEnd = (windowStart + limit.unit().seconds()) * NANOS_PER_SECOND;
-      counts[i] = router.call(new WindowCounter(key, hits[i], windowEnd)).toCompletableFuture();
+      counts[i] = count(limit.algorithm(), request.getDomain(), request.getDescriptors(i), hits[i], nowNanos);
       all = all.thenCombine(counts[i], (a, b) -> null);
     }
-    return all.thenApply(done -> answer(request.getDomain(), limits, hits, counts, nowSeconds));
+    return all.thenApply(done -> answer(request.getDomain(), limits, hits, counts));
   }
 
-  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits, CompletableFuture<Long>[] counts,
-                                   long nowSeconds) {
+  /**
+   * A descriptor's count: from the over-limit cache when it knows the record is over, else from
+   * the record's shard, whose over answer the cache then remembers for as long as it holds.
+   */
+  private CompletableFuture<Algorithm.Count> count(Algorithm algorithm, String domain, RateLimitDescriptor descriptor,
+                                                   long hits, long nowNanos) {
+    byte[] recordKey = algorithm.recordKey(domain, descriptor.getEntriesList(), nowNanos);
+    if (overLimitCache.isOver(recordKey, nowNanos)) {
+      return CompletableFuture.completedFuture(algorithm.overFromCache(hits, nowNanos));
+    }
+    return algorithm.count(router, recordKey, hits, nowNanos).toCompletableFuture().thenApply(count -> {
+      if (count.overUntilNanos() > nowNanos) {
+        overLimitCache.remember(recordKey, count.overUntilNanos());
+      }
+      return count;
+    });
+  }
+
+  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits,
+                                   CompletableFuture<Algorithm.Count>[] counts) {
     RateLimitResponse.Builder response = RateLimitResponse.newBuilder().setOverallCode(Code.OK);
     DescriptorStatus fewest = null;
     for (int i = 0; i < limits.length; i++) {
@@ -113,7 +137,7 @@ public final class RateLimitService {
         counted.withinLimit.add(hits[i]);
         status = DescriptorStatus.newBuilder().setCode(Code.OK).setLimitRemaining(UNLIMITED_REMAINING).build();
       } else {
-        status = counted(domain, limit, hits[i], counts[i].join(), nowSeconds);
+        status = counted(domain, limit, hits[i], counts[i].join());
         if (fewest == null || Integer.compareUnsigned(status.getLimitRemaining(), fewest.getLimitRemaining()) < 0) {
           fewest = status;
         }
@@ -133,18 +157,22 @@ public final class RateLimitService {
   }
 
   /** The status of a counted descriptor, and its statistics as envoyproxy/ratelimit keeps them. */
-  private DescriptorStatus counted(String domain, RateLimit limit, long hits, long after, long nowSeconds) {
+  private DescriptorStatus counted(String domain, RateLimit limit, long hits, Algorithm.Count count) {
+    long after = count.after();
     long before = after - hits;
-    long overThreshold = limit.requestsPerUnit();
+    long overThreshold = count.capacity();
     long nearThreshold = (long) Math.floor((double) ((float) overThreshold * NEAR_LIMIT_RATIO));
     RlsStats.Counts counted = stats.of(domain, limit);
     counted.totalHits.add(hits);
     DescriptorStatus.Builder status = DescriptorStatus.newBuilder()
         .setCurrentLimit(RateLimitResponse.RateLimit.newBuilder().setName(limit.name())
             .setRequestsPerUnit((int) limit.requestsPerUnit()).setUnit(limit.unit().toProto()))
-        .setDurationUntilReset(Duration.newBuilder().setSeconds(limit.unit().secondsUntilReset(nowSeconds)));
+        .setDurationUntilReset(Duration.newBuilder().setSeconds(count.secondsUntilReset()));
     if (after > overThreshold) {
       // Of the hits, those past the limit are over it; those between the near mark and the limit are near it.
+      if (count.fromLocalCache()) {
+        counted.overLimitWithLocalCache.add(hits);
+      }
       if (before >= overThreshold) {
         counted.overLimit.add(hits);
       } else {

@@ -76,7 +76,6 @@ public record RlsConfig(Map<String, DescriptorLevel> domains, List<String> sourc
   }
 
   private static RateLimit withStatKey(RateLimit limit, String statKey) {
-    return new RateLimit(limit.name(), limit.requestsPerUnit(), limit.unit(), limit.unlimited(), limit.replaces(),
-        limit.shadowMode(), statKey, limit.detailedMetric());
+    return limit.withStatKey(statKey);
   }
 }

@@ -42,6 +42,7 @@ import java.util.stream.Stream;
  *       name: &lt;name&gt;             # optional, what replaces: refers to
  *       replaces: [ {name: …} ]   # optional
  *       unlimited: true           # instead of unit and requests_per_unit
+ *       algorithm: sliding_window # Sluice's extensions, read by AlgorithmReader: algorithm, window, burst
  *     shadow_mode: true|false
  *     detailed_metric: true|false
  *     descriptors: [ … ]          # the next level
@@ -56,7 +57,8 @@ public final class RlsConfigReader {
   private static final List<String> FILE_FIELDS = List.of("domain", "descriptors");
   private static final List<String> DESCRIPTOR_FIELDS =
       List.of("key", "value", "rate_limit", "shadow_mode", "detailed_metric", "descriptors");
-  private static final List<String> LIMIT_FIELDS = List.of("unit", "requests_per_unit", "name", "replaces", "unlimited");
+  private static final List<String> LIMIT_FIELDS = Stream.concat(
+      Stream.of("unit", "requests_per_unit", "name", "replaces", "unlimited"), AlgorithmReader.FIELDS.stream()).toList();
   private static final long MAX_UINT32 = 0xFFFF_FFFFL;
   private static final String UNITS = Arrays.stream(WindowUnit.values())
       .map(unit -> unit.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
@@ -220,6 +222,7 @@ public final class RlsConfigReader {
           problem(PlainDocument.field(path, field), "an unlimited limit has no " + field);
         }
       }
+      AlgorithmReader.refuseOnUnlimited(fields, path, this::problem);
       return new RateLimit(name == null ? "" : name, 0, null, true, replaces, shadow, statKey, detailed);
     }
     String unitText = text(fields, path, "unit", true);
@@ -234,7 +237,9 @@ public final class RlsConfigReader {
     if (unit == null || requests == null) {
       return null;
     }
-    return new RateLimit(name == null ? "" : name, requests, unit, false, replaces, shadow, statKey, detailed);
+    Algorithm algorithm = AlgorithmReader.read(fields, path, unit, requests, this::problem);
+    return algorithm == null ? null
+        : new RateLimit(name == null ? "" : name, requests, unit, false, replaces, shadow, statKey, detailed, algorithm);
   }
 
   private Long requests(Map<?, ?> fields, String path) {

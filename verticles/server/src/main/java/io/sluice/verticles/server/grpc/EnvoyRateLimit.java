@@ -2,6 +2,7 @@ package io.sluice.verticles.server.grpc;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.rls.OverLimitCache;
 import io.sluice.verticles.rls.RateLimitService;
 import io.sluice.verticles.rls.RlsConfig;
 import io.sluice.verticles.rls.RlsConfigSource;
@@ -39,6 +40,7 @@ public final class EnvoyRateLimit {
   private final ShardDirectory shards;
   private final Clock clock;
   private final RlsStats stats;
+  private final OverLimitCache overLimitCache;
   private final PendingBytes pendingBytes;
   private final Map<Context, RateLimitService> servicesByLoop = new ConcurrentHashMap<>();
   private final Callers callers;
@@ -55,6 +57,8 @@ public final class EnvoyRateLimit {
     this.shards = shards;
     this.clock = clock;
     this.stats = new RlsStats(counts -> RlsMetrics.register(metrics, counts));
+    this.overLimitCache = new OverLimitCache(settings.localCacheBytes());
+    RlsMetrics.register(metrics, overLimitCache);
     this.pendingBytes = new PendingBytes(metrics);
     this.xds = settings.xds().map(server -> new XdsConfigClient(server, settings.config()));
   }
@@ -90,6 +94,11 @@ public final class EnvoyRateLimit {
     return stats;
   }
 
+  /** The node's local over-limit cache (off unless --rls-local-cache-bytes). */
+  public OverLimitCache overLimitCache() {
+    return overLimitCache;
+  }
+
   /** What the gRPC connections of every front event loop hold. */
   PendingBytes pendingBytes() {
     return pendingBytes;
@@ -98,7 +107,7 @@ public final class EnvoyRateLimit {
   /** The service of the calling front event loop. */
   RateLimitService service() {
     return servicesByLoop.computeIfAbsent(Vertx.currentContext(), loop -> new RateLimitService(settings.config(),
-        new ShardQueries(loop, shards).router(), clock, stats, settings.responseHeaders()));
+        new ShardQueries(loop, shards).router(), clock, stats, settings.responseHeaders(), overLimitCache));
   }
 
   /** A new book for one gRPC front event loop's callers. */

@@ -12,14 +12,22 @@ import java.util.Optional;
  * @param config          the envoyproxy/ratelimit config files, read at startup and watched; with
  *                        {@code xds}, none at first, then what the xDS server pushes
  * @param responseHeaders add x-ratelimit-limit, -remaining and -reset to answers
+ * @param localCacheBytes the bound of the local over-limit cache ({@code --rls-local-cache-bytes},
+ *                        envoyproxy/ratelimit's LOCAL_CACHE_SIZE_IN_BYTES); 0 turns it off
  * @param xds             the xDS server the config comes from, or empty for files
  */
-public record RlsSettings(String bind, int port, RlsConfigSource config, boolean responseHeaders,
+public record RlsSettings(String bind, int port, RlsConfigSource config, boolean responseHeaders, long localCacheBytes,
                           Optional<XdsSettings> xds) {
 
-  /** The config from files (or none). */
+  public RlsSettings {
+    if (localCacheBytes < 0) {
+      throw new IllegalArgumentException("the local cache's bytes must not be negative, was " + localCacheBytes);
+    }
+  }
+
+  /** The config from files (or none), without a local over-limit cache. */
   public RlsSettings(String bind, int port, RlsConfigSource config, boolean responseHeaders) {
-    this(bind, port, config, responseHeaders, Optional.empty());
+    this(bind, port, config, responseHeaders, 0, Optional.empty());
   }
 
   /** No gRPC listener and no config: what embedders and tests that do not use it get. */
@@ -27,11 +35,19 @@ public record RlsSettings(String bind, int port, RlsConfigSource config, boolean
     return new RlsSettings("127.0.0.1", -1, RlsConfigSource.none(), false);
   }
 
+  public RlsSettings withResponseHeaders(boolean add) {
+    return new RlsSettings(bind, port, config, add, localCacheBytes, xds);
+  }
+
+  public RlsSettings withLocalCacheBytes(long bytes) {
+    return new RlsSettings(bind, port, config, responseHeaders, bytes, xds);
+  }
+
   /**
    * The config from an xDS server instead of files; the gRPC listener opens once the first
    * version is in force.
    */
   public RlsSettings withXds(XdsSettings xds) {
-    return new RlsSettings(bind, port, config, responseHeaders, Optional.of(xds));
+    return new RlsSettings(bind, port, config, responseHeaders, localCacheBytes, Optional.of(xds));
   }
 }

@@ -22,8 +22,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -56,6 +60,14 @@ public final class RlsFixture implements AutoCloseable {
 
   /** @param files alternately a file name and its YAML text */
   RlsFixture(boolean responseHeaders, String... files) {
+    this(settings -> settings.withResponseHeaders(responseHeaders), files);
+  }
+
+  /**
+   * @param settings what the test sets in the service's settings
+   * @param files    alternately a file name and its YAML text
+   */
+  RlsFixture(java.util.function.UnaryOperator<RlsSettings> settings, String... files) {
     try {
       configDir = Files.createTempDirectory("rls-config");
     } catch (IOException e) {
@@ -71,7 +83,7 @@ public final class RlsFixture implements AutoCloseable {
       throw new AssertionError("the test's config was refused: " + e.getMessage(), e);
     }
     sut = new SluiceUnderTest(vertx,
-        SluiceUnderTest.defaults().withRls(new RlsSettings("127.0.0.1", 0, config, responseHeaders)));
+        SluiceUnderTest.defaults().withRls(settings.apply(new RlsSettings("127.0.0.1", 0, config, false))));
     channel = channel(sut.grpcPort());
   }
 
@@ -132,6 +144,39 @@ public final class RlsFixture implements AutoCloseable {
   /** The same descriptor adding {@code hits} of its own. */
   static RateLimitDescriptor withHits(RateLimitDescriptor descriptor, long hits) {
     return descriptor.toBuilder().setHitsAddend(com.google.protobuf.UInt64Value.of(hits)).build();
+  }
+
+  /**
+   * {@code clients} clients, each on its own connection and thread, make {@code callsEach} calls
+   * of {@code request} at once; answers how many were OK in all.
+   */
+  int grantedToConcurrentClients(int clients, int callsEach, RateLimitRequest request) throws Exception {
+    List<ManagedChannel> channels = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    try {
+      List<Future<Integer>> granted = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        ManagedChannel client = channel(sut.grpcPort());
+        channels.add(client);
+        granted.add(pool.submit(() -> {
+          int ok = 0;
+          for (int i = 0; i < callsEach; i++) {
+            if (call(client, request).getOverallCode() == RateLimitResponse.Code.OK) {
+              ok++;
+            }
+          }
+          return ok;
+        }));
+      }
+      int total = 0;
+      for (Future<Integer> client : granted) {
+        total += client.get(60, TimeUnit.SECONDS);
+      }
+      return total;
+    } finally {
+      pool.shutdownNow();
+      channels.forEach(ManagedChannel::shutdownNow);
+    }
   }
 
   HttpCalls http() {
