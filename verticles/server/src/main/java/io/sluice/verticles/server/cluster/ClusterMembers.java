@@ -44,6 +44,8 @@ final class ClusterMembers {
   /** What each ready member published in the ready map: "ready", then its client addresses. */
   private final Map<String, String> published = new ConcurrentHashMap<>();
   private volatile IMap<String, String> readyMembers;
+  private MemberAdmission admission;
+  private ClusterMeters meters;
   private UUID readyListener;
   private UUID membershipListener;
 
@@ -106,7 +108,10 @@ final class ClusterMembers {
    * ready map, so that no partition is given to a node still starting. Hazelcast's calls block:
    * off the event loop.
    */
-  Future<Void> follow(Vertx vertx, Context context, Runnable changed) {
+  Future<Void> follow(Vertx vertx, Context context, ClusterMeters meters, Runnable changed) {
+    this.meters = meters;
+    admission = new MemberAdmission(vertx, context, hazelcast.getCluster().getLocalMember().getUuid(), meters, changed);
+    Future<Void> answering = admission.start();
     membershipListener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
       @Override
       public void memberAdded(MembershipEvent event) {
@@ -116,6 +121,7 @@ final class ClusterMembers {
       @Override
       public void memberRemoved(MembershipEvent event) {
         String id = nodeIdOf(event.getMember());
+        admission.forget(event.getMember());
         readyIds.remove(id);
         published.remove(id);
         if (readyMembers != null) {
@@ -124,7 +130,7 @@ final class ClusterMembers {
         context.runOnContext(v -> changed.run());
       }
     });
-    return vertx.executeBlocking(() -> {
+    return answering.compose(v -> vertx.executeBlocking(() -> {
       readyMembers = hazelcast.getMap(READY_MAP);
       readyListener = readyMembers.addEntryListener(new ReadyListener(context, changed), true);
       readyMembers.entrySet().forEach(entry -> {
@@ -132,7 +138,7 @@ final class ClusterMembers {
         published.put(entry.getKey(), entry.getValue());
       });
       return null;
-    });
+    }));
   }
 
   /** Tells every member that this node is ready to take partitions. */
@@ -184,34 +190,47 @@ final class ClusterMembers {
     if (membershipListener == null) {
       return Future.succeededFuture();
     }
-    return vertx.executeBlocking(() -> {
+    return admission.stop().recover(gone -> Future.succeededFuture()).compose(v -> vertx.executeBlocking(() -> {
       hazelcast.getCluster().removeMembershipListener(membershipListener);
       if (readyMembers != null) {
         readyMembers.removeEntryListener(readyListener);
         readyMembers.removeAsync(self);
       }
       return null;
-    });
+    }));
   }
 
   /**
-   * Members in join order that said they are ready and whose value size is the oldest member's;
-   * others are refused, once logged. Forgets the leaving members no longer among them.
+   * Members in join order that said they are ready, were admitted ({@link MemberAdmission}: asked
+   * here once ready) and whose value size is the oldest admitted member's; others are refused,
+   * once logged. Forgets the leaving members no longer among them.
    */
   List<String> accepted() {
     List<String> accepted = new ArrayList<>();
     String reference = null;
     for (Member member : hazelcast.getCluster().getMembers()) {
       String size = member.getAttribute(HazelcastSetup.VALUE_SIZE);
+      String id = nodeIdOf(member);
+      if (size == null || member.getAttribute(HazelcastSetup.NODE_ID) == null) {
+        admission.refuse(member, "it is no Sluice node (a Hazelcast member without "
+            + HazelcastSetup.NODE_ID + ")");
+        continue;
+      }
+      if (!admission.admitted(member)) {
+        if (readyIds.contains(id)) {
+          admission.ask(member);
+        }
+        continue;
+      }
       if (reference == null) {
         reference = size;
       }
-      String id = nodeIdOf(member);
       if (reference.equals(size)) {
         if (readyIds.contains(id) && !accepted.contains(id)) {
           accepted.add(id);
         }
       } else if (refusedLogged.add(id)) {
+        meters.refusedMember();
         LOG.log(System.Logger.Level.ERROR, "refusing cluster member " + member.getAddress() + " (" + id
             + "): its --value-size " + size + " differs from this cluster's " + reference
             + "; it gets no partitions and no requests");

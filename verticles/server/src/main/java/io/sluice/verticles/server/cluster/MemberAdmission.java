@@ -1,0 +1,143 @@
+package io.sluice.verticles.server.cluster;
+
+import com.hazelcast.cluster.Member;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which Hazelcast members proved, over the clustered event bus, that they are Sluice nodes: only
+ * those are ranked for partitions, sent records or requests. Hazelcast's member port authenticates
+ * no one (its security is an Enterprise feature), so a member in Hazelcast's list proves nothing;
+ * with {@link MemberCredentials} the bus speaks mutual TLS ({@link MemberTls}), so a message that
+ * arrives on it comes from a holder of the credentials. Each node asks every member that says it
+ * is ready to admit it ({@link ClusterAddress#admit}): the one asked admits the asker, the asker
+ * admits whoever answered. Each admits only the member a message names as its sender, and members
+ * name only themselves, so no member can vouch for another.
+ *
+ * <p>A member that does not answer within {@link #WINDOW_MILLIS} of being asked (it cannot
+ * complete a handshake, or runs no Sluice at all) is refused: one WARNING line naming it and
+ * {@code sluice_cluster_refused_members_total}; it is not asked again, but admitted if it asks.
+ * Without credentials the same exchange runs on a plain bus: it then proves only that the member
+ * runs a Sluice node.
+ */
+final class MemberAdmission {
+
+  private static final System.Logger LOG = System.getLogger(MemberAdmission.class.getName());
+  static final long ASK_TIMEOUT_MILLIS = 2_000;
+  static final long RETRY_MILLIS = 250;
+  static final long WINDOW_MILLIS = 5_000;
+
+  private final Vertx vertx;
+  private final Context context;
+  private final String self;
+  private final ClusterMeters meters;
+  private final Runnable changed;
+  private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+  /** The members being asked, with when their window closes ({@link System#nanoTime()}). */
+  private final Map<String, Long> asking = new ConcurrentHashMap<>();
+  private final Set<String> refused = ConcurrentHashMap.newKeySet();
+  private MessageConsumer<String> consumer;
+
+  /** @param changed runs on {@code context} whenever a member is admitted */
+  MemberAdmission(Vertx vertx, Context context, UUID self, ClusterMeters meters, Runnable changed) {
+    this.vertx = vertx;
+    this.context = context;
+    this.self = self.toString();
+    this.meters = meters;
+    this.changed = changed;
+    admitted.add(this.self);
+  }
+
+  /** Answers other members' asks from now on. */
+  Future<Void> start() {
+    consumer = vertx.eventBus().consumer(ClusterAddress.admit(self), this::onAsked);
+    return consumer.completion();
+  }
+
+  Future<Void> stop() {
+    return consumer == null ? Future.succeededFuture() : consumer.unregister();
+  }
+
+  /** Whether {@code member} proved itself (this node always has). */
+  boolean admitted(Member member) {
+    return admitted.contains(member.getUuid().toString());
+  }
+
+  /**
+   * Asks {@code member}, which says it is ready, to admit this node, unless it is admitted, being
+   * asked, or was refused (a refused member is admitted still if it asks this node itself).
+   */
+  void ask(Member member) {
+    String uuid = member.getUuid().toString();
+    if (admitted.contains(uuid) || refused.contains(uuid)
+        || asking.putIfAbsent(uuid, System.nanoTime() + WINDOW_MILLIS * 1_000_000) != null) {
+      return;
+    }
+    send(member);
+  }
+
+  /** Refuses at once a member that cannot be a Sluice node (it lacks a node's attributes). */
+  void refuse(Member member, String why) {
+    if (refused.add(member.getUuid().toString())) {
+      meters.refusedMember();
+      LOG.log(System.Logger.Level.WARNING, "refusing cluster member " + member.getAddress() + " (" + member.getUuid()
+          + "): " + why + "; it gets no partitions, no records and no requests");
+    }
+  }
+
+  /** Forgets a member Hazelcast removed. */
+  void forget(Member member) {
+    String uuid = member.getUuid().toString();
+    admitted.remove(uuid);
+    asking.remove(uuid);
+  }
+
+  private void send(Member member) {
+    String uuid = member.getUuid().toString();
+    vertx.eventBus().<String>request(ClusterAddress.admit(uuid), self, new DeliveryOptions()
+        .setSendTimeout(ASK_TIMEOUT_MILLIS)).onComplete(answer -> context.runOnContext(v -> {
+          if (answer.succeeded()) {
+            admit(answer.result().body());
+            asking.remove(uuid);
+            return;
+          }
+          Long deadline = asking.get(uuid);
+          if (deadline == null) {
+            return;
+          }
+          if (System.nanoTime() - deadline < 0) {
+            vertx.setTimer(RETRY_MILLIS, id -> context.runOnContext(again -> {
+              if (asking.containsKey(uuid)) {
+                send(member);
+              }
+            }));
+          } else {
+            asking.remove(uuid);
+            refuse(member, "it proved no cluster credentials on the event bus within " + WINDOW_MILLIS / 1000 + " s ("
+                + answer.cause().getMessage() + ")");
+          }
+        }));
+  }
+
+  private void onAsked(Message<String> message) {
+    String asker = message.body();
+    message.reply(self);
+    context.runOnContext(v -> admit(asker));
+  }
+
+  private void admit(String member) {
+    if (member != null && admitted.add(member)) {
+      refused.remove(member);
+      changed.run();
+    }
+  }
+}
