@@ -39,6 +39,7 @@ final class ConfigCheck {
         + " stats-only hooks, " + rules.rewrites().size() + " rewrites, " + rules.rules().size() + " rules and a default")
         .orElse("none given: every key allowed (the original's default rule)"));
     ExposureWarning.of(config).ifPresent(warning -> out.println("WARNING: " + warning));
+    ExposureWarning.ofCluster(config).ifPresent(warning -> out.println("WARNING: " + warning));
     out.println("sluice: configuration OK");
     return 0;
   }

@@ -240,6 +240,11 @@ final class ClusterMembers {
     return accepted;
   }
 
+  /** Whether members that said they are ready are still being asked to admit this node. */
+  boolean settling() {
+    return admission.settling();
+  }
+
   /** The accepted members that count in the table: {@code accepted} but those leaving. */
   List<String> counted(List<String> accepted) {
     List<String> members = new ArrayList<>(accepted);

@@ -85,6 +85,14 @@ final class MemberAdmission {
     send(member);
   }
 
+  /**
+   * Whether an ask is still unanswered: a node that has not joined yet waits for them, or it
+   * would take every partition of members it has not heard from yet.
+   */
+  boolean settling() {
+    return !asking.isEmpty();
+  }
+
   /** Refuses at once a member that cannot be a Sluice node (it lacks a node's attributes). */
   void refuse(Member member, String why) {
     if (refused.add(member.getUuid().toString())) {
@@ -106,8 +114,12 @@ final class MemberAdmission {
     vertx.eventBus().<String>request(ClusterAddress.admit(uuid), self, new DeliveryOptions()
         .setSendTimeout(ASK_TIMEOUT_MILLIS)).onComplete(answer -> context.runOnContext(v -> {
           if (answer.succeeded()) {
-            admit(answer.result().body());
+            // The ask settles even when the member was admitted meanwhile (it asked first): a node
+            // that waits for its asks to settle before its first table must hear of it.
             asking.remove(uuid);
+            admitted.add(answer.result().body());
+            refused.remove(answer.result().body());
+            changed.run();
             return;
           }
           Long deadline = asking.get(uuid);
@@ -124,6 +136,7 @@ final class MemberAdmission {
             asking.remove(uuid);
             refuse(member, "it proved no cluster credentials on the event bus within " + WINDOW_MILLIS / 1000 + " s ("
                 + answer.cause().getMessage() + ")");
+            changed.run();
           }
         }));
   }
