@@ -64,6 +64,7 @@ public final class HazelcastSetup {
             EventBusGuard.install(vertx, Clock.SYSTEM);
             if (settings.credentials().required()) {
               MemberTls.watch(vertx, settings.credentials(), nodeId, Clock.SYSTEM);
+              EventBusHandshakeLog.install(Clock.SYSTEM);
             }
             return io.vertx.core.Future.succeededFuture(vertx);
           } catch (IllegalStateException unguarded) {
