@@ -36,6 +36,9 @@ final class ClusterAddress {
     return "sluice.cluster.admit." + member;
   }
 
+  /** Published by a node once its listeners are bound: its id and where clients reach it. */
+  static final String ADDRESSES = "sluice.cluster.addresses";
+
   /** Published by a node that leaves gracefully, carrying its id. */
   static final String LEAVING = "sluice.cluster.leaving";
 

@@ -11,6 +11,8 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,9 +27,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Who takes part in the cluster, as this node hears it: Hazelcast's member list, the members that
  * said they are ready (their shards and inboxes serve), and those that said they are leaving.
  * Every change is told to the node's loop ({@code changed}), where the table is computed again.
- * A member whose value size differs from the oldest member's is refused: it is logged once and
- * gets no partitions. A ready member's value in the ready map is "ready" until it has bound its
- * listeners, then the addresses clients reach it at ({@link ClientAddresses}).
+ * Only members admitted over the event bus count ({@link MemberAdmission}); a member whose value
+ * size differs from the oldest admitted member's is refused: it is logged once and gets no
+ * partitions. Anyone who joins Hazelcast's port can write its maps, so the ready map only says who
+ * to ask: where clients reach a member ({@link ClientAddresses}) is heard over the event bus.
  */
 final class ClusterMembers {
 
@@ -41,10 +44,12 @@ final class ClusterMembers {
   private final Set<String> leaving = ConcurrentHashMap.newKeySet();
   /** The members that said they are ready, as this node heard (kept here: reading the map blocks). */
   private final Set<String> readyIds = ConcurrentHashMap.newKeySet();
-  /** What each ready member published in the ready map: "ready", then its client addresses. */
+  /** The client addresses each member told over the event bus (never what the ready map says). */
   private final Map<String, String> published = new ConcurrentHashMap<>();
   private volatile IMap<String, String> readyMembers;
   private MemberAdmission admission;
+  private MessageConsumer<JsonObject> addressesHeard;
+  private Vertx vertx;
   private ClusterMeters meters;
   private UUID readyListener;
   private UUID membershipListener;
@@ -110,8 +115,14 @@ final class ClusterMembers {
    */
   Future<Void> follow(Vertx vertx, Context context, ClusterMeters meters, Runnable changed) {
     this.meters = meters;
-    admission = new MemberAdmission(vertx, context, hazelcast.getCluster().getLocalMember().getUuid(), meters, changed);
-    Future<Void> answering = admission.start();
+    this.vertx = vertx;
+    admission = new MemberAdmission(vertx, context, hazelcast.getCluster().getLocalMember().getUuid(), self, meters,
+        changed, () -> published.get(self), published::put);
+    // Where members' clients go is heard on the bus only: the ready map can be written by anyone
+    // who joins Hazelcast's port.
+    addressesHeard = vertx.eventBus().consumer(ClusterAddress.ADDRESSES, message ->
+        published.put(message.body().getString("node"), message.body().getString("addresses")));
+    Future<Void> answering = admission.start().compose(v -> addressesHeard.completion());
     membershipListener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
       @Override
       public void memberAdded(MembershipEvent event) {
@@ -122,6 +133,12 @@ final class ClusterMembers {
       public void memberRemoved(MembershipEvent event) {
         String id = nodeIdOf(event.getMember());
         admission.forget(event.getMember());
+        if (event.getMembers().stream().anyMatch(member -> id.equals(nodeIdOf(member)))) {
+          // Another member claims this id (a copy of a data directory, or a rogue): the one that
+          // stays keeps its word that it is ready, and its addresses.
+          context.runOnContext(v -> changed.run());
+          return;
+        }
         readyIds.remove(id);
         published.remove(id);
         if (readyMembers != null) {
@@ -133,10 +150,7 @@ final class ClusterMembers {
     return answering.compose(v -> vertx.executeBlocking(() -> {
       readyMembers = hazelcast.getMap(READY_MAP);
       readyListener = readyMembers.addEntryListener(new ReadyListener(context, changed), true);
-      readyMembers.entrySet().forEach(entry -> {
-        readyIds.add(entry.getKey());
-        published.put(entry.getKey(), entry.getValue());
-      });
+      readyMembers.keySet().forEach(readyIds::add);
       return null;
     }));
   }
@@ -149,8 +163,9 @@ final class ClusterMembers {
   /** Tells every member where clients reach this node, once its listeners are bound. */
   Future<Void> publish(Context context, ClientAddresses addresses) {
     String value = addresses.toJson().encode();
-    return Future.fromCompletionStage(readyMembers.setAsync(self, value), context)
-        .onSuccess(done -> published.put(self, value));
+    published.put(self, value);
+    vertx.eventBus().publish(ClusterAddress.ADDRESSES, new JsonObject().put("node", self).put("addresses", value));
+    return Future.fromCompletionStage(readyMembers.setAsync(self, value), context);
   }
 
   /** Where clients reach the member {@code id}, as it published, or empty. */
@@ -175,13 +190,12 @@ final class ClusterMembers {
     @Override
     public void entryAdded(EntryEvent<String, String> event) {
       readyIds.add(event.getKey());
-      published.put(event.getKey(), event.getValue());
       context.runOnContext(v -> changed.run());
     }
 
     @Override
     public void entryUpdated(EntryEvent<String, String> event) {
-      published.put(event.getKey(), event.getValue());
+      // A member's addresses come over the event bus (MemberAdmission, ClusterAddress.ADDRESSES).
     }
   }
 
@@ -190,7 +204,7 @@ final class ClusterMembers {
     if (membershipListener == null) {
       return Future.succeededFuture();
     }
-    return admission.stop().recover(gone -> Future.succeededFuture()).compose(v -> vertx.executeBlocking(() -> {
+    return admission.stop().compose(v -> addressesHeard.unregister()).recover(gone -> Future.succeededFuture()).compose(v -> vertx.executeBlocking(() -> {
       hazelcast.getCluster().removeMembershipListener(membershipListener);
       if (readyMembers != null) {
         readyMembers.removeEntryListener(readyListener);

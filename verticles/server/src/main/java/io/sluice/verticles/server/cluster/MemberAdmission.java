@@ -7,11 +7,14 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * Which Hazelcast members proved, over the clustered event bus, that they are Sluice nodes: only
@@ -21,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * arrives on it comes from a holder of the credentials. Each node asks every member that says it
  * is ready to admit it ({@link ClusterAddress#admit}): the one asked admits the asker, the asker
  * admits whoever answered. Each admits only the member a message names as its sender, and members
- * name only themselves, so no member can vouch for another.
+ * name only themselves, so no member can vouch for another. The ask and the answer also carry the
+ * sender's node id and the client addresses it published, if any: what Hazelcast's ready map says of
+ * them is not trusted ({@link ClusterMembers}).
  *
  * <p>A member that does not answer within {@link #WINDOW_MILLIS} of being asked (it cannot
  * complete a handshake, or runs no Sluice at all) is refused: one WARNING line naming it and
@@ -41,14 +46,25 @@ final class MemberAdmission {
   private final String self;
   private final ClusterMeters meters;
   private final Runnable changed;
+  private final String nodeId;
+  private final Supplier<String> ownAddresses;
+  private final BiConsumer<String, String> heardAddresses;
   private final Set<String> admitted = ConcurrentHashMap.newKeySet();
   /** The members being asked, with when their window closes ({@link System#nanoTime()}). */
   private final Map<String, Long> asking = new ConcurrentHashMap<>();
   private final Set<String> refused = ConcurrentHashMap.newKeySet();
-  private MessageConsumer<String> consumer;
+  private MessageConsumer<JsonObject> consumer;
 
-  /** @param changed runs on {@code context} whenever a member is admitted */
-  MemberAdmission(Vertx vertx, Context context, UUID self, ClusterMeters meters, Runnable changed) {
+  /**
+   * @param changed        runs on {@code context} whenever a member is admitted
+   * @param ownAddresses   what this node published of its client addresses, or null
+   * @param heardAddresses takes a member's node id and the addresses it published
+   */
+  MemberAdmission(Vertx vertx, Context context, UUID self, String nodeId, ClusterMeters meters, Runnable changed,
+                  Supplier<String> ownAddresses, BiConsumer<String, String> heardAddresses) {
+    this.nodeId = nodeId;
+    this.ownAddresses = ownAddresses;
+    this.heardAddresses = heardAddresses;
     this.vertx = vertx;
     this.context = context;
     this.self = self.toString();
@@ -111,14 +127,15 @@ final class MemberAdmission {
 
   private void send(Member member) {
     String uuid = member.getUuid().toString();
-    vertx.eventBus().<String>request(ClusterAddress.admit(uuid), self, new DeliveryOptions()
+    vertx.eventBus().<JsonObject>request(ClusterAddress.admit(uuid), introduction(), new DeliveryOptions()
         .setSendTimeout(ASK_TIMEOUT_MILLIS)).onComplete(answer -> context.runOnContext(v -> {
           if (answer.succeeded()) {
             // The ask settles even when the member was admitted meanwhile (it asked first): a node
             // that waits for its asks to settle before its first table must hear of it.
             asking.remove(uuid);
-            admitted.add(answer.result().body());
-            refused.remove(answer.result().body());
+            String answered = heard(answer.result().body());
+            admitted.add(answered);
+            refused.remove(answered);
             changed.run();
             return;
           }
@@ -141,10 +158,23 @@ final class MemberAdmission {
         }));
   }
 
-  private void onAsked(Message<String> message) {
-    String asker = message.body();
-    message.reply(self);
-    context.runOnContext(v -> admit(asker));
+  private void onAsked(Message<JsonObject> message) {
+    message.reply(introduction());
+    context.runOnContext(v -> admit(heard(message.body())));
+  }
+
+  /** Who this node is, told only over the bus. */
+  private JsonObject introduction() {
+    return new JsonObject().put("member", self).put("node", nodeId).put("addresses", ownAddresses.get());
+  }
+
+  /** Takes what a member said of itself; returns its Hazelcast member UUID. */
+  private String heard(JsonObject introduction) {
+    String addresses = introduction.getString("addresses");
+    if (addresses != null) {
+      heardAddresses.accept(introduction.getString("node"), addresses);
+    }
+    return introduction.getString("member");
   }
 
   private void admit(String member) {

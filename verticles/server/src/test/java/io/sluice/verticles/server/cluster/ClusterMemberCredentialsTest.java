@@ -107,12 +107,19 @@ class ClusterMemberCredentialsTest {
     // Everything a node shows on Hazelcast's port: its attributes, and its word in the ready map.
     config.getMemberAttributeConfig().setAttribute(HazelcastSetup.NODE_ID, "impostor");
     config.getMemberAttributeConfig().setAttribute(HazelcastSetup.VALUE_SIZE, ValueSize.UINT16.label());
+    String victim = NODES.get(1).node().self();
+    java.util.Optional<ClientAddresses> published = NODES.get(0).node().addressesOf(victim);
+    assertThat(published).isPresent();
     HazelcastInstance impostor = Hazelcast.newHazelcastInstance(config);
     try {
-      impostor.<String, String>getMap("sluice.cluster.ready").put("impostor", "ready");
+      com.hazelcast.map.IMap<String, String> ready = impostor.getMap("sluice.cluster.ready");
+      ready.put("impostor", "ready");
+      // Clients that route by owner would be sent here, if the ready map were believed.
+      ready.put(victim, new ClientAddresses("192.0.2.1:9000", "192.0.2.1:8080", null).toJson().encode());
       Poll.until("every member refused the impostor", () -> refusedMembers() - before == NODES.size());
       for (ClusterNodeUnderTest node : NODES) {
         assertThat(node.node().table().members()).hasSize(NODES.size()).doesNotContain("impostor");
+        assertThat(node.node().addressesOf(victim)).as("what the victim told over the bus").isEqualTo(published);
       }
     } finally {
       impostor.shutdown();
