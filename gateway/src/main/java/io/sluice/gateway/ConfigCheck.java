@@ -56,6 +56,7 @@ final class ConfigCheck {
     String domains = rlsDomains;
     out.println("Rate limit config: " + config.rlsConfig().map(path -> path + ": domains " + domains).orElse("none"));
     ExposureWarning.of(config).ifPresent(warning -> out.println("WARNING: " + warning));
+    ExposureWarning.ofCluster(config).ifPresent(warning -> out.println("WARNING: " + warning));
     out.println("sluice: configuration OK");
     return 0;
   }

@@ -107,6 +107,7 @@ public final class Gateway {
           + tls.engine().resolved().name().toLowerCase(java.util.Locale.ROOT) + " engine, TLS 1.2 and 1.3"
           + (tls.clientCa().isPresent() ? ", client certificates required" : "") + ")"));
       ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
+      ExposureWarning.ofCluster(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
       Reloader reloader = new Reloader(config, reread, metrics, Clock.SYSTEM, server.lastReload())
           .add("policies", next -> {
             Policies policies = next.policies();
@@ -152,7 +153,9 @@ public final class Gateway {
       Vertx vertx = HazelcastSetup.clusteredVertx(builder, options, cluster, config.valueSize(), nodeId)
           .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, "cluster '" + cluster.name() + "' joined as " + cluster.host() + ":"
-          + cluster.port() + (cluster.members().isEmpty() ? "" : " (members named: " + String.join(",", cluster.members()) + ")"));
+          + cluster.port() + (cluster.members().isEmpty() ? "" : " (members named: " + String.join(",", cluster.members()) + ")")
+          + (cluster.credentials().required() ? "; members admitted by " + (config.clusterSecretFile().isPresent()
+              ? "the shared secret" : "certificate") + ", keys and records between members on mutual TLS" : "; members prove nothing"));
       return vertx;
     } catch (Exception e) {
       throw new Exception("could not join cluster '" + cluster.name() + "': " + rootMessage(e), e);

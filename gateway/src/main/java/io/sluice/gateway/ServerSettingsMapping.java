@@ -10,6 +10,7 @@ import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.settings.OperatorSettings;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.cluster.ClusterSettings;
+import io.sluice.verticles.server.cluster.MemberCredentials;
 import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.xds.XdsSettings;
@@ -85,8 +86,18 @@ final class ServerSettingsMapping {
   static ClusterSettings cluster(SluiceConfig config) {
     return config.cluster()
         ? new ClusterSettings(true, config.clusterHost(), config.clusterPort(), config.clusterMembers(), config.clusterName(),
-            config.backups(), config.clusterConfig())
+            config.backups(), config.clusterConfig(), memberCredentials(config))
         : ClusterSettings.NONE;
+  }
+
+  /** The operator's certificates, a shared secret, or none (the loader refuses a mix). */
+  static MemberCredentials memberCredentials(SluiceConfig config) {
+    if (config.clusterTlsCertificate().isPresent()) {
+      return new MemberCredentials.Certificates(config.clusterTlsCertificate().get(), config.clusterTlsKey().orElseThrow(),
+          config.clusterTlsCa().orElseThrow());
+    }
+    return config.clusterSecretFile().<MemberCredentials>map(MemberCredentials.SharedSecret::new)
+        .orElse(MemberCredentials.NONE);
   }
 
   /**

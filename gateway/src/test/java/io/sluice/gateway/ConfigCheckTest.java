@@ -86,6 +86,19 @@ class ConfigCheckTest {
   }
 
   @Test
+  void aClusterBeyondLoopbackWithoutCredentialsIsWarnedOf() throws Exception {
+    String warning = "WARNING: cluster ports on 10.0.0.5, beyond loopback, without credentials";
+    assertThat(check("--check-config", "--cluster", "--cluster-host", "10.0.0.5")).as(printed()).isZero();
+    assertThat(printed()).contains(warning + ": anyone who can reach them and knows the cluster's name is a member");
+    out.reset();
+    Path secret = Files.writeString(directory.resolve("cluster.secret"), "x".repeat(44));
+    assertThat(check("--check-config", "--cluster", "--cluster-host", "10.0.0.5", "--cluster-secret-file",
+        secret.toString())).as(printed()).isZero();
+    assertThat(check("--check-config", "--cluster")).as(printed()).isZero();
+    assertThat(printed()).as("with credentials, or on loopback").doesNotContain("cluster ports on");
+  }
+
+  @Test
   void aRegularExpressionErrorNamesTheFileAndLine() throws Exception {
     Path rules = Files.writeString(directory.resolve("rules.yaml"), String.join("\n",
         "rules:",

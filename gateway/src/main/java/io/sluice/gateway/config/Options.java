@@ -214,6 +214,22 @@ public final class Options {
       .yaml("cluster.config").environment()
       .describedAs("Hazelcast YAML for other discovery (Kubernetes DNS, say); replaces --cluster-host, --cluster-port and --cluster-members, while --cluster-name still applies.");
 
+  public static final Option<Path> CLUSTER_TLS_CERT = Option.valued("cluster-tls-cert", "FILE", ValueType.path())
+      .yaml("cluster.tls.cert").environment()
+      .describedAs("This member's certificate chain (PEM, leaf first): with --cluster-tls-key and --cluster-tls-ca, the cluster's event bus speaks mutual TLS and admits only members whose certificate that CA signed (docs/cluster.md). Reloaded when the file changes.");
+
+  public static final Option<Path> CLUSTER_TLS_KEY = Option.valued("cluster-tls-key", "FILE", ValueType.path())
+      .yaml("cluster.tls.key").environment()
+      .describedAs("Private key of --cluster-tls-cert (PEM, PKCS#8 or PKCS#1). Reloaded when the file changes.");
+
+  public static final Option<Path> CLUSTER_TLS_CA = Option.valued("cluster-tls-ca", "FILE", ValueType.path())
+      .yaml("cluster.tls.ca").environment()
+      .describedAs("CA certificates (PEM) that sign the members' certificates; a member presenting another gets no partition, record or request. Reloaded when the file changes.");
+
+  public static final Option<Path> CLUSTER_SECRET_FILE = Option.valued("cluster-secret-file", "FILE", ValueType.path())
+      .yaml("cluster.secret-file").environment()
+      .describedAs("File holding a secret the members share (at least 32 bytes: openssl rand -base64 32), instead of --cluster-tls-*: only its holders are admitted, and member traffic is encrypted (mutual TLS from a CA derived from the secret).");
+
   public static final Option<Path> TLS_CERT = Option.valued("tls-cert", "FILE", ValueType.path())
       .yaml("tls.cert").environment()
       .describedAs("Certificate chain (PEM, leaf first): with --tls-key, the Throttr, HTTP/WebSocket and gRPC listeners speak TLS 1.2/1.3 only. Reloaded when the file changes.");
@@ -339,6 +355,7 @@ public final class Options {
       BIND, TCP_PORT, UDP_PORT, RULES, UDP_MAX_STATS_KEYS, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
+      CLUSTER_TLS_CERT, CLUSTER_TLS_KEY, CLUSTER_TLS_CA, CLUSTER_SECRET_FILE,
       MAX_KEYS, MAX_MEMORY, EVICTION,
       GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, RLS_XDS_SERVER, RLS_XDS_NODE_ID, RLS_LOCAL_CACHE_BYTES, OTEL_ENDPOINT,
       OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,

@@ -196,6 +196,23 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.CLUSTER_CONFIG));
   }
 
+  /** --cluster-tls-cert, --cluster-tls-key and --cluster-tls-ca, set together or not at all. */
+  public Optional<Path> clusterTlsCertificate() {
+    return Optional.ofNullable(value(Options.CLUSTER_TLS_CERT));
+  }
+
+  public Optional<Path> clusterTlsKey() {
+    return Optional.ofNullable(value(Options.CLUSTER_TLS_KEY));
+  }
+
+  public Optional<Path> clusterTlsCa() {
+    return Optional.ofNullable(value(Options.CLUSTER_TLS_CA));
+  }
+
+  public Optional<Path> clusterSecretFile() {
+    return Optional.ofNullable(value(Options.CLUSTER_SECRET_FILE));
+  }
+
   /** TLS for the TCP listeners, when --tls-cert and --tls-key are set. */
   public Optional<Path> tlsCertificate() {
     return Optional.ofNullable(value(Options.TLS_CERT));

@@ -61,6 +61,7 @@ public final class ClusterNode extends VerticleBase {
   private ReplicaSeeding seeding;
   private PartitionHandoff handoff;
   private GracefulLeave leave;
+  private LoadedCopies loaded;
   private volatile PartitionTable table;
   private volatile boolean started;
   /** Set by the first table that counts this node: until then the partitions were the others'. */
@@ -163,7 +164,7 @@ public final class ClusterNode extends VerticleBase {
     partitions.shipThrough(seeding);
     handoff = new PartitionHandoff(vertx, self, this::table, states, partitions.feeds(), work, seeding, senders, leave,
         splitCopies);
-    LoadedCopies loaded = new LoadedCopies(self, this::table, work, seeding);
+    loaded = new LoadedCopies(self, this::table, work, seeding);
     view = new ClusterView(vertx, hazelcast, this, partitions.stores(), backups);
     consumers.add(vertx.eventBus().<Buffer>consumer(ClusterAddress.replica(self), seeding::onReplica));
     consumers.add(vertx.eventBus().<Buffer>consumer(ClusterAddress.handoff(self), handoff::onAsked));
@@ -172,17 +173,13 @@ public final class ClusterNode extends VerticleBase {
       members.saidLeaving(message.body());
       recompute();
     }));
-    return members.follow(vertx, context, this::recompute)
+    return members.follow(vertx, context, meters, this::recompute)
         .compose(v -> Future.all(consumers.stream().map(MessageConsumer::completion).toList()))
         .compose(v -> loaded.take())
         .compose(v -> ROUTER_ONLY ? Future.succeededFuture() : members.sayReady(context))
         .onSuccess(v -> {
-          recompute();
           started = true;
-          loaded.handOver();
-          LOG.log(System.Logger.Level.INFO, "cluster member " + self + " joined: " + table.members().size()
-              + " members, owns " + table.owned(self) + " of " + PartitionTable.PARTITIONS + " partitions, backs up "
-              + table.backedUp(self));
+          recompute();
         });
   }
 
@@ -196,7 +193,8 @@ public final class ClusterNode extends VerticleBase {
   private void recompute() {
     List<String> live = members.accepted();
     List<String> counted = members.counted(live);
-    if (!counted.contains(self) && !joined && !ROUTER_ONLY) {
+    if (!joined && !ROUTER_ONLY && (!started || !counted.contains(self) || members.settling())) {
+      // Not before the ready members answered or were refused: alone, it would serve them all.
       return;
     }
     PartitionTable previous = table;
@@ -240,6 +238,12 @@ public final class ClusterNode extends VerticleBase {
           work.on(p, Snapshots::clear);
         }
       }
+    }
+    if (firstTable) {
+      loaded.handOver();
+      LOG.log(System.Logger.Level.INFO, "cluster member " + self + " joined: " + next.members().size()
+          + " members, owns " + next.owned(self) + " of " + PartitionTable.PARTITIONS + " partitions, backs up "
+          + next.backedUp(self));
     }
   }
 
