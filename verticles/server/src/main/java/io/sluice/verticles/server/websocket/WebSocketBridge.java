@@ -5,6 +5,7 @@ import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.front.ConnectionClosers;
 import io.sluice.verticles.server.front.FrontLoop;
 import io.sluice.verticles.server.metrics.RequestDurations;
+import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.ProtectedMode;
@@ -12,8 +13,14 @@ import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.netty.channel.Channel;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.sluice.verticles.server.wsauth.ChannelAccess;
+import io.sluice.verticles.server.wsauth.TokenVerifier;
+import io.sluice.verticles.server.wsauth.WebSocketAccessSettings;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
+
+import java.util.Optional;
 
 /**
  * The WebSocket bridge: browsers and services subscribe and publish on the same channels as Throttr
@@ -25,6 +32,7 @@ public final class WebSocketBridge {
   private final Instance instance;
   private final ShardDirectory shards;
   private final BearerToken token;
+  private final Admission admission;
   private final ConnectionLimits limits;
   private final RequestDurations durations;
   private final ConnectionClosers closers;
@@ -34,9 +42,12 @@ public final class WebSocketBridge {
    * @param durations     where the request durations of WebSocket connections are recorded
    * @param closers       where its connections register so that an operator can close them
    * @param protectedMode who may publish and send Throttr frames when no client authenticates
+   * @param users         checks users' tokens, when keys are configured
+   * @param access        the anonymous mode and public channels
    */
   public WebSocketBridge(Instance instance, ShardDirectory shards, BearerToken token, ConnectionLimits limits,
-                         RequestDurations durations, ConnectionClosers closers, ProtectedMode protectedMode) {
+                         RequestDurations durations, ConnectionClosers closers, ProtectedMode protectedMode,
+                         Optional<TokenVerifier> users, WebSocketAccessSettings access) {
     this.closers = closers;
     this.instance = instance;
     this.shards = shards;
@@ -44,6 +55,8 @@ public final class WebSocketBridge {
     this.limits = limits;
     this.durations = durations;
     this.protectedMode = protectedMode;
+    this.admission = new Admission(token, users, new ChannelAccess.Anonymous(
+        access.anonymousMode(token.required()), access.publicChannels(), !token.required()));
   }
 
   /**
@@ -59,18 +72,37 @@ public final class WebSocketBridge {
         context.response().setStatusCode(426).putHeader("Upgrade", "websocket").end("WebSocket upgrade required");
         return;
       }
-      BearerToken.Verdict verdict = token.verify(request);
-      if (verdict == BearerToken.Verdict.REFUSED) {
+      String address = request.remoteAddress().hostAddress();
+      if (admission.refuses(address)) {
         Endpoint.sendRefused(context.response(), token, request);
         return;
       }
-      boolean authenticated = verdict == BearerToken.Verdict.ADMITTED;
-      // The upgraded socket keeps the HTTP connection's Netty channel; vertx-web's wrapper of the
-      // socket does not reveal it, the connection does.
-      Channel channel = ((ConnectionBase) request.connection()).channel();
-      boolean writesRefused = protectedMode.refusesWritesFrom(request.remoteAddress());
-      request.toWebSocket().onSuccess(socket ->
-          new WebSocketConnection(socket, channel, loop, token, authenticated, writesRefused).start());
+      String presented = Admission.presented(request);
+      if (presented == null) {
+        upgrade(request, loop, admission.anonymous());
+        return;
+      }
+      admission.check(presented, address).onComplete(result -> {
+        if (result.succeeded()) {
+          upgrade(request, loop, result.result());
+        } else if (admission.isUserToken(presented)) {
+          // A user's token that fails is refused outright: the browser learns now, not at its first command.
+          context.response().putHeader("WWW-Authenticate", "Bearer realm=\"sluice\", error=\"invalid_token\"");
+          Endpoint.send(context.response(), new ApiError(401, TokenVerifier.REFUSED, null));
+        } else {
+          // A wrong admin token leaves the client anonymous, to authenticate later (counted as a guess).
+          upgrade(request, loop, admission.anonymous());
+        }
+      });
     };
+  }
+
+  private void upgrade(HttpServerRequest request, FrontLoop loop, ChannelAccess access) {
+    // The upgraded socket keeps the HTTP connection's Netty channel; vertx-web's wrapper of the
+    // socket does not reveal it, the connection does.
+    Channel channel = ((ConnectionBase) request.connection()).channel();
+    boolean writesRefused = protectedMode.refusesWritesFrom(request.remoteAddress());
+    request.toWebSocket().onSuccess(socket ->
+        new WebSocketConnection(socket, channel, loop, admission, access, writesRefused).start());
   }
 }
