@@ -4,6 +4,7 @@ import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.ChannelCalls;
 import io.sluice.verticles.server.kit.Hex;
+import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.Jwts;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -105,7 +106,11 @@ class WebSocketUserTokenTest {
     assertThat(await(client.next())).as("its own message first").isEqualTo(message("chat.a", "hello"));
     assertThat(await(client.next())).isEqualTo(ack("publish", "chat.a", 1, 5));
     ConnectionStats stats = ChannelCalls.webSocketOtherThan(sut);
-    assertThat(stats.user()).contains("alice");
+    HttpCalls http = new HttpCalls(vertx, sut.httpPort());
+    clients.add(http);
+    JsonObject shown = http.getJson("/api/connections/" + stats.idHex());
+    assertThat(shown.getString("user")).as("the dashboard's user").isEqualTo("alice");
+    assertThat(shown.getJsonArray("subscriptions")).containsExactlyInAnyOrder("*", "chat.a", stats.idHex());
   }
 
   @Test
