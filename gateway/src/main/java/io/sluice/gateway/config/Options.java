@@ -166,6 +166,10 @@ public final class Options {
       .defaultValue(java.util.List::<String>of, "none")
       .describedAs("Channels anonymous WebSocket clients may read with --ws-anonymous subscribe: comma-separated names, a trailing * for a prefix (news,status.*).");
 
+  public static final Option<String> WS_PUBLISH_RATE = Option.valued("ws-publish-rate", "POLICY", ValueType.simpleName())
+      .yaml("websocket.publish-rate").environment()
+      .describedAs("A check-API policy (policies: in the config file) every WebSocket publish counts against, per user (per connection when anonymous); a publish over it gets {\"event\":\"error\",\"op\":\"publish\",\"reason\":\"rate limited\",\"retry_after_ms\":N}.");
+
   public static final Option<Path> RULES = Option.valued("rules", "FILE", ValueType.path())
       .yaml("udp.rules").environment()
       .describedAs("YAML rule table of the UDP protocol (which limit applies to which key); unset: allow everything, like the original's default rule. deploy/rules/musicbrainz.yaml is the MusicBrainz table.");
@@ -362,7 +366,7 @@ public final class Options {
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
       IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
       AUTH_TOKEN_FILE, AUTH_TOKEN, WS_JWT_SECRET_FILE, WS_JWT_PUBLIC_KEY, WS_JWT_JWKS_FILE, WS_JWT_AUDIENCE,
-      WS_JWT_ISSUER, WS_ANONYMOUS, WS_PUBLIC_CHANNELS, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
+      WS_JWT_ISSUER, WS_ANONYMOUS, WS_PUBLIC_CHANNELS, WS_PUBLISH_RATE, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(CHECK_CONFIG, HELP, VERSION);

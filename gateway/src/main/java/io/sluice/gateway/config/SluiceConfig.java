@@ -239,7 +239,8 @@ public final class SluiceConfig {
         .withAudience(Optional.ofNullable(value(Options.WS_JWT_AUDIENCE)))
         .withIssuer(Optional.ofNullable(value(Options.WS_JWT_ISSUER)))
         .withAnonymous(Optional.ofNullable(value(Options.WS_ANONYMOUS)).map(AnonymousMode::parse))
-        .withPublicChannels(value(Options.WS_PUBLIC_CHANNELS).stream().map(ChannelPattern::parse).toList());
+        .withPublicChannels(value(Options.WS_PUBLIC_CHANNELS).stream().map(ChannelPattern::parse).toList())
+        .withPublishPolicy(Optional.ofNullable(value(Options.WS_PUBLISH_RATE)));
   }
 
   /** The file the HTTP port's token is read from, when it is not given by value. */

@@ -1,6 +1,7 @@
 package io.sluice.verticles.server;
 
 import io.sluice.verticles.server.check.CheckApi;
+import io.sluice.verticles.server.check.PublishLimits;
 import io.sluice.verticles.server.dashboard.Dashboard;
 import io.sluice.verticles.server.dashboard.DashboardData;
 import io.sluice.verticles.server.dashboard.DashboardVerticle;
@@ -66,7 +67,12 @@ final class HttpListener {
     ExposedListeners.warn(settings, authenticated, protectedMode);
     DashboardData dashboardData = new DashboardData(wide.policies(), wide.limitActivity(), rls.stats(),
         settings.operator(), wide.lastReload(), wide.closers(), storage.cluster().isPresent(), wide.callers());
-    List<HttpFeature> features = features(storage, rls, token, users, protectedMode, dashboardData);
+    List<HttpFeature> features;
+    try {
+      features = features(storage, rls, token, users, protectedMode, dashboardData);
+    } catch (IllegalArgumentException unknownPolicy) {
+      return Future.failedFuture(unknownPolicy);
+    }
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int requested = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> started = new ArrayList<>();
@@ -95,7 +101,8 @@ final class HttpListener {
                                      DashboardData dashboardData) {
     ShardDirectory directory = storage.directory();
     WebSocketBridge bridge = new WebSocketBridge(wide.instance(), directory, token, settings.limits(),
-        wide.metrics().durations(), wide.closers(), protectedMode, users, settings.http().webSocket());
+        wide.metrics().durations(), wide.closers(), protectedMode, users, settings.http().webSocket(),
+        settings.http().webSocket().publishPolicy().map(policy -> new PublishLimits(wide.policies(), policy)));
     List<HttpFeature> features = new ArrayList<>();
     wide.metrics().scraped().ifPresent(registry -> {
       // One for every front, so that scrapes arriving on different loops share one rendering.

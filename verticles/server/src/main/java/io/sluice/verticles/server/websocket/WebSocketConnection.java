@@ -23,6 +23,7 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * One WebSocket client of the bridge. Binary messages carry raw Throttr frames, run by the same
@@ -42,6 +43,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private final ServerWebSocket socket;
   private final EventLoop eventLoop;
   private final Admission admission;
+  private final Optional<PublishRate> publishRate;
   private final Vertx vertx;
   private final MessageAssembler messages;
   private ChannelAccess access;
@@ -57,17 +59,19 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   /**
    * @param channel       the Netty channel under the socket (the upgraded HTTP connection's)
    * @param access        what the token presented at the upgrade earned, or the anonymous access
+   * @param publishRate   the limit on publishes ({@code --ws-publish-rate}), if any
    * @param writesRefused protected mode: this client may subscribe, not publish nor send Throttr frames,
    *                      until it presents a token
    */
   WebSocketConnection(ServerWebSocket socket, Channel channel, FrontLoop loop, Admission admission,
-                      ChannelAccess access, boolean writesRefused) {
+                      ChannelAccess access, boolean writesRefused, Optional<PublishRate> publishRate) {
     super(KIND, loop, new Wire(socket.remoteAddress(), socket, socket, channel));
     this.socket = socket;
     this.eventLoop = channel.eventLoop();
     this.admission = admission;
     this.vertx = Vertx.currentContext().owner();
     this.access = access;
+    this.publishRate = publishRate;
     this.writesRefused = writesRefused;
     this.maxSubscriptions = loop.limits().maxSubscriptions();
     this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
@@ -283,8 +287,33 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     countRequest(RequestType.PUBLISH);
-    byte[] name = channel.getBytes(StandardCharsets.UTF_8);
     byte[] payload = JsonFrames.data(command);
+    if (publishRate.isEmpty()) {
+      publish(channel, payload, id);
+      return;
+    }
+    // Answered once the shard has counted it: commands sent after it may be answered first.
+    String key = access.user().map(user -> "user:" + user).orElse("connection:" + stats.idHex());
+    publishRate.get().take(key).onComplete(verdict -> {
+      if (closed) {
+        return;
+      }
+      if (verdict.failed()) {
+        sendText(JsonFrames.error("publish limit not checked: " + verdict.cause().getMessage(), id));
+      } else if (!verdict.result().allowed()) {
+        sendText(JsonFrames.rateLimited(verdict.result().retryAfterMillis(), id));
+      } else {
+        try {
+          publish(channel, payload, id);
+        } catch (IllegalArgumentException e) {
+          sendText(JsonFrames.error(e.getMessage(), id));
+        }
+      }
+    });
+  }
+
+  private void publish(String channel, byte[] payload, Object id) {
+    byte[] name = channel.getBytes(StandardCharsets.UTF_8);
     int own = channels.publish(name, payload);
     ChannelMessage message = new ChannelMessage(name, payload, stats.id());
     for (int i = 0; i < own; i++) {
