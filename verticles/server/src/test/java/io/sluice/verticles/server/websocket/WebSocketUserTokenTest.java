@@ -7,6 +7,7 @@ import io.sluice.verticles.server.kit.Hex;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.Jwts;
+import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.wsauth.AnonymousMode;
 import io.sluice.verticles.server.wsauth.ChannelPattern;
@@ -194,6 +195,26 @@ class WebSocketUserTokenTest {
     assertThat(call(reader, jsonSubscribe("status.eu", 2))).isEqualTo(ack("subscribe", "status.eu", 1, 2));
     assertThat(call(reader, jsonSubscribe("chat.a", 3))).isEqualTo(forbidden("subscribe", "chat.a", 3));
     assertThat(call(reader, jsonPublish("news", "x", 4))).isEqualTo(forbidden("publish", "news", 4));
+  }
+
+  /** The key file is watched as the TLS files are: a new secret is in force without a restart. */
+  @Test
+  void aChangedSecretFileIsReadAgain() throws IOException {
+    start(WebSocketAccessSettings.defaults());
+    String next = Jwts.SECRET.toUpperCase(java.util.Locale.ROOT);
+    String token = Jwts.hs256(next, Jwts.claims("alice", Jwts.grants(List.of("chat.*"), List.of())));
+    Files.writeString(dir.resolve("ws-secret"), next);
+    Poll.until("a token of the new secret is let in", () -> {
+      var attempt = JsonWebSocket.open(vertx, JsonWebSocket.options(sut.httpPort()).setURI("/ws?token=" + token));
+      try {
+        clients.add(attempt.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+        return true;
+      } catch (java.util.concurrent.ExecutionException refused) {
+        return false;
+      }
+    });
+    assertThat(awaitFailure(JsonWebSocket.open(vertx, JsonWebSocket.options(sut.httpPort())
+        .setURI("/ws?token=" + chatUser("bob"))))).as("the old secret's tokens are not").isInstanceOf(UpgradeRejectedException.class);
   }
 
   @Test
