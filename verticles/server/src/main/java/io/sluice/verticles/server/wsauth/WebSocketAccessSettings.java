@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.wsauth;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,8 +41,11 @@ public record WebSocketAccessSettings(Optional<Path> jwtSecretFile, List<Path> j
 
   /** Every key file, for watching. */
   public List<Path> keyFiles() {
-    return java.util.stream.Stream.concat(java.util.stream.Stream.concat(jwtSecretFile.stream(), jwtPublicKeys.stream()),
-        jwksFile.stream()).toList();
+    List<Path> files = new ArrayList<>();
+    jwtSecretFile.ifPresent(files::add);
+    files.addAll(jwtPublicKeys);
+    jwksFile.ifPresent(files::add);
+    return List.copyOf(files);
   }
 
   /** The mode anonymous clients get: the configured one, or the default that follows the credentials. */
