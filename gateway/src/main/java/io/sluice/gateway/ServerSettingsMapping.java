@@ -72,7 +72,8 @@ final class ServerSettingsMapping {
         .withListener(config.httpBind(), config.httpPort())
         .withAllowedOrigins(config.allowedOrigins())
         .withAuthToken(config.authToken())
-        .withAllowedHosts(config.allowedHosts());
+        .withAllowedHosts(config.allowedHosts())
+        .withWebSocket(config.webSocketAccess());
   }
 
   static UdpSettings udp(SluiceConfig config) throws RuleFileException {

@@ -149,6 +149,41 @@ public final class Options {
       .secret()
       .describedAs("Token HTTP and WebSocket clients must present (Authorization: Bearer, or a first {\"op\":\"auth\"} message); unset means none. Prefer the variable or file: flags show in process lists.");
 
+  public static final Option<Path> WS_JWT_SECRET_FILE = Option.valued("ws-jwt-secret-file", "FILE", ValueType.path())
+      .yaml("websocket.jwt-secret-file").environment()
+      .describedAs("WebSocket users' tokens (JWT) signed HS256, HS384 or HS512 with the secret in this file (at least 32 bytes); reloaded when it changes (docs/websocket.md).");
+
+  public static final Option<java.util.List<Path>> WS_JWT_PUBLIC_KEY = Option.valued("ws-jwt-public-key", "FILES", WebSocketValueTypes.paths())
+      .yaml("websocket.jwt-public-keys").environment()
+      .defaultValue(java.util.List::<Path>of, "none")
+      .describedAs("WebSocket users' tokens signed RS256 or ES256: PEM public keys, comma-separated (the old and the new key during a rotation); reloaded when they change.");
+
+  public static final Option<Path> WS_JWT_JWKS_FILE = Option.valued("ws-jwt-jwks-file", "FILE", ValueType.path())
+      .yaml("websocket.jwt-jwks-file").environment()
+      .describedAs("WebSocket users' tokens checked against the keys of this JWKS document ({\"keys\":[...]}); reloaded when it changes.");
+
+  public static final Option<String> WS_JWT_AUDIENCE = Option.valued("ws-jwt-audience", "AUD", WebSocketValueTypes.claim())
+      .yaml("websocket.jwt-audience").environment()
+      .describedAs("When set, a WebSocket user's token must name it in aud.");
+
+  public static final Option<String> WS_JWT_ISSUER = Option.valued("ws-jwt-issuer", "ISS", WebSocketValueTypes.claim())
+      .yaml("websocket.jwt-issuer").environment()
+      .describedAs("When set, a WebSocket user's token must have it as iss.");
+
+  public static final Option<String> WS_ANONYMOUS = Option.valued("ws-anonymous", "none|subscribe|all", ValueType.oneOf("none", "subscribe", "all"))
+      .yaml("websocket.anonymous").environment()
+      .defaultValue(() -> null, "none with --auth-token or a JWT key, all otherwise")
+      .describedAs("What WebSocket clients without a token may do: none until they authenticate; subscribe to --ws-public-channels only; all channels but * and other connections' ID channels (protected mode still takes their publishes from loopback only).");
+
+  public static final Option<java.util.List<String>> WS_PUBLIC_CHANNELS = Option.valued("ws-public-channels", "LIST", WebSocketValueTypes.channelPatterns())
+      .yaml("websocket.public-channels").environment()
+      .defaultValue(java.util.List::<String>of, "none")
+      .describedAs("Channels anonymous WebSocket clients may read with --ws-anonymous subscribe: comma-separated names, a trailing * for a prefix (news,status.*).");
+
+  public static final Option<String> WS_PUBLISH_RATE = Option.valued("ws-publish-rate", "POLICY", ValueType.simpleName())
+      .yaml("websocket.publish-rate").environment()
+      .describedAs("A check-API policy (policies: in the config file) every WebSocket publish counts against, per user (per connection when anonymous); a publish over it gets {\"event\":\"error\",\"op\":\"publish\",\"reason\":\"rate limited\",\"retry_after_ms\":N}.");
+
   public static final Option<Path> RULES = Option.valued("rules", "FILE", ValueType.path())
       .yaml("udp.rules").environment()
       .describedAs("YAML rule table of the UDP protocol (which limit applies to which key); unset: allow everything, like the original's default rule. deploy/rules/musicbrainz.yaml is the MusicBrainz table.");
@@ -362,7 +397,8 @@ public final class Options {
       DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
       IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
-      AUTH_TOKEN_FILE, AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
+      AUTH_TOKEN_FILE, AUTH_TOKEN, WS_JWT_SECRET_FILE, WS_JWT_PUBLIC_KEY, WS_JWT_JWKS_FILE, WS_JWT_AUDIENCE,
+      WS_JWT_ISSUER, WS_ANONYMOUS, WS_PUBLIC_CHANNELS, WS_PUBLISH_RATE, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(CHECK_CONFIG, HELP, VERSION);

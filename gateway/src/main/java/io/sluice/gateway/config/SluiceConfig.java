@@ -1,5 +1,9 @@
 package io.sluice.gateway.config;
 
+import io.sluice.verticles.server.wsauth.AnonymousMode;
+import io.sluice.verticles.server.wsauth.ChannelPattern;
+import io.sluice.verticles.server.wsauth.WebSocketAccessSettings;
+
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.persist.FsyncPolicy;
 import io.sluice.verticles.strategies.policy.Policies;
@@ -255,6 +259,19 @@ public final class SluiceConfig {
   /** {@code --protected-mode yes}. */
   public boolean protectedMode() {
     return value(Options.PROTECTED_MODE).equals("yes");
+  }
+
+  /** Users' tokens, anonymous clients and public channels on the WebSocket bridge. */
+  public WebSocketAccessSettings webSocketAccess() {
+    return WebSocketAccessSettings.defaults()
+        .withJwtSecretFile(Optional.ofNullable(value(Options.WS_JWT_SECRET_FILE)))
+        .withJwtPublicKeys(value(Options.WS_JWT_PUBLIC_KEY))
+        .withJwksFile(Optional.ofNullable(value(Options.WS_JWT_JWKS_FILE)))
+        .withAudience(Optional.ofNullable(value(Options.WS_JWT_AUDIENCE)))
+        .withIssuer(Optional.ofNullable(value(Options.WS_JWT_ISSUER)))
+        .withAnonymous(Optional.ofNullable(value(Options.WS_ANONYMOUS)).map(AnonymousMode::parse))
+        .withPublicChannels(value(Options.WS_PUBLIC_CHANNELS).stream().map(ChannelPattern::parse).toList())
+        .withPublishPolicy(Optional.ofNullable(value(Options.WS_PUBLISH_RATE)));
   }
 
   /** The file the HTTP port's token is read from, when it is not given by value. */
