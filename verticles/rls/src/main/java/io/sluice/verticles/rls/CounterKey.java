@@ -13,7 +13,8 @@ import java.util.List;
  * {@code rls:<domain>:<key>_<value>:<key>_<value>…:<window start, epoch seconds>}, UTF-8, e.g.
  * {@code rls:messaging:message_type_marketing:to_number_2061111111:1767225600}. Like
  * envoyproxy/ratelimit's cache key, it holds the request's values, so a key-only descriptor counts
- * each value apart. A Throttr key has at most 255 bytes: a longer one becomes
+ * each value apart; the values a {@code share_threshold} wildcard matches share the wildcard's
+ * counter ({@code rls:files:files_files/*:…}). A Throttr key has at most 255 bytes: a longer one becomes
  * {@code rls:#<SHA-256 of the domain and entries, hex>:<window start>}, which still counts each
  * descriptor apart.
  */
@@ -25,10 +26,16 @@ final class CounterKey {
   private CounterKey() {
   }
 
-  static byte[] of(String domain, List<RateLimitDescriptor.Entry> entries, long windowStartSeconds) {
+  /**
+   * @param shared per entry, the wildcard whose values share one counter ({@code share_threshold}),
+   *               or "" for the entry's own value; empty when no entry shares
+   */
+  static byte[] of(String domain, List<RateLimitDescriptor.Entry> entries, List<String> shared, long windowStartSeconds) {
     StringBuilder path = new StringBuilder(domain);
-    for (RateLimitDescriptor.Entry entry : entries) {
-      path.append(':').append(entry.getKey()).append('_').append(entry.getValue());
+    for (int i = 0; i < entries.size(); i++) {
+      RateLimitDescriptor.Entry entry = entries.get(i);
+      String value = shared.isEmpty() || shared.get(i).isEmpty() ? entry.getValue() : shared.get(i);
+      path.append(':').append(entry.getKey()).append('_').append(value);
     }
     byte[] key = (PREFIX + path + ':' + windowStartSeconds).getBytes(StandardCharsets.UTF_8);
     if (key.length <= MAX_BYTES) {

@@ -21,27 +21,21 @@ import java.util.function.Supplier;
  * in Sluice's shards instead of Redis. One instance per front event loop (its router's loop);
  * the config and the statistics are shared.
  *
- * <p>Per descriptor, in request order: the limit is the caller's override, else the configured
- * one its entries reach ({@link RlsConfig#limitFor}); a limit whose {@code name} another applying
- * limit {@code replaces} is dropped; an unlimited one answers OK with the largest remaining
- * (4294967295) and no counter. Every other limit adds the descriptor's hits to the counter of the
+ * <p>Per descriptor, in request order: the limit is the caller's override (on a domain the config
+ * knows), else the configured one its entries reach ({@link RlsConfig#limitFor}); a limit whose
+ * {@code name} another applying limit {@code replaces} is dropped; an unlimited one answers OK with
+ * the largest remaining (4294967295), no counter and no statistics. Every other limit adds the descriptor's hits to the counter of the
  * current fixed window (now truncated to the unit) and compares the count after: above
  * {@code requests_per_unit} is OVER_LIMIT with 0 remaining, else OK with the rest. A shadow-mode
  * descriptor is counted and reported in statistics, but its status says OK, so it never makes the
- * overall code OVER_LIMIT. The overall code is OVER_LIMIT when any status is.
+ * overall code OVER_LIMIT. The overall code is composed in {@link #answer}.
  */
 public final class RateLimitService {
 
-  /** envoyproxy/ratelimit's default NEAR_LIMIT_RATIO. */
-  public static final float NEAR_LIMIT_RATIO = 0.8f;
   /** Envoy's own bound on hits_addend; more is surely a mistake, and an unsigned 64-bit value could overflow. */
   public static final long MAX_HITS_ADDEND = 1_000_000_000L;
   /** What an unlimited descriptor reports as remaining: the largest uint32. */
   static final int UNLIMITED_REMAINING = (int) 0xFFFF_FFFFL;
-
-  public static final String LIMIT_HEADER = "x-ratelimit-limit";
-  public static final String REMAINING_HEADER = "x-ratelimit-remaining";
-  public static final String RESET_HEADER = "x-ratelimit-reset";
 
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
@@ -49,20 +43,19 @@ public final class RateLimitService {
   private final ShardRouter router;
   private final Clock clock;
   private final RlsStats stats;
-  private final boolean responseHeaders;
+  private final RlsBehaviour behaviour;
 
   /**
-   * @param config          the config in force, read once per request
-   * @param responseHeaders add x-ratelimit-limit, -remaining and -reset of the descriptor with the
-   *                        fewest remaining (envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED)
+   * @param config    the config in force, read once per request
+   * @param behaviour the response headers, the near-limit ratio and the global shadow mode
    */
   public RateLimitService(Supplier<RlsConfig> config, ShardRouter router, Clock clock, RlsStats stats,
-                          boolean responseHeaders) {
+                          RlsBehaviour behaviour) {
     this.config = config;
     this.router = router;
     this.clock = clock;
     this.stats = stats;
-    this.responseHeaders = responseHeaders;
+    this.behaviour = behaviour;
   }
 
   /**
@@ -90,7 +83,8 @@ public final class RateLimitService {
         continue;
       }
       long windowStart = limit.unit().windowStart(nowSeconds);
-      byte[] key = CounterKey.of(request.getDomain(), request.getDescriptors(i).getEntriesList(), windowStart);
+      byte[] key = CounterKey.of(request.getDomain(), request.getDescriptors(i).getEntriesList(), limit.sharedValues(),
+          windowStart);
       long windowEnd = (windowStart + limit.unit().seconds()) * NANOS_PER_SECOND;
       counts[i] = router.call(new WindowCounter(key, hits[i], windowEnd)).toCompletableFuture();
       all = all.thenCombine(counts[i], (a, b) -> null);
@@ -98,37 +92,59 @@ public final class RateLimitService {
     return all.thenApply(done -> answer(request.getDomain(), limits, hits, counts, nowSeconds));
   }
 
+  /**
+   * The answer, as envoyproxy/ratelimit composes it: OVER_LIMIT when a limit not in quota mode is
+   * over, or when every quota-mode limit of the request is; the headers of the last limit over
+   * (not in quota mode), else of the one with the fewest remaining; and with the global shadow
+   * mode, OK instead of OVER_LIMIT (the statuses still say which were over).
+   */
   private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits, CompletableFuture<Long>[] counts,
                                    long nowSeconds) {
-    RateLimitResponse.Builder response = RateLimitResponse.newBuilder().setOverallCode(Code.OK);
-    DescriptorStatus fewest = null;
+    RateLimitResponse.Builder response = RateLimitResponse.newBuilder();
+    DescriptorStatus closest = null;
+    long fewestRemaining = 0xFFFF_FFFFL;
+    int overLimit = 0;
+    int quotaLimits = 0;
+    int quotaOverLimit = 0;
     for (int i = 0; i < limits.length; i++) {
       RateLimit limit = limits[i];
       DescriptorStatus status;
       if (limit == null) {
         status = DescriptorStatus.newBuilder().setCode(Code.OK).build();
       } else if (limit.unlimited()) {
-        RlsStats.Counts counted = stats.of(domain, limit);
-        counted.totalHits.add(hits[i]);
-        counted.withinLimit.add(hits[i]);
         status = DescriptorStatus.newBuilder().setCode(Code.OK).setLimitRemaining(UNLIMITED_REMAINING).build();
       } else {
         status = counted(domain, limit, hits[i], counts[i].join(), nowSeconds);
-        if (fewest == null || Integer.compareUnsigned(status.getLimitRemaining(), fewest.getLimitRemaining()) < 0) {
-          fewest = status;
+        long remaining = Integer.toUnsignedLong(status.getLimitRemaining());
+        if (remaining < fewestRemaining) {
+          closest = status;
+          fewestRemaining = remaining;
         }
-      }
-      if (status.getCode() == Code.OVER_LIMIT) {
-        response.setOverallCode(Code.OVER_LIMIT);
+        quotaLimits += limit.quotaMode() ? 1 : 0;
+        if (status.getCode() == Code.OVER_LIMIT) {
+          if (limit.quotaMode()) {
+            quotaOverLimit++;
+          } else {
+            overLimit++;
+            closest = status;
+            fewestRemaining = 0;
+          }
+        }
       }
       response.addStatuses(status);
     }
-    if (responseHeaders && fewest != null) {
-      response.addResponseHeadersToAdd(header(LIMIT_HEADER, Integer.toUnsignedString(fewest.getCurrentLimit().getRequestsPerUnit())))
-          .addResponseHeadersToAdd(header(REMAINING_HEADER, Integer.toUnsignedString(fewest.getLimitRemaining())))
-          .addResponseHeadersToAdd(header(RESET_HEADER, Long.toString(fewest.getDurationUntilReset().getSeconds())));
+    boolean over = overLimit > 0 || (quotaLimits > 0 && quotaOverLimit == quotaLimits);
+    if (over && behaviour.globalShadowMode()) {
+      stats.globalShadowMode();
+      over = false;
     }
-    stats.answered(response.getOverallCode() == Code.OVER_LIMIT);
+    response.setOverallCode(over ? Code.OVER_LIMIT : Code.OK);
+    if (behaviour.responseHeaders() && closest != null) {
+      response.addResponseHeadersToAdd(header(behaviour.limitHeader(), Integer.toUnsignedString(closest.getCurrentLimit().getRequestsPerUnit())))
+          .addResponseHeadersToAdd(header(behaviour.remainingHeader(), Integer.toUnsignedString(closest.getLimitRemaining())))
+          .addResponseHeadersToAdd(header(behaviour.resetHeader(), Long.toString(closest.getDurationUntilReset().getSeconds())));
+    }
+    stats.answered(over);
     return response.build();
   }
 
@@ -136,7 +152,7 @@ public final class RateLimitService {
   private DescriptorStatus counted(String domain, RateLimit limit, long hits, long after, long nowSeconds) {
     long before = after - hits;
     long overThreshold = limit.requestsPerUnit();
-    long nearThreshold = (long) Math.floor((double) ((float) overThreshold * NEAR_LIMIT_RATIO));
+    long nearThreshold = (long) Math.floor((double) ((float) overThreshold * behaviour.nearLimitRatio()));
     RlsStats.Counts counted = stats.of(domain, limit);
     counted.totalHits.add(hits);
     DescriptorStatus.Builder status = DescriptorStatus.newBuilder()
@@ -152,7 +168,8 @@ public final class RateLimitService {
         counted.nearLimit.add(overThreshold - Math.max(nearThreshold, before));
       }
       if (limit.shadowMode()) {
-        counted.shadowMode.add(hits);
+        // As the over-limit count: only the hits past the limit.
+        counted.shadowMode.add(before >= overThreshold ? hits : after - overThreshold);
       }
       status.setCode(limit.shadowMode() ? Code.OK : Code.OVER_LIMIT).setLimitRemaining(0);
     } else {
@@ -190,17 +207,21 @@ public final class RateLimitService {
     RateLimit[] limits = new RateLimit[request.getDescriptorsCount()];
     for (int i = 0; i < limits.length; i++) {
       RateLimitDescriptor descriptor = request.getDescriptors(i);
-      RateLimit configured = snapshot.limitFor(request.getDomain(), descriptor.getEntriesList());
-      limits[i] = descriptor.hasLimit() ? override(descriptor, i, configured) : configured;
+      if (!descriptor.hasLimit()) {
+        limits[i] = snapshot.limitFor(request.getDomain(), descriptor.getEntriesList());
+      } else if (snapshot.hasDomain(request.getDomain())) {
+        limits[i] = override(descriptor, i);
+      }
     }
     Set<String> replaced = new HashSet<>();
     for (RateLimit limit : limits) {
-      if (limit != null && !limit.unlimited()) {
+      if (limit != null) {
         replaced.addAll(limit.replaces());
       }
     }
     for (int i = 0; i < limits.length; i++) {
-      if (limits[i] != null && !limits[i].name().isEmpty() && replaced.contains(limits[i].name())) {
+      // An unlimited limit stays unlimited even when replaced, as upstream answers it.
+      if (limits[i] != null && !limits[i].unlimited() && !limits[i].name().isEmpty() && replaced.contains(limits[i].name())) {
         limits[i] = null;
       }
     }
@@ -208,14 +229,22 @@ public final class RateLimitService {
   }
 
   /**
-   * The caller's own limit, counted under the configured descriptor's statistics when there is
-   * one, and in none otherwise: a statistics path never comes from what a client sends.
+   * The caller's own limit on a known domain (upstream applies none on an unknown one), counted
+   * under the request's path {@code key_value.key_value}, or {@code key} for an empty value, as
+   * upstream counts it; that path is request-made, so capped in number.
    */
-  private static RateLimit override(RateLimitDescriptor descriptor, int index, RateLimit configured) {
+  private static RateLimit override(RateLimitDescriptor descriptor, int index) {
     RateLimitDescriptor.RateLimitOverride override = descriptor.getLimit();
     WindowUnit unit = WindowUnit.of(override.getUnit()).orElseThrow(() -> new InvalidRateLimitRequest(
         "descriptor " + index + ": the limit override's unit must be one of SECOND … WEEK, not " + override.getUnitValue()));
-    return RateLimit.override(Integer.toUnsignedLong(override.getRequestsPerUnit()), unit, configured);
+    StringBuilder path = new StringBuilder();
+    for (RateLimitDescriptor.Entry entry : descriptor.getEntriesList()) {
+      path.append(path.isEmpty() ? "" : ".").append(entry.getKey());
+      if (!entry.getValue().isEmpty()) {
+        path.append('_').append(entry.getValue());
+      }
+    }
+    return RateLimit.override(Integer.toUnsignedLong(override.getRequestsPerUnit()), unit, path.toString());
   }
 
   private static HeaderValue header(String key, String value) {

@@ -71,7 +71,7 @@ public final class EnvoyRateLimit {
   /** The service of the calling front event loop. */
   RateLimitService service() {
     return servicesByLoop.computeIfAbsent(Vertx.currentContext(), loop -> new RateLimitService(settings.config(),
-        new ShardQueries(loop, shards).router(), clock, stats, settings.responseHeaders()));
+        new ShardQueries(loop, shards).router(), clock, stats, settings.behaviour()));
   }
 
   /** A new book for one gRPC front event loop's callers. */
