@@ -93,12 +93,12 @@ final class ServerSettingsMapping {
       source = RlsConfigSource.none();
     } else {
       try {
-        source = RlsConfigSource.load(config.rlsConfig().get());
+        source = RlsConfigSource.load(config.rlsConfig().get(), config.rlsMergeDomains());
       } catch (RlsConfigException refused) {
         throw new Exception("rate limit config (--rls-config) refused: " + refused.getMessage(), refused);
       }
     }
-    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsResponseHeaders());
+    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsBehaviour());
   }
 
   /** The listeners' defences against the network. */

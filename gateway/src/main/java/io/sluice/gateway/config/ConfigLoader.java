@@ -183,6 +183,15 @@ public final class ConfigLoader {
         String value = environment.get(variable);
         if (value != null && !value.isEmpty()) {
           found.put(option, new RawValue(value, "environment variable " + variable));
+          return;
+        }
+        for (EnvironmentAlias alias : option.environmentAliases()) {
+          String aliased = alias.read().apply(environment);
+          if (aliased != null && !aliased.isEmpty()) {
+            found.put(option, new RawValue(aliased, "environment variable " + alias.variable()
+                + " (envoyproxy/ratelimit's name for " + option.flag() + ")"));
+            return;
+          }
         }
       });
     }

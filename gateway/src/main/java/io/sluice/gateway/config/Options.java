@@ -49,23 +49,23 @@ public final class Options {
       .describedAs("Port of the UDP text rate-limit protocol (over_limit key -> ok N 1.4 22.0 20); 0 picks a free port.");
 
   public static final Option<Integer> HTTP_PORT = Option.valued("http-port", "PORT", ValueType.port())
-      .yaml("http.port").environment()
+      .yaml("http.port").environment().alias("PORT")
       .defaultValue(8080)
       .describedAs("Port of the HTTP listener (dashboard at /, its API at /api, WebSocket bridge at /ws, check API at /v1, /metrics, /health, /ready); 0 picks a free port.");
 
   public static final Option<Integer> GRPC_PORT = Option.valued("grpc-port", "PORT", ValueType.port())
-      .yaml("grpc.port").environment()
+      .yaml("grpc.port").environment().alias("GRPC_PORT")
       .defaultValue(8081)
       .describedAs("Port of Envoy's rate limit service (envoy.service.ratelimit.v3 ShouldRateLimit) over gRPC, HTTP/2 cleartext; 0 picks a free port.");
 
   public static final Option<Path> RLS_CONFIG = Option.valued("rls-config", "PATH", ValueType.path())
-      .yaml("rls.config").environment()
+      .yaml("rls.config").environment().alias(EnvironmentAlias.runtimeDirectory())
       .describedAs("envoyproxy/ratelimit config: a YAML file, or a directory of them (one domain each); watched, edits apply within seconds. Unset: every descriptor is OK without a limit (docs/envoy.md).");
 
   public static final Option<Boolean> RLS_RESPONSE_HEADERS = Option.valued("rls-response-headers", "BOOL", ValueType.bool())
-      .yaml("rls.response-headers").environment()
+      .yaml("rls.response-headers").environment().alias(EnvironmentAlias.goBoolean("LIMIT_RESPONSE_HEADERS_ENABLED"))
       .defaultValue(false)
-      .describedAs("Add x-ratelimit-limit, x-ratelimit-remaining and x-ratelimit-reset to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
+      .describedAs("Add the limit, the hits left and the seconds to reset (RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset: --rls-header-*) of the descriptor closest to its limit to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
 
   public static final Option<java.net.URI> OTEL_ENDPOINT = Option.valued("otel-endpoint", "URL", TelemetryValueTypes.httpUrl())
       .yaml("otel.endpoint").environment()
@@ -326,7 +326,8 @@ public final class Options {
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       MAX_KEYS, MAX_MEMORY, EVICTION,
-      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, OTEL_ENDPOINT, OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
+      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, RlsOptions.LIMIT_HEADER, RlsOptions.REMAINING_HEADER,
+      RlsOptions.RESET_HEADER, RlsOptions.SHADOW_MODE, RlsOptions.NEAR_LIMIT_RATIO, RlsOptions.MERGE_DOMAINS, OTEL_ENDPOINT, OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
       DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
       IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,

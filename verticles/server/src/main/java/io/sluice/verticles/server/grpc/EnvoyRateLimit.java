@@ -51,6 +51,7 @@ public final class EnvoyRateLimit {
     this.shards = shards;
     this.clock = clock;
     this.stats = new RlsStats(counts -> RlsMetrics.register(metrics, counts));
+    RlsMetrics.registerGlobal(metrics, stats);
     this.pendingBytes = new PendingBytes(metrics);
   }
 

@@ -1,0 +1,96 @@
+package io.sluice.gateway.config;
+
+import io.sluice.verticles.rls.RlsBehaviour;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static io.sluice.gateway.config.Loading.failure;
+import static io.sluice.gateway.config.Loading.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * envoyproxy/ratelimit's environment variables set the same behaviour in Sluice, each weaker than
+ * the option's own SLUICE_* variable; the defaults are upstream's.
+ */
+class RlsOptionsTest {
+
+  @Test
+  void theDefaultsAreUpstreams() throws Exception {
+    RlsBehaviour behaviour = run().rlsBehaviour();
+    assertThat(behaviour).isEqualTo(new RlsBehaviour(false, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
+        0.8f, false));
+    assertThat(run().rlsMergeDomains()).isFalse();
+  }
+
+  @Test
+  void eachUpstreamVariableSetsItsOption() throws Exception {
+    SluiceConfig config = run(Map.of(
+        "SHADOW_MODE", "true",
+        "NEAR_LIMIT_RATIO", "0.5",
+        "LIMIT_LIMIT_HEADER", "X-Limit",
+        "LIMIT_REMAINING_HEADER", "X-Left",
+        "LIMIT_RESET_HEADER", "X-Reset",
+        "LIMIT_RESPONSE_HEADERS_ENABLED", "true",
+        "MERGE_DOMAIN_CONFIG", "true",
+        "GRPC_PORT", "18081",
+        "PORT", "18080"));
+    assertThat(config.rlsBehaviour()).isEqualTo(new RlsBehaviour(true, "X-Limit", "X-Left", "X-Reset", 0.5f, true));
+    assertThat(config.rlsMergeDomains()).isTrue();
+    assertThat(config.grpcPort()).isEqualTo(18081);
+    assertThat(config.httpPort()).isEqualTo(18080);
+    assertThat(config.origin(RlsOptions.SHADOW_MODE))
+        .isEqualTo("environment variable SHADOW_MODE (envoyproxy/ratelimit's name for --rls-shadow-mode)");
+  }
+
+  @Test
+  void sluicesOwnVariableAndTheFlagWinOverUpstreams() throws Exception {
+    Map<String, String> both = Map.of("GRPC_PORT", "18081", "SLUICE_GRPC_PORT", "28081");
+    assertThat(run(both).grpcPort()).isEqualTo(28081);
+    assertThat(run(both, "--grpc-port", "38081").grpcPort()).isEqualTo(38081);
+  }
+
+  @ParameterizedTest(name = "{0}={1} reads as {2}")
+  @CsvSource({"1, true", "t, true", "T, true", "TRUE, true", "True, true", "0, false", "f, false", "False, false"})
+  void booleansAreReadAsUpstreamReadsThem(String text, boolean expected) throws Exception {
+    assertThat(run(Map.of("SHADOW_MODE", text)).rlsBehaviour().globalShadowMode()).isEqualTo(expected);
+    assertThat(run(Map.of("MERGE_DOMAIN_CONFIG", text)).rlsMergeDomains()).isEqualTo(expected);
+    assertThat(run(Map.of("LIMIT_RESPONSE_HEADERS_ENABLED", text)).rlsResponseHeaders()).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "RUNTIME_ROOT=/data RUNTIME_SUBDIRECTORY=ratelimit                          | /data/ratelimit/config",
+      "RUNTIME_ROOT=/data/ RUNTIME_SUBDIRECTORY=ratelimit RUNTIME_APPDIRECTORY=rl | /data/ratelimit/rl",
+      "RUNTIME_SUBDIRECTORY=ratelimit                                             | /srv/runtime_data/current/ratelimit/config",
+      "RUNTIME_ROOT=/data                                                         | /data/config",
+  })
+  void theRuntimeVariablesNameTheConfigDirectory(String variables, String directory) throws Exception {
+    Map<String, String> environment = new java.util.HashMap<>();
+    for (String pair : variables.split(" ")) {
+      environment.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+    }
+    assertThat(run(environment).rlsConfig()).contains(Path.of(directory));
+    environment.put("SLUICE_RLS_CONFIG", "/mine");
+    assertThat(run(environment).rlsConfig()).contains(Path.of("/mine"));
+  }
+
+  @Test
+  void wrongValuesAreRefusedNamingTheVariable() {
+    assertThat(failure(Map.of("NEAR_LIMIT_RATIO", "1.5")).getMessage()).contains("NEAR_LIMIT_RATIO")
+        .contains("expected a number from 0 to 1");
+    assertThat(failure(Map.of("LIMIT_LIMIT_HEADER", "Rate Limit")).getMessage()).contains("LIMIT_LIMIT_HEADER")
+        .contains("expected an HTTP header name");
+    assertThat(failure("--rls-header-reset", "a:b").getMessage()).contains("--rls-header-reset");
+  }
+
+  @Test
+  void helpAndTheMarkdownTableNameTheAliases() {
+    assertThat(OptionDocs.helpText()).contains("env SLUICE_RLS_SHADOW_MODE or SHADOW_MODE")
+        .contains("env SLUICE_RLS_CONFIG or RUNTIME_ROOT/RUNTIME_SUBDIRECTORY/RUNTIME_APPDIRECTORY");
+    assertThat(OptionDocs.markdownTable()).contains("`SLUICE_GRPC_PORT`, `GRPC_PORT`");
+  }
+}
