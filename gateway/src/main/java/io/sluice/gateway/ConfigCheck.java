@@ -3,12 +3,16 @@ package io.sluice.gateway;
 import io.sluice.gateway.config.SluiceConfig;
 import io.sluice.protocol.udp.rulefile.RuleFileException;
 import io.sluice.protocol.udp.rules.RuleSet;
+import io.sluice.verticles.rls.RlsConfig;
+import io.sluice.verticles.rls.RlsConfigException;
+import io.sluice.verticles.rls.RlsConfigSource;
 
 import java.io.PrintStream;
 
 /**
  * {@code --check-config}, like {@code nginx -t}: everything start-up would read (options, config
- * file, policies, rules file) is read and checked, and what would run is printed; nothing binds.
+ * file, policies, rules file, rate limit config) is read and checked, and what would run is
+ * printed; nothing binds.
  */
 final class ConfigCheck {
 
@@ -21,10 +25,14 @@ final class ConfigCheck {
   /** @return the exit status: 0 when the configuration would start, {@link #INVALID} otherwise */
   static int run(SluiceConfig config, PrintStream out, PrintStream err) {
     RuleSet rules;
+    RlsConfig rls;
     try {
       rules = UdpRules.load(config.rulesFile());
-    } catch (RuleFileException invalid) {
-      err.println("sluice: " + invalid.getMessage());
+      rls = config.rlsConfig().isEmpty() ? RlsConfig.EMPTY
+          : RlsConfigSource.load(config.rlsConfig().get(), config.rlsMergeDomains()).get();
+    } catch (RuleFileException | RlsConfigException invalid) {
+      String prefix = invalid instanceof RlsConfigException ? "rate limit config (--rls-config) refused: " : "";
+      err.println("sluice: " + prefix + invalid.getMessage());
       err.println("sluice: configuration check failed");
       return INVALID;
     }
@@ -38,6 +46,8 @@ final class ConfigCheck {
     out.println("UDP rules: " + config.rulesFile().map(file -> file + ": " + rules.statsOnlyHooks().size()
         + " stats-only hooks, " + rules.rewrites().size() + " rewrites, " + rules.rules().size() + " rules and a default")
         .orElse("none given: every key allowed (the original's default rule)"));
+    out.println("Rate limit config: " + config.rlsConfig().map(path -> path + ": domains "
+        + rls.domains().keySet().stream().sorted().toList()).orElse("none given: every descriptor OK without a limit"));
     ExposureWarning.of(config).ifPresent(warning -> out.println("WARNING: " + warning));
     out.println("sluice: configuration OK");
     return 0;

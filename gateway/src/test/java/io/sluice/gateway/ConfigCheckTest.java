@@ -59,6 +59,45 @@ class ConfigCheckTest {
   }
 
   @Test
+  void theRateLimitConfigIsCheckedAsAtStart() throws Exception {
+    assertThat(check("--check-config", "--rls-config", DEPLOY.resolve("ratelimit").toString())).as(printed()).isZero();
+    assertThat(printed()).containsPattern("Rate limit config: .*ratelimit: domains \\[edge\\]");
+  }
+
+  @Test
+  void aRefusedRateLimitConfigFailsTheCheckWithFileLineAndField() throws Exception {
+    Path rls = Files.writeString(directory.resolve("rls.yaml"), String.join("\n",
+        "domain: d",
+        "descriptors:",
+        "  - key: k",
+        "    rate_limit: {unit: fortnight, requests_per_unit: 1}",
+        ""));
+    assertThat(check("--check-config", "--rls-config", rls.toString())).isEqualTo(ConfigCheck.INVALID);
+    assertThat(printed()).contains("sluice: rate limit config (--rls-config) refused: " + rls
+            + ":4: descriptors[0].rate_limit.unit: must be one of")
+        .contains("configuration check failed").doesNotContain("configuration OK");
+  }
+
+  @Test
+  void aMissingRateLimitConfigFailsTheCheck() throws Exception {
+    Path nowhere = directory.resolve("nowhere");
+    assertThat(check("--check-config", "--rls-config", nowhere.toString())).isEqualTo(ConfigCheck.INVALID);
+    assertThat(printed()).contains(nowhere + ": no such file or directory").doesNotContain("configuration OK");
+  }
+
+  @Test
+  void aDomainInTwoFilesPassesOnlyWhenDomainsAreMerged() throws Exception {
+    Files.writeString(directory.resolve("a.yaml"), "domain: d\ndescriptors: [{key: a, rate_limit: {unit: second, requests_per_unit: 1}}]\n");
+    Files.writeString(directory.resolve("b.yaml"), "domain: d\ndescriptors: [{key: b, rate_limit: {unit: second, requests_per_unit: 1}}]\n");
+    assertThat(check("--check-config", "--rls-config", directory.toString())).isEqualTo(ConfigCheck.INVALID);
+    assertThat(printed()).contains("domain 'd' is also defined in");
+    out.reset();
+    err.reset();
+    assertThat(check("--check-config", "--rls-config", directory.toString(), "--rls-merge-domains", "true"))
+        .as(printed()).isZero();
+  }
+
+  @Test
   void aRegularExpressionErrorNamesTheFileAndLine() throws Exception {
     Path rules = Files.writeString(directory.resolve("rules.yaml"), String.join("\n",
         "rules:",
