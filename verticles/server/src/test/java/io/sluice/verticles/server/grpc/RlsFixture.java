@@ -56,6 +56,15 @@ public final class RlsFixture implements AutoCloseable {
 
   /** @param files alternately a file name and its YAML text */
   RlsFixture(boolean responseHeaders, String... files) {
+    this(io.sluice.verticles.rls.RlsBehaviour.defaults(responseHeaders), false, files);
+  }
+
+  /**
+   * @param behaviour    the headers, near-limit ratio and global shadow mode
+   * @param mergeDomains whether files may share a domain (MERGE_DOMAIN_CONFIG)
+   * @param files        alternately a file name and its YAML text
+   */
+  RlsFixture(io.sluice.verticles.rls.RlsBehaviour behaviour, boolean mergeDomains, String... files) {
     try {
       configDir = Files.createTempDirectory("rls-config");
     } catch (IOException e) {
@@ -66,12 +75,12 @@ public final class RlsFixture implements AutoCloseable {
     }
     RlsConfigSource config;
     try {
-      config = RlsConfigSource.load(configDir);
+      config = RlsConfigSource.load(configDir, mergeDomains);
     } catch (Exception e) {
       throw new AssertionError("the test's config was refused: " + e.getMessage(), e);
     }
     sut = new SluiceUnderTest(vertx,
-        SluiceUnderTest.defaults().withRls(new RlsSettings("127.0.0.1", 0, config, responseHeaders)));
+        SluiceUnderTest.defaults().withRls(new RlsSettings("127.0.0.1", 0, config, behaviour)));
     channel = channel(sut.grpcPort());
   }
 
