@@ -94,6 +94,17 @@ public final class EnvoyRateLimit {
     }));
   }
 
+  /**
+   * {@code GET /rlconfig}: the config in force in envoyproxy/ratelimit's debug text, one line per
+   * limit ({@link io.sluice.verticles.rls.RlsConfigDump}); with {@code --auth-token}, the token.
+   */
+  public HttpFeature configDump(BearerToken token) {
+    return HttpFeature.at("/rlconfig", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), token, context -> {
+      context.response().putHeader(io.vertx.core.http.HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8");
+      return context.response().end(io.sluice.verticles.rls.RlsConfigDump.of(settings.config().get()));
+    }));
+  }
+
   /** Looks at the config's files every second and reloads them when they change. */
   public void watch() {
     if (settings.config().path() != null) {
