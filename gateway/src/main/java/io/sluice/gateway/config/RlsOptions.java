@@ -38,6 +38,12 @@ public final class RlsOptions {
       .defaultValue(false)
       .describedAs("Let several --rls-config files define one domain, their descriptors making one tree (envoyproxy/ratelimit's MERGE_DOMAIN_CONFIG); otherwise a domain in two files is refused.");
 
+  public static final Option<Boolean> STOP_INCREMENT_OVER_LIMIT = Option.valued("rls-stop-increment-over-limit", "BOOL", ValueType.bool())
+      .yaml("rls.stop-increment-over-limit").environment()
+      .alias(EnvironmentAlias.goBoolean("STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT"))
+      .defaultValue(false)
+      .describedAs("When a descriptor of a request would go over its limit, count only the descriptors that would (envoyproxy/ratelimit's STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT): a refused request does not use up its other limits. Costs a second trip to the counters.");
+
   private RlsOptions() {
   }
 

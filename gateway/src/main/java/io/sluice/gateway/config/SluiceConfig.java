@@ -121,7 +121,7 @@ public final class SluiceConfig {
   public io.sluice.verticles.rls.RlsBehaviour rlsBehaviour() {
     return new io.sluice.verticles.rls.RlsBehaviour(rlsResponseHeaders(), value(RlsOptions.LIMIT_HEADER),
         value(RlsOptions.REMAINING_HEADER), value(RlsOptions.RESET_HEADER), value(RlsOptions.NEAR_LIMIT_RATIO).floatValue(),
-        value(RlsOptions.SHADOW_MODE));
+        value(RlsOptions.SHADOW_MODE), value(RlsOptions.STOP_INCREMENT_OVER_LIMIT));
   }
 
   /** Whether several --rls-config files may define one domain (MERGE_DOMAIN_CONFIG). */

@@ -22,7 +22,7 @@ class RlsOptionsTest {
   void theDefaultsAreUpstreams() throws Exception {
     RlsBehaviour behaviour = run().rlsBehaviour();
     assertThat(behaviour).isEqualTo(new RlsBehaviour(false, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
-        0.8f, false));
+        0.8f, false, false));
     assertThat(run().rlsMergeDomains()).isFalse();
   }
 
@@ -36,9 +36,10 @@ class RlsOptionsTest {
         "LIMIT_RESET_HEADER", "X-Reset",
         "LIMIT_RESPONSE_HEADERS_ENABLED", "true",
         "MERGE_DOMAIN_CONFIG", "true",
+        "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT", "1",
         "GRPC_PORT", "18081",
         "PORT", "18080"));
-    assertThat(config.rlsBehaviour()).isEqualTo(new RlsBehaviour(true, "X-Limit", "X-Left", "X-Reset", 0.5f, true));
+    assertThat(config.rlsBehaviour()).isEqualTo(new RlsBehaviour(true, "X-Limit", "X-Left", "X-Reset", 0.5f, true, true));
     assertThat(config.rlsMergeDomains()).isTrue();
     assertThat(config.grpcPort()).isEqualTo(18081);
     assertThat(config.httpPort()).isEqualTo(18080);

@@ -71,8 +71,30 @@ public final class RateLimitService {
     } catch (InvalidRateLimitRequest invalid) {
       return CompletableFuture.failedFuture(invalid);
     }
-    long nowNanos = clock.epochNanos();
-    long nowSeconds = Math.floorDiv(nowNanos, NANOS_PER_SECOND);
+    long nowSeconds = Math.floorDiv(clock.epochNanos(), NANOS_PER_SECOND);
+    if (!behaviour.stopIncrementOverLimit()) {
+      return add(request, limits, hits, nowSeconds)
+          .thenApply(counts -> answer(request.getDomain(), limits, hits, counts, nowSeconds));
+    }
+    // STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, as upstream: look at the counts first; when a
+    // descriptor would go over, only the descriptors that would go over are counted. Like
+    // upstream's, the look and the addition are two steps, not one.
+    return add(request, limits, new long[hits.length], nowSeconds).thenCompose(current -> {
+      long[] adding = new long[hits.length];
+      boolean anyOver = false;
+      for (int i = 0; i < hits.length; i++) {
+        anyOver |= current[i] != null && current[i] + hits[i] > limits[i].requestsPerUnit();
+      }
+      for (int i = 0; i < hits.length; i++) {
+        boolean over = current[i] != null && current[i] + hits[i] > limits[i].requestsPerUnit();
+        adding[i] = !anyOver || over ? hits[i] : 0;
+      }
+      return add(request, limits, adding, nowSeconds);
+    }).thenApply(counts -> answer(request.getDomain(), limits, hits, counts, nowSeconds));
+  }
+
+  /** Adds each counted descriptor's hits to its window's counter; the counts after, null where none. */
+  private CompletableFuture<Long[]> add(RateLimitRequest request, RateLimit[] limits, long[] hits, long nowSeconds) {
     int n = limits.length;
     @SuppressWarnings("unchecked")
     CompletableFuture<Long>[] counts = new CompletableFuture[n];
@@ -89,7 +111,13 @@ public final class RateLimitService {
       counts[i] = router.call(new WindowCounter(key, hits[i], windowEnd)).toCompletableFuture();
       all = all.thenCombine(counts[i], (a, b) -> null);
     }
-    return all.thenApply(done -> answer(request.getDomain(), limits, hits, counts, nowSeconds));
+    return all.thenApply(done -> {
+      Long[] after = new Long[n];
+      for (int i = 0; i < n; i++) {
+        after[i] = counts[i] == null ? null : counts[i].join();
+      }
+      return after;
+    });
   }
 
   /**
@@ -98,8 +126,7 @@ public final class RateLimitService {
    * (not in quota mode), else of the one with the fewest remaining; and with the global shadow
    * mode, OK instead of OVER_LIMIT (the statuses still say which were over).
    */
-  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits, CompletableFuture<Long>[] counts,
-                                   long nowSeconds) {
+  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits, Long[] counts, long nowSeconds) {
     RateLimitResponse.Builder response = RateLimitResponse.newBuilder();
     DescriptorStatus closest = null;
     long fewestRemaining = 0xFFFF_FFFFL;
@@ -114,7 +141,7 @@ public final class RateLimitService {
       } else if (limit.unlimited()) {
         status = DescriptorStatus.newBuilder().setCode(Code.OK).setLimitRemaining(UNLIMITED_REMAINING).build();
       } else {
-        status = counted(domain, limit, hits[i], counts[i].join(), nowSeconds);
+        status = counted(domain, limit, hits[i], counts[i], nowSeconds);
         long remaining = Integer.toUnsignedLong(status.getLimitRemaining());
         if (remaining < fewestRemaining) {
           closest = status;

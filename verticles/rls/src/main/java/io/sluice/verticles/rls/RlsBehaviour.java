@@ -11,9 +11,11 @@ package io.sluice.verticles.rls;
  * @param resetHeader      LIMIT_RESET_HEADER
  * @param nearLimitRatio   past this share of a limit, hits count as near it (NEAR_LIMIT_RATIO)
  * @param globalShadowMode an answer that would be OVER_LIMIT says OK, and is counted (SHADOW_MODE)
+ * @param stopIncrementOverLimit when a descriptor of a request would go over its limit, the others
+ *                         are not counted (STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT)
  */
 public record RlsBehaviour(boolean responseHeaders, String limitHeader, String remainingHeader, String resetHeader,
-                           float nearLimitRatio, boolean globalShadowMode) {
+                           float nearLimitRatio, boolean globalShadowMode, boolean stopIncrementOverLimit) {
 
   public static final String LIMIT_HEADER = "RateLimit-Limit";
   public static final String REMAINING_HEADER = "RateLimit-Remaining";
@@ -22,6 +24,6 @@ public record RlsBehaviour(boolean responseHeaders, String limitHeader, String r
 
   /** envoyproxy/ratelimit's defaults, with the response headers on or off. */
   public static RlsBehaviour defaults(boolean responseHeaders) {
-    return new RlsBehaviour(responseHeaders, LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER, NEAR_LIMIT_RATIO, false);
+    return new RlsBehaviour(responseHeaders, LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER, NEAR_LIMIT_RATIO, false, false);
   }
 }

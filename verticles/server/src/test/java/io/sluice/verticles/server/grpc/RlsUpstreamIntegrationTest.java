@@ -224,10 +224,33 @@ class RlsUpstreamIntegrationTest {
     assertThat(stats("semantics", "route_draw.verb").orElseThrow().totalHits()).isEqualTo(1);
   }
 
+  /** STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT: a refused request counts only on the limits it goes over. */
+  @Test
+  void aRefusedRequestDoesNotUseUpItsOtherLimits() {
+    RlsBehaviour behaviour = new RlsBehaviour(false, "a", "b", "c", 0.8f, false, true);
+    try (RlsFixture stopping = new RlsFixture(behaviour, false, "s.yaml", """
+        domain: stop
+        descriptors:
+          - key: tight
+            rate_limit: {unit: minute, requests_per_unit: 1}
+          - key: wide
+            rate_limit: {unit: minute, requests_per_unit: 5}
+        """)) {
+      stopping.call(request("stop", descriptor("tight", "x"), descriptor("wide", "x")));
+      RateLimitResponse refused = stopping.call(request("stop", descriptor("tight", "x"), descriptor("wide", "x")));
+      assertThat(refused.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      assertThat(refused.getStatuses(1).getLimitRemaining()).as("wide not counted").isEqualTo(4);
+      RateLimitResponse wideAlone = stopping.call(request("stop", descriptor("wide", "x")));
+      assertThat(wideAlone.getStatuses(0).getLimitRemaining()).isEqualTo(3);
+      RateLimitResponse tightAlone = stopping.call(request("stop", descriptor("tight", "x")));
+      assertThat(tightAlone.getOverallCode()).as("the limit gone over is counted").isEqualTo(Code.OVER_LIMIT);
+    }
+  }
+
   /** SHADOW_MODE, LIMIT_*_HEADER, NEAR_LIMIT_RATIO and MERGE_DOMAIN_CONFIG, set as settings. */
   @Test
   void theGlobalSettings() {
-    RlsBehaviour behaviour = new RlsBehaviour(true, "X-Limit", "X-Left", "X-Reset", 0.5f, true);
+    RlsBehaviour behaviour = new RlsBehaviour(true, "X-Limit", "X-Left", "X-Reset", 0.5f, true, false);
     try (RlsFixture global = new RlsFixture(behaviour, true,
         "a.yaml", "domain: merged\ndescriptors: [{key: a, rate_limit: {unit: minute, requests_per_unit: 4}}]\n",
         "b.yaml", "domain: merged\ndescriptors: [{key: b, rate_limit: {unit: minute, requests_per_unit: 1}}]\n")) {
