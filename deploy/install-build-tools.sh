@@ -4,7 +4,8 @@
 # dashboard's browser test drives a headless Chromium). Those tests skip when their tool is missing.
 # systemd (systemd-analyze verify checks deploy/systemd/sluice.service) and prometheus (promtool
 # checks deploy/prometheus/sluice-rules.yml): the deploy kit's tests skip without them, except in CI.
-# Does nothing when they are already there.
+# tshark (the cluster's capture test shows member traffic carries no key in clear; it runs as root,
+# and skips otherwise unless CI=true). Does nothing when they are already there.
 set -euo pipefail
 need=()
 command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
@@ -15,9 +16,12 @@ command -v mvn >/dev/null 2>&1 || need+=(maven)
 [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+command -v tshark >/dev/null 2>&1 || need+=(tshark)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -q
+  # wireshark-common asks whether non-root users may capture: no (the test captures as root).
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo_cmd debconf-set-selections
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q "${need[@]}"
 fi

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Envoy's ShouldRateLimit over gRPC (64 HTTP/2 streams) against the HTTP check API (64 connections),
+# Envoy's ShouldRateLimit over gRPC (64 HTTP/2 streams) with a fixed window and a sliding window
+# (algorithm: sliding_window) against the HTTP check API (64 connections),
 # in one run of `bench grpc`, against a fresh server from gateway/target/sluice.jar; figures in
 # docs/benchmarks.md. Usage: verticles/benchmarks/scripts/grpc.sh [seconds, default 15] [streams, default 64]
 # Build first: mvn -q -DskipTests package
@@ -16,4 +17,4 @@ server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do grep -q "Envoy rate limit service" /tmp/sluice-grpc-bench.log && break; sleep 0.1; done
 java -jar gateway/target/sluice-bench.jar grpc --port "$grpc_port" --http-port "$http_port" --streams "$streams" \
-  --domain bench --descriptor key=bench --policy bench --warmup 10 --duration "$seconds" --rounds 5
+  --domain bench --descriptor key=bench --algorithm-descriptor sliding=bench --policy bench --warmup 10 --duration "$seconds" --rounds 5

@@ -17,6 +17,7 @@ export function mount(root, { signal }) {
       { title: 'ID', className: 'id mono', cell: (item) => item.id },
       { title: 'Protocol', cell: (item) => el('span', { className: `badge badge-${item.protocol}`, text: item.protocol }) },
       ADDRESS,
+      { title: 'User', className: 'mono', cell: (item) => item.user ?? '' },
       { title: 'Connected since', cell: (item) => el('span', { title: formatAge(item.connectedAtMillis), text: formatTime(item.connectedAtMillis) }) },
       READ, WRITTEN, REQUESTS,
     ],

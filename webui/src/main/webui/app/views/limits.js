@@ -165,6 +165,8 @@ export function describe(parameters) {
     case 'composite':
       return `primary ${describe({ strategy: 'fixed_window', ...parameters.primary })}; `
         + `secondary ${parameters.secondary.strategy} ${describe(parameters.secondary)}`;
+    case 'sliding_window':
+      return `${parameters.limit} per ${parameters.window}, sliding`;
     case 'decaying_rate':
       return `${parameters.limit} per ${parameters.period}${parameters.strict ? ', strict' : ''}`;
     default:

@@ -11,7 +11,8 @@ import java.io.PrintStream;
 
 /**
  * {@code --check-config}, like {@code nginx -t}: everything start-up would read (options, config
- * file, policies, rules file, rate limit config) is read and checked, and what would run is
+ * file, policies, rules file, the rate limit config with Sluice's algorithm fields) is read and
+ * checked, and what would run is
  * printed; nothing binds.
  */
 final class ConfigCheck {
@@ -30,9 +31,13 @@ final class ConfigCheck {
       rules = UdpRules.load(config.rulesFile());
       rls = config.rlsConfig().isEmpty() ? RlsConfig.EMPTY
           : RlsConfigSource.load(config.rlsConfig().get(), config.rlsMergeDomains()).get();
-    } catch (RuleFileException | RlsConfigException invalid) {
-      String prefix = invalid instanceof RlsConfigException ? "rate limit config (--rls-config) refused: " : "";
-      err.println("sluice: " + prefix + invalid.getMessage());
+    } catch (RuleFileException invalid) {
+      err.println("sluice: " + invalid.getMessage());
+      err.println("sluice: configuration check failed");
+      return INVALID;
+    } catch (RlsConfigException refused) {
+      // One line per problem: a config may have many, each with its file, line and field.
+      refused.problems().forEach(problem -> err.println("sluice: rate limit config (--rls-config) refused: " + problem));
       err.println("sluice: configuration check failed");
       return INVALID;
     }
@@ -49,6 +54,7 @@ final class ConfigCheck {
     out.println("Rate limit config: " + config.rlsConfig().map(path -> path + ": domains "
         + rls.domains().keySet().stream().sorted().toList()).orElse("none given: every descriptor OK without a limit"));
     ExposureWarning.of(config).ifPresent(warning -> out.println("WARNING: " + warning));
+    ExposureWarning.ofCluster(config).ifPresent(warning -> out.println("WARNING: " + warning));
     out.println("sluice: configuration OK");
     return 0;
   }

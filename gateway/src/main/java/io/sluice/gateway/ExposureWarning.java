@@ -22,6 +22,22 @@ final class ExposureWarning {
         + " or SLUICE_AUTH_TOKEN, or bind 127.0.0.1)");
   }
 
+  /**
+   * A warning when this node's cluster ports are reachable beyond this host and its members prove
+   * nothing: anyone who reaches them with the cluster's name is a member.
+   */
+  static Optional<String> ofCluster(SluiceConfig config) {
+    boolean credentials = config.clusterTlsCertificate().isPresent() || config.clusterSecretFile().isPresent();
+    if (!config.cluster() || credentials || (config.clusterConfig().isEmpty() && isLoopback(config.clusterHost()))) {
+      return Optional.empty();
+    }
+    return Optional.of("cluster ports on " + (config.clusterConfig().isPresent() ? "the addresses of "
+        + config.clusterConfig().get() : config.clusterHost()) + ", beyond loopback, without credentials: anyone who can"
+        + " reach them and knows the cluster's name is a member, reads and changes every key, and member traffic is"
+        + " plain text (set --cluster-secret-file or --cluster-tls-cert, --cluster-tls-key and --cluster-tls-ca;"
+        + " docs/cluster.md)");
+  }
+
   private static boolean isLoopback(String bind) {
     try {
       return InetAddress.getByName(bind.replace("[", "").replace("]", "")).isLoopbackAddress();

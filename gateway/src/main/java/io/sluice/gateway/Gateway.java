@@ -92,14 +92,21 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, "records: at most " + (config.maxKeys() == Long.MAX_VALUE ? "unlimited" : config.maxKeys())
           + " keys and " + config.maxMemory() + " bytes estimated (" + config.origin(io.sluice.gateway.config.Options.MAX_MEMORY)
           + "), each of the " + config.shards() + " shards its share; when full: " + config.eviction().label());
-      LOG.log(System.Logger.Level.INFO, String.format("Envoy rate limit service (%s) on %s:%d, POST /json on the HTTP port; %s",
-          StartLine.grpcTransport(config), config.bind(), server.grpcPort(), config.rlsConfig().map(path -> "domains "
-              + server.rateLimitService().settings().config().get().domains().keySet().stream().sorted().toList()
-              + " from " + path + " (watched)").orElse("no --rls-config: every descriptor is OK without a limit")));
+      if (config.rlsXdsServer().isPresent()) {
+        LOG.log(System.Logger.Level.INFO, String.format("Envoy rate limit service (%s) on %s:%d once the xDS server has"
+            + " given a first config, POST /json on the HTTP port", StartLine.grpcTransport(config), config.bind(),
+            config.grpcPort()));
+      } else {
+        LOG.log(System.Logger.Level.INFO, String.format("Envoy rate limit service (%s) on %s:%d, POST /json on the HTTP port; %s",
+            StartLine.grpcTransport(config), config.bind(), server.grpcPort(), config.rlsConfig().map(path -> "domains "
+                + server.rateLimitService().settings().config().get().domains().keySet().stream().sorted().toList()
+                + " from " + path + " (watched)").orElse("no --rls-config: every descriptor is OK without a limit")));
+      }
       settings.defences().tls().ifPresent(tls -> LOG.log(System.Logger.Level.INFO, "TLS on the Throttr, HTTP and gRPC ports ("
           + tls.engine().resolved().name().toLowerCase(java.util.Locale.ROOT) + " engine, TLS 1.2 and 1.3"
           + (tls.clientCa().isPresent() ? ", client certificates required" : "") + ")"));
       ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
+      ExposureWarning.ofCluster(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
       Reloader reloader = new Reloader(config, reread, metrics, Clock.SYSTEM, server.lastReload())
           .add("policies", next -> {
             Policies policies = next.policies();
@@ -145,7 +152,9 @@ public final class Gateway {
       Vertx vertx = HazelcastSetup.clusteredVertx(builder, options, cluster, config.valueSize(), nodeId)
           .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
       LOG.log(System.Logger.Level.INFO, "cluster '" + cluster.name() + "' joined as " + cluster.host() + ":"
-          + cluster.port() + (cluster.members().isEmpty() ? "" : " (members named: " + String.join(",", cluster.members()) + ")"));
+          + cluster.port() + (cluster.members().isEmpty() ? "" : " (members named: " + String.join(",", cluster.members()) + ")")
+          + (cluster.credentials().required() ? "; members admitted by " + (config.clusterSecretFile().isPresent()
+              ? "the shared secret" : "certificate") + ", keys and records between members on mutual TLS" : "; members prove nothing"));
       return vertx;
     } catch (Exception e) {
       throw new Exception("could not join cluster '" + cluster.name() + "': " + rootMessage(e), e);

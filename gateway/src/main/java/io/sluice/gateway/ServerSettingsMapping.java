@@ -10,8 +10,10 @@ import io.sluice.verticles.server.settings.Defences;
 import io.sluice.verticles.server.settings.OperatorSettings;
 import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.cluster.ClusterSettings;
+import io.sluice.verticles.server.cluster.MemberCredentials;
 import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.grpc.RlsSettings;
+import io.sluice.verticles.server.xds.XdsSettings;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.persistence.PersistenceSettings;
 import io.sluice.verticles.server.tcp.TcpSettings;
@@ -19,7 +21,9 @@ import io.sluice.verticles.server.tls.TlsEngine;
 import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 
+import java.net.InetSocketAddress;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The one place where the options become the server's settings: a method per section of the
@@ -68,7 +72,8 @@ final class ServerSettingsMapping {
         .withListener(config.httpBind(), config.httpPort())
         .withAllowedOrigins(config.allowedOrigins())
         .withAuthToken(config.authToken())
-        .withAllowedHosts(config.allowedHosts());
+        .withAllowedHosts(config.allowedHosts())
+        .withWebSocket(config.webSocketAccess());
   }
 
   static UdpSettings udp(SluiceConfig config) throws RuleFileException {
@@ -82,12 +87,37 @@ final class ServerSettingsMapping {
   static ClusterSettings cluster(SluiceConfig config) {
     return config.cluster()
         ? new ClusterSettings(true, config.clusterHost(), config.clusterPort(), config.clusterMembers(), config.clusterName(),
-            config.backups(), config.clusterConfig())
+            config.backups(), config.clusterConfig(), memberCredentials(config))
         : ClusterSettings.NONE;
   }
 
-  /** envoyproxy/ratelimit's config, read now: a refused one stops the start with its file, line and field. */
+  /** The operator's certificates, a shared secret, or none (the loader refuses a mix). */
+  static MemberCredentials memberCredentials(SluiceConfig config) {
+    if (config.clusterTlsCertificate().isPresent()) {
+      return new MemberCredentials.Certificates(config.clusterTlsCertificate().get(), config.clusterTlsKey().orElseThrow(),
+          config.clusterTlsCa().orElseThrow());
+    }
+    return config.clusterSecretFile().<MemberCredentials>map(MemberCredentials.SharedSecret::new)
+        .orElse(MemberCredentials.NONE);
+  }
+
+  /**
+   * envoyproxy/ratelimit's config, read now: a refused one stops the start with its file, line and
+   * field. Or an xDS server's, over TLS when the listeners have it (what Envoy Gateway mounts for
+   * both); one source, not both.
+   */
   static RlsSettings rls(SluiceConfig config) throws Exception {
+    if (config.rlsXdsServer().isPresent()) {
+      if (config.rlsConfig().isPresent()) {
+        throw new Exception("--rls-config and --rls-xds-server both name where the rate limit config comes from: keep one");
+      }
+      InetSocketAddress server = config.rlsXdsServer().get();
+      XdsSettings xds = XdsSettings.of(server.getHostString(), server.getPort()).withNodeId(config.rlsXdsNodeId());
+      Optional<TlsSettings> tls = defences(config).tls();
+      return new RlsSettings(config.bind(), config.grpcPort(), RlsConfigSource.none(), config.rlsBehaviour())
+          .withLocalCacheBytes(config.rlsLocalCacheBytes())
+          .withXds(tls.map(xds::withTls).orElse(xds));
+    }
     RlsConfigSource source;
     if (config.rlsConfig().isEmpty()) {
       source = RlsConfigSource.none();
@@ -98,7 +128,8 @@ final class ServerSettingsMapping {
         throw new Exception("rate limit config (--rls-config) refused: " + refused.getMessage(), refused);
       }
     }
-    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsBehaviour());
+    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsBehaviour())
+        .withLocalCacheBytes(config.rlsLocalCacheBytes());
   }
 
   /** The listeners' defences against the network. */

@@ -98,6 +98,46 @@ class ConfigCheckTest {
   }
 
   @Test
+  void aRateLimitConfigWithSluicesAlgorithmFieldsIsRefusedOnlyWhenMalformed() throws Exception {
+    Path good = Files.writeString(directory.resolve("good.yaml"), String.join("\n",
+        "domain: edge",
+        "descriptors:",
+        "  - key: remote_address",
+        "    rate_limit: {unit: minute, requests_per_unit: 100, algorithm: sliding_window, window: 15m}",
+        "  - key: api_key",
+        "    rate_limit: {unit: second, requests_per_unit: 5, algorithm: token_bucket, burst: 20}",
+        ""));
+    assertThat(check("--check-config", "--rls-config", good.toString())).as(printed()).isZero();
+    assertThat(printed()).contains("Rate limit config: " + good + ": domains [edge]").endsWith("sluice: configuration OK\n");
+
+    out.reset();
+    err.reset();
+    Path bad = Files.writeString(directory.resolve("bad.yaml"), String.join("\n",
+        "domain: edge",
+        "descriptors:",
+        "  - key: remote_address",
+        "    rate_limit: {unit: minute, requests_per_unit: 100, algorithm: rolling_window}",
+        ""));
+    assertThat(check("--check-config", "--rls-config", bad.toString())).isEqualTo(ConfigCheck.INVALID);
+    assertThat(printed()).contains("sluice: rate limit config (--rls-config) refused: " + bad
+        + ":4: descriptors[0].rate_limit.algorithm: must be one of fixed_window, sliding_window, token_bucket,"
+        + " leaky_bucket, gcra, found 'rolling_window'").contains("configuration check failed");
+  }
+
+  @Test
+  void aClusterBeyondLoopbackWithoutCredentialsIsWarnedOf() throws Exception {
+    String warning = "WARNING: cluster ports on 10.0.0.5, beyond loopback, without credentials";
+    assertThat(check("--check-config", "--cluster", "--cluster-host", "10.0.0.5")).as(printed()).isZero();
+    assertThat(printed()).contains(warning + ": anyone who can reach them and knows the cluster's name is a member");
+    out.reset();
+    Path secret = Files.writeString(directory.resolve("cluster.secret"), "x".repeat(44));
+    assertThat(check("--check-config", "--cluster", "--cluster-host", "10.0.0.5", "--cluster-secret-file",
+        secret.toString())).as(printed()).isZero();
+    assertThat(check("--check-config", "--cluster")).as(printed()).isZero();
+    assertThat(printed()).as("with credentials, or on loopback").doesNotContain("cluster ports on");
+  }
+
+  @Test
   void aRegularExpressionErrorNamesTheFileAndLine() throws Exception {
     Path rules = Files.writeString(directory.resolve("rules.yaml"), String.join("\n",
         "rules:",

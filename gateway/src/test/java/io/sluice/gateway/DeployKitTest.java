@@ -5,6 +5,7 @@ import io.sluice.gateway.config.Invocation;
 import io.sluice.gateway.config.Option;
 import io.sluice.gateway.config.Options;
 import io.sluice.gateway.process.ChildProcess;
+import io.sluice.gateway.process.Tools;
 import io.sluice.gateway.process.Ports;
 import io.sluice.gateway.process.Waits;
 import io.vertx.core.json.JsonArray;
@@ -36,7 +37,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The deploy kit, held to the option table and to the running server: the systemd unit verifies,
@@ -53,18 +53,9 @@ class DeployKitTest {
   @TempDir
   Path directory;
 
-  /** A tool the test needs: present, or the test skips, except under CI where it must be installed. */
-  private static void needTool(String tool) throws Exception {
-    boolean present = ChildProcess.run(List.of("sh", "-c", "command -v " + tool), Map.of(), Path.of(".")).status() == 0;
-    if (System.getenv("CI") != null) {
-      assertThat(present).as(tool + " must be installed in CI (deploy/install-build-tools.sh)").isTrue();
-    }
-    assumeTrue(present, tool + " is not installed (bash deploy/install-build-tools.sh)");
-  }
-
   @Test
   void theSystemdUnitVerifiesAndIsHardened() throws Exception {
-    needTool("systemd-analyze");
+    Tools.need("systemd-analyze");
     String unit = Files.readString(DEPLOY.resolve("systemd/sluice.service"));
     assertThat(unit).containsPattern("(?m)^(DynamicUser=yes|User=\\S+)$").contains("ProtectSystem=strict\n")
         .contains("NoNewPrivileges=yes\n").containsPattern("(?m)^LimitNOFILE=\\d+$").contains("StateDirectory=sluice\n")
@@ -81,7 +72,7 @@ class DeployKitTest {
 
   @Test
   void theAlertRulesPassPromtool() throws Exception {
-    needTool("promtool");
+    Tools.need("promtool");
     Path rules = DEPLOY.resolve("prometheus/sluice-rules.yml");
     ChildProcess.Finished check = ChildProcess.run(List.of("promtool", "check", "rules", rules.toString()), Map.of(), directory);
     assertThat(check.status()).as(check.output()).isZero();

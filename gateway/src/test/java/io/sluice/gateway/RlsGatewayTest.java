@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The options of Envoy's rate limit service as the process takes them: --rls-config with the
  * shipped deploy/ratelimit config, --grpc-port, --rls-response-headers; ShouldRateLimit over
- * grpc-java and POST /json on the started gateway; a refused config stops the start.
+ * grpc-java and POST /json on the started gateway; a refused config stops the start; with
+ * --rls-xds-server, no gRPC port and a 503 from /ready until the xDS server gives a config.
  */
 class RlsGatewayTest {
 
@@ -90,5 +91,19 @@ class RlsGatewayTest {
     } finally {
       Files.delete(file);
     }
+  }
+
+  @Test
+  void withAnXdsServerTheGrpcPortWaitsForAConfigAndReadySaysSo() throws Exception {
+    int closed;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = free.getLocalPort();
+    }
+    gateway = start("--rls-xds-server", "127.0.0.1:" + closed, "--rls-xds-node-id", "envoy-ratelimit");
+    assertThat(gateway.server().grpcPort()).as("no config yet, no gRPC listener").isEqualTo(-1);
+    HttpResponse<String> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + gateway.server().httpPort() + "/ready")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(ready.statusCode()).isEqualTo(503);
+    assertThat(ready.body()).contains("no rate limit config from the xDS server 127.0.0.1:" + closed + " yet");
   }
 }

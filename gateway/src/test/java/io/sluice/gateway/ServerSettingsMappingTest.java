@@ -12,6 +12,7 @@ import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.tls.TlsEngine;
 import io.sluice.verticles.server.tls.TlsSettings;
+import io.sluice.verticles.server.xds.XdsSettings;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Each option section lands in its part of the server's settings, and only there. */
 class ServerSettingsMappingTest {
@@ -102,6 +104,32 @@ class ServerSettingsMappingTest {
     assertThat(settings.persistence().queueBytes()).isEqualTo(2L << 20);
     assertThat(settings.cluster()).isEqualTo(new ClusterSettings(true, "127.0.0.2", 5801, List.of("127.0.0.9:5701"),
         "blue", 2, Optional.empty()));
+  }
+
+  @Test
+  void anXdsServerGivesTheRateLimitConfigOverTheListenersTls() throws Exception {
+    assertThat(ServerSettingsMapping.of(config()).rls().xds()).as("files by default").isEmpty();
+
+    XdsSettings plain = ServerSettingsMapping.of(config("--rls-xds-server", "[::1]:18000")).rls().xds().orElseThrow();
+    assertThat(plain.address()).isEqualTo("[::1]:18000");
+    assertThat(plain.nodeId()).isEqualTo("default");
+    assertThat(plain.tls()).isEmpty();
+
+    XdsSettings overTls = ServerSettingsMapping.of(config("--rls-xds-server", "envoy-gateway.envoy-gateway-system:18001",
+        "--rls-xds-node-id", "envoy-ratelimit", "--tls-cert", "cert.pem", "--tls-key", "key.pem",
+        "--tls-client-ca", "ca.pem", "--tls-engine", "jdk")).rls().xds().orElseThrow();
+    assertThat(overTls.host()).isEqualTo("envoy-gateway.envoy-gateway-system");
+    assertThat(overTls.port()).isEqualTo(18001);
+    assertThat(overTls.nodeId()).isEqualTo("envoy-ratelimit");
+    assertThat(overTls.tls()).contains(new TlsSettings(Path.of("cert.pem"), Path.of("key.pem"),
+        Optional.of(Path.of("ca.pem")), TlsEngine.JDK));
+  }
+
+  @Test
+  void filesAndAnXdsServerTogetherAreRefused() {
+    assertThatThrownBy(() -> ServerSettingsMapping.of(config("--rls-xds-server", "127.0.0.1:18000",
+        "--rls-config", "deploy/ratelimit")))
+        .hasMessage("--rls-config and --rls-xds-server both name where the rate limit config comes from: keep one");
   }
 
   private static SluiceConfig config(String... args) throws Exception {

@@ -236,6 +236,21 @@ public final class ConfigLoader {
     }
   }
 
+  /** The cluster's certificates come three together, or a secret file instead. */
+  private void checkClusterCredentials(Map<Option<?>, SluiceConfig.Setting> settings) {
+    List<Option<?>> pki = List.of(Options.CLUSTER_TLS_CERT, Options.CLUSTER_TLS_KEY, Options.CLUSTER_TLS_CA);
+    List<Option<?>> missing = pki.stream().filter(option -> settings.get(option).value() == null).toList();
+    if (!missing.isEmpty() && missing.size() < pki.size()) {
+      problems.add(Options.CLUSTER_TLS_CERT.flag() + ", " + Options.CLUSTER_TLS_KEY.flag() + " and "
+          + Options.CLUSTER_TLS_CA.flag() + " go together: " + missing.stream().map(Option::flag)
+          .collect(java.util.stream.Collectors.joining(" and ")) + (missing.size() == 1 ? " is" : " are") + " missing");
+    }
+    if (missing.size() < pki.size() && settings.get(Options.CLUSTER_SECRET_FILE).value() != null) {
+      problems.add(Options.CLUSTER_SECRET_FILE.flag() + " and " + Options.CLUSTER_TLS_CERT.flag()
+          + " both admit members: keep one");
+    }
+  }
+
   /** Rules that involve more than one option, checked once each option is valid on its own. */
   private void checkCombinations(Map<Option<?>, SluiceConfig.Setting> settings) {
     boolean certificate = settings.get(Options.TLS_CERT).value() != null;
@@ -251,6 +266,7 @@ public final class ConfigLoader {
       problems.add(Options.TLS_CLIENT_CA.flag() + " needs TLS: set " + Options.TLS_CERT.flag() + " and "
           + Options.TLS_KEY.flag() + " too");
     }
+    checkClusterCredentials(settings);
     // TCP and HTTP listeners share the TCP port space on the same bind address; UDP does not.
     SluiceConfig.Setting tcp = settings.get(Options.TCP_PORT);
     SluiceConfig.Setting http = settings.get(Options.HTTP_PORT);

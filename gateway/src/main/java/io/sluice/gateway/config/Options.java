@@ -67,6 +67,20 @@ public final class Options {
       .defaultValue(false)
       .describedAs("Add the limit, the hits left and the seconds to reset (RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset: --rls-header-*) of the descriptor closest to its limit to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
 
+  public static final Option<java.net.InetSocketAddress> RLS_XDS_SERVER = Option.valued("rls-xds-server", "HOST:PORT", XdsValueTypes.serverAddress())
+      .yaml("rls.xds-server").environment()
+      .describedAs("Take the rate limit config from this xDS management server (ADS, state of the world: envoyproxy/ratelimit's CONFIG_TYPE=GRPC_XDS_SOTW, CONFIG_GRPC_XDS_SERVER_URL), as Envoy Gateway serves it, instead of --rls-config; the gRPC port opens once a first config arrived. Over TLS with --tls-cert (docs/envoy.md).");
+
+  public static final Option<String> RLS_XDS_NODE_ID = Option.valued("rls-xds-node-id", "ID", XdsValueTypes.nodeId())
+      .yaml("rls.xds-node-id").environment()
+      .defaultValue("default")
+      .describedAs("The node id Sluice gives the xDS server, which picks its config by it (envoyproxy/ratelimit's CONFIG_GRPC_XDS_NODE_ID).");
+
+  public static final Option<Long> RLS_LOCAL_CACHE_BYTES = Option.valued("rls-local-cache-bytes", "BYTES", ValueType.byteSize(0, 1L << 40))
+      .yaml("rls.local-cache-bytes").environment()
+      .defaultValue(0L)
+      .describedAs("Local over-limit cache of the rate limit service, like envoyproxy/ratelimit's LOCAL_CACHE_SIZE_IN_BYTES, e.g. 16mb: a descriptor found over its limit is answered OVER_LIMIT from memory until its window ends, without asking its shard or owner node. 0: off.");
+
   public static final Option<java.net.URI> OTEL_ENDPOINT = Option.valued("otel-endpoint", "URL", TelemetryValueTypes.httpUrl())
       .yaml("otel.endpoint").environment()
       .describedAs("OpenTelemetry tracing: the OTLP/HTTP (protobuf) traces endpoint of a Collector or Jaeger, e.g. http://127.0.0.1:4318/v1/traces; spans of checks, ShouldRateLimit calls and cluster hops go there (docs/operating.md). Unset: no tracing, at no cost.");
@@ -135,6 +149,41 @@ public final class Options {
       .secret()
       .describedAs("Token HTTP and WebSocket clients must present (Authorization: Bearer, or a first {\"op\":\"auth\"} message); unset means none. Prefer the variable or file: flags show in process lists.");
 
+  public static final Option<Path> WS_JWT_SECRET_FILE = Option.valued("ws-jwt-secret-file", "FILE", ValueType.path())
+      .yaml("websocket.jwt-secret-file").environment()
+      .describedAs("WebSocket users' tokens (JWT) signed HS256, HS384 or HS512 with the secret in this file (at least 32 bytes); reloaded when it changes (docs/websocket.md).");
+
+  public static final Option<java.util.List<Path>> WS_JWT_PUBLIC_KEY = Option.valued("ws-jwt-public-key", "FILES", WebSocketValueTypes.paths())
+      .yaml("websocket.jwt-public-keys").environment()
+      .defaultValue(java.util.List::<Path>of, "none")
+      .describedAs("WebSocket users' tokens signed RS256 or ES256: PEM public keys, comma-separated (the old and the new key during a rotation); reloaded when they change.");
+
+  public static final Option<Path> WS_JWT_JWKS_FILE = Option.valued("ws-jwt-jwks-file", "FILE", ValueType.path())
+      .yaml("websocket.jwt-jwks-file").environment()
+      .describedAs("WebSocket users' tokens checked against the keys of this JWKS document ({\"keys\":[...]}); reloaded when it changes.");
+
+  public static final Option<String> WS_JWT_AUDIENCE = Option.valued("ws-jwt-audience", "AUD", WebSocketValueTypes.claim())
+      .yaml("websocket.jwt-audience").environment()
+      .describedAs("When set, a WebSocket user's token must name it in aud.");
+
+  public static final Option<String> WS_JWT_ISSUER = Option.valued("ws-jwt-issuer", "ISS", WebSocketValueTypes.claim())
+      .yaml("websocket.jwt-issuer").environment()
+      .describedAs("When set, a WebSocket user's token must have it as iss.");
+
+  public static final Option<String> WS_ANONYMOUS = Option.valued("ws-anonymous", "none|subscribe|all", ValueType.oneOf("none", "subscribe", "all"))
+      .yaml("websocket.anonymous").environment()
+      .defaultValue(() -> null, "none with --auth-token or a JWT key, all otherwise")
+      .describedAs("What WebSocket clients without a token may do: none until they authenticate; subscribe to --ws-public-channels only; all channels but * and other connections' ID channels (protected mode still takes their publishes from loopback only).");
+
+  public static final Option<java.util.List<String>> WS_PUBLIC_CHANNELS = Option.valued("ws-public-channels", "LIST", WebSocketValueTypes.channelPatterns())
+      .yaml("websocket.public-channels").environment()
+      .defaultValue(java.util.List::<String>of, "none")
+      .describedAs("Channels anonymous WebSocket clients may read with --ws-anonymous subscribe: comma-separated names, a trailing * for a prefix (news,status.*).");
+
+  public static final Option<String> WS_PUBLISH_RATE = Option.valued("ws-publish-rate", "POLICY", ValueType.simpleName())
+      .yaml("websocket.publish-rate").environment()
+      .describedAs("A check-API policy (policies: in the config file) every WebSocket publish counts against, per user (per connection when anonymous); a publish over it gets {\"event\":\"error\",\"op\":\"publish\",\"reason\":\"rate limited\",\"retry_after_ms\":N}.");
+
   public static final Option<Path> RULES = Option.valued("rules", "FILE", ValueType.path())
       .yaml("udp.rules").environment()
       .describedAs("YAML rule table of the UDP protocol (which limit applies to which key); unset: allow everything, like the original's default rule. deploy/rules/musicbrainz.yaml is the MusicBrainz table.");
@@ -199,6 +248,22 @@ public final class Options {
   public static final Option<Path> CLUSTER_CONFIG = Option.valued("cluster-config", "FILE", ValueType.path())
       .yaml("cluster.config").environment()
       .describedAs("Hazelcast YAML for other discovery (Kubernetes DNS, say); replaces --cluster-host, --cluster-port and --cluster-members, while --cluster-name still applies.");
+
+  public static final Option<Path> CLUSTER_TLS_CERT = Option.valued("cluster-tls-cert", "FILE", ValueType.path())
+      .yaml("cluster.tls.cert").environment()
+      .describedAs("This member's certificate chain (PEM, leaf first): with --cluster-tls-key and --cluster-tls-ca, the cluster's event bus speaks mutual TLS and admits only members whose certificate that CA signed (docs/cluster.md). Reloaded when the file changes.");
+
+  public static final Option<Path> CLUSTER_TLS_KEY = Option.valued("cluster-tls-key", "FILE", ValueType.path())
+      .yaml("cluster.tls.key").environment()
+      .describedAs("Private key of --cluster-tls-cert (PEM, PKCS#8 or PKCS#1). Reloaded when the file changes.");
+
+  public static final Option<Path> CLUSTER_TLS_CA = Option.valued("cluster-tls-ca", "FILE", ValueType.path())
+      .yaml("cluster.tls.ca").environment()
+      .describedAs("CA certificates (PEM) that sign the members' certificates; a member presenting another gets no partition, record or request. Reloaded when the file changes.");
+
+  public static final Option<Path> CLUSTER_SECRET_FILE = Option.valued("cluster-secret-file", "FILE", ValueType.path())
+      .yaml("cluster.secret-file").environment()
+      .describedAs("File holding a secret the members share (at least 32 bytes: openssl rand -base64 32), instead of --cluster-tls-*: only its holders are admitted, and member traffic is encrypted (mutual TLS from a CA derived from the secret).");
 
   public static final Option<Path> TLS_CERT = Option.valued("tls-cert", "FILE", ValueType.path())
       .yaml("tls.cert").environment()
@@ -310,7 +375,7 @@ public final class Options {
       .describedAs("YAML file to read options from (example: deploy/sluice.yaml).");
 
   public static final Option<Boolean> CHECK_CONFIG = Option.switchNamed("check-config")
-      .describedAs("Check the options, the config file, its policies and the rules file, print what would run, and exit: 0 when it would start, 2 with the problems otherwise (like nginx -t).");
+      .describedAs("Check the options, the config file, its policies, the rules file and the rate limit config, print what would run, and exit: 0 when it would start, 2 with the problems otherwise (like nginx -t).");
 
   public static final Option<Boolean> HELP = Option.switchNamed("help")
       .shortFlag('h')
@@ -325,14 +390,17 @@ public final class Options {
       BIND, TCP_PORT, UDP_PORT, RULES, UDP_MAX_STATS_KEYS, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
+      CLUSTER_TLS_CERT, CLUSTER_TLS_KEY, CLUSTER_TLS_CA, CLUSTER_SECRET_FILE,
       MAX_KEYS, MAX_MEMORY, EVICTION,
       GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, RlsOptions.LIMIT_HEADER, RlsOptions.REMAINING_HEADER,
       RlsOptions.RESET_HEADER, RlsOptions.SHADOW_MODE, RlsOptions.NEAR_LIMIT_RATIO, RlsOptions.MERGE_DOMAINS,
-      RlsOptions.STOP_INCREMENT_OVER_LIMIT, OTEL_ENDPOINT, OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
+      RlsOptions.STOP_INCREMENT_OVER_LIMIT, RLS_XDS_SERVER, RLS_XDS_NODE_ID, RLS_LOCAL_CACHE_BYTES, OTEL_ENDPOINT,
+      OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
       DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
       IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
-      AUTH_TOKEN_FILE, AUTH_TOKEN, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
+      AUTH_TOKEN_FILE, AUTH_TOKEN, WS_JWT_SECRET_FILE, WS_JWT_PUBLIC_KEY, WS_JWT_JWKS_FILE, WS_JWT_AUDIENCE,
+      WS_JWT_ISSUER, WS_ANONYMOUS, WS_PUBLIC_CHANNELS, WS_PUBLISH_RATE, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(CHECK_CONFIG, HELP, VERSION);

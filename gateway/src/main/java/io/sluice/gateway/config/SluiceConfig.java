@@ -1,5 +1,9 @@
 package io.sluice.gateway.config;
 
+import io.sluice.verticles.server.wsauth.AnonymousMode;
+import io.sluice.verticles.server.wsauth.ChannelPattern;
+import io.sluice.verticles.server.wsauth.WebSocketAccessSettings;
+
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.persist.FsyncPolicy;
 import io.sluice.verticles.strategies.policy.Policies;
@@ -113,6 +117,15 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.RLS_CONFIG));
   }
 
+  /** The xDS server the rate limit config comes from, or empty for files. */
+  public Optional<java.net.InetSocketAddress> rlsXdsServer() {
+    return Optional.ofNullable(value(Options.RLS_XDS_SERVER));
+  }
+
+  public String rlsXdsNodeId() {
+    return value(Options.RLS_XDS_NODE_ID);
+  }
+
   public boolean rlsResponseHeaders() {
     return value(Options.RLS_RESPONSE_HEADERS);
   }
@@ -127,6 +140,11 @@ public final class SluiceConfig {
   /** Whether several --rls-config files may define one domain (MERGE_DOMAIN_CONFIG). */
   public boolean rlsMergeDomains() {
     return value(RlsOptions.MERGE_DOMAINS);
+  }
+
+  /** The bound of the rate limit service's local over-limit cache; 0: none. */
+  public long rlsLocalCacheBytes() {
+    return value(Options.RLS_LOCAL_CACHE_BYTES);
   }
 
   /** Where spans are sent; empty: tracing is off. */
@@ -194,6 +212,23 @@ public final class SluiceConfig {
     return Optional.ofNullable(value(Options.CLUSTER_CONFIG));
   }
 
+  /** --cluster-tls-cert, --cluster-tls-key and --cluster-tls-ca, set together or not at all. */
+  public Optional<Path> clusterTlsCertificate() {
+    return Optional.ofNullable(value(Options.CLUSTER_TLS_CERT));
+  }
+
+  public Optional<Path> clusterTlsKey() {
+    return Optional.ofNullable(value(Options.CLUSTER_TLS_KEY));
+  }
+
+  public Optional<Path> clusterTlsCa() {
+    return Optional.ofNullable(value(Options.CLUSTER_TLS_CA));
+  }
+
+  public Optional<Path> clusterSecretFile() {
+    return Optional.ofNullable(value(Options.CLUSTER_SECRET_FILE));
+  }
+
   /** TLS for the TCP listeners, when --tls-cert and --tls-key are set. */
   public Optional<Path> tlsCertificate() {
     return Optional.ofNullable(value(Options.TLS_CERT));
@@ -236,6 +271,19 @@ public final class SluiceConfig {
   /** {@code --protected-mode yes}. */
   public boolean protectedMode() {
     return value(Options.PROTECTED_MODE).equals("yes");
+  }
+
+  /** Users' tokens, anonymous clients and public channels on the WebSocket bridge. */
+  public WebSocketAccessSettings webSocketAccess() {
+    return WebSocketAccessSettings.defaults()
+        .withJwtSecretFile(Optional.ofNullable(value(Options.WS_JWT_SECRET_FILE)))
+        .withJwtPublicKeys(value(Options.WS_JWT_PUBLIC_KEY))
+        .withJwksFile(Optional.ofNullable(value(Options.WS_JWT_JWKS_FILE)))
+        .withAudience(Optional.ofNullable(value(Options.WS_JWT_AUDIENCE)))
+        .withIssuer(Optional.ofNullable(value(Options.WS_JWT_ISSUER)))
+        .withAnonymous(Optional.ofNullable(value(Options.WS_ANONYMOUS)).map(AnonymousMode::parse))
+        .withPublicChannels(value(Options.WS_PUBLIC_CHANNELS).stream().map(ChannelPattern::parse).toList())
+        .withPublishPolicy(Optional.ofNullable(value(Options.WS_PUBLISH_RATE)));
   }
 
   /** The file the HTTP port's token is read from, when it is not given by value. */

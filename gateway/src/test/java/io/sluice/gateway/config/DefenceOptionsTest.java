@@ -14,6 +14,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DefenceOptionsTest {
 
   @Test
+  void clusterCredentialsAreThreeFilesOrASecret() throws Exception {
+    SluiceConfig config = run("--cluster", "--cluster-tls-cert", "m.pem", "--cluster-tls-key", "m-key.pem",
+        "--cluster-tls-ca", "ca.pem");
+    assertThat(config.clusterTlsCertificate()).contains(Path.of("m.pem"));
+    assertThat(config.clusterTlsKey()).contains(Path.of("m-key.pem"));
+    assertThat(config.clusterTlsCa()).contains(Path.of("ca.pem"));
+    assertThat(run("--cluster-secret-file", "s").clusterSecretFile()).contains(Path.of("s"));
+    assertThat(failure("--cluster-tls-cert", "m.pem").problems()).containsExactly(
+        "--cluster-tls-cert, --cluster-tls-key and --cluster-tls-ca go together: --cluster-tls-key and --cluster-tls-ca are missing");
+    assertThat(failure("--cluster-tls-cert", "m.pem", "--cluster-tls-key", "k", "--cluster-tls-ca", "c",
+        "--cluster-secret-file", "s").problems()).containsExactly(
+        "--cluster-secret-file and --cluster-tls-cert both admit members: keep one");
+  }
+
+  @Test
   void tlsNeedsBothTheCertificateAndTheKey() throws Exception {
     SluiceConfig config = run("--tls-cert", "server.pem", "--tls-key", "server-key.pem", "--tls-client-ca", "ca.pem",
         "--tls-engine", "JDK");

@@ -34,6 +34,6 @@ class ExamplePoliciesTest {
         .containsExactly(new Quota("default", 5, Duration.ofSeconds(10)));
     assertThat(perKey.key().spelling()).isEqualTo("param | header:X-Api-Key");
     assertThat(config.policies().all()).extracting(policy -> policy.strategy().name())
-        .contains("token_bucket", "fixed_window", "leaky_bucket", "gcra", "composite", "decaying_rate");
+        .contains("token_bucket", "fixed_window", "leaky_bucket", "gcra", "composite", "decaying_rate", "sliding_window");
   }
 }

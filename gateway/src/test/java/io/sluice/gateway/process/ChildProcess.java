@@ -44,11 +44,17 @@ public final class ChildProcess implements AutoCloseable {
    * process (signals, exit codes, stdout and stderr are real) without needing the packaged jar.
    */
   public static List<String> gatewayCommand(String... args) {
+    return gatewayCommand(List.of(), args);
+  }
+
+  /** The same with JVM options ({@code -Xmx…}, {@code -Dhazelcast.…}) before the main class. */
+  public static List<String> gatewayCommand(List<String> jvmOptions, String... args) {
     // env resets SIGHUP, which a test run under nohup would pass on ignored, and the JVM would then
     // never reload on it; env execs the JVM, so the child's pid stays the JVM's.
     List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP",
-        ProcessHandle.current().info().command().orElse("java"),
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "io.sluice.gateway.Main"));
+        ProcessHandle.current().info().command().orElse("java"), "-XX:TieredStopAtLevel=1"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.sluice.gateway.Main"));
     command.addAll(List.of(args));
     return command;
   }

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Where a descriptor's count for one window lives: the record
- * {@code rls:<domain>:<key>_<value>:<key>_<value>…:<window start, epoch seconds>}, UTF-8, e.g.
+ * {@code rls:<domain>:<key>_<value>:<key>_<value>…:<window start, epoch seconds, or a strategy's name>}, UTF-8, e.g.
  * {@code rls:messaging:message_type_marketing:to_number_2061111111:1767225600}. Like
  * envoyproxy/ratelimit's cache key, it holds the request's values, so a key-only descriptor counts
  * each value apart; the values a {@code share_threshold} wildcard matches share the wildcard's
@@ -29,19 +29,22 @@ final class CounterKey {
   /**
    * @param shared per entry, the wildcard whose values share one counter ({@code share_threshold}),
    *               or "" for the entry's own value; empty when no entry shares
+   * @param suffix the window start (epoch seconds) of a fixed window, or the algorithm's name for a
+   *               descriptor counted by a strategy, which no window start can be, so a config that
+   *               changes the algorithm starts a new record
    */
-  static byte[] of(String domain, List<RateLimitDescriptor.Entry> entries, List<String> shared, long windowStartSeconds) {
+  static byte[] of(String domain, List<RateLimitDescriptor.Entry> entries, List<String> shared, String suffix) {
     StringBuilder path = new StringBuilder(domain);
     for (int i = 0; i < entries.size(); i++) {
       RateLimitDescriptor.Entry entry = entries.get(i);
       String value = shared.isEmpty() || shared.get(i).isEmpty() ? entry.getValue() : shared.get(i);
       path.append(':').append(entry.getKey()).append('_').append(value);
     }
-    byte[] key = (PREFIX + path + ':' + windowStartSeconds).getBytes(StandardCharsets.UTF_8);
+    byte[] key = (PREFIX + path + ':' + suffix).getBytes(StandardCharsets.UTF_8);
     if (key.length <= MAX_BYTES) {
       return key;
     }
-    return (PREFIX + '#' + sha256(path.toString()) + ':' + windowStartSeconds).getBytes(StandardCharsets.UTF_8);
+    return (PREFIX + '#' + sha256(path.toString()) + ':' + suffix).getBytes(StandardCharsets.UTF_8);
   }
 
   private static String sha256(String text) {

@@ -13,19 +13,22 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Reads the {@code descriptors:} of one config file (its YAML already made plain) into the model:
  * every field of envoyproxy/ratelimit's format, each read as upstream reads it, and every problem
  * reported with its field. What a tree must satisfy whatever its source is checked by
  * {@link RlsConfigRules}; this class only turns YAML into nodes. A new {@code rate_limit} field is
- * one more name in {@link #LIMIT_FIELDS} and one more read in {@link #readLimit}.
+ * one more name in {@link #LIMIT_FIELDS} and one more read in {@link #readLimit}; Sluice's own
+ * {@code algorithm}, {@code burst} and {@code window} are {@link AlgorithmReader}'s.
  */
 final class DescriptorReader {
 
   static final List<String> DESCRIPTOR_FIELDS = List.of("key", "value", "rate_limit", "shadow_mode", "quota_mode",
       "detailed_metric", "value_to_metric", "share_threshold", "metadata", "descriptors");
-  static final List<String> LIMIT_FIELDS = List.of("unit", "requests_per_unit", "name", "replaces", "unlimited");
+  static final List<String> LIMIT_FIELDS = Stream.concat(
+      Stream.of("unit", "requests_per_unit", "name", "replaces", "unlimited"), AlgorithmReader.FIELDS.stream()).toList();
   private static final long MAX_UINT32 = 0xFFFF_FFFFL;
   private static final String UNITS = Arrays.stream(WindowUnit.values())
       .map(unit -> unit.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
@@ -87,7 +90,7 @@ final class DescriptorReader {
     boolean quota = flag(fields, path, "quota_mode");
     boolean detailed = flag(fields, path, "detailed_metric");
     RateLimit limit = readLimit(fields.get("rate_limit"), PlainDocument.field(path, "rate_limit"),
-        RateLimit.configured("", 0, null, false, List.of(), shadow, quota, statKey, detailed));
+        RateLimit.configured("", 0, null, false, List.of(), shadow, quota, statKey, detailed, null));
     DescriptorLevel children = readLevel(fields.get("descriptors"), PlainDocument.field(path, "descriptors"), statKey);
     DescriptorNode node = new DescriptorNode(key, entryValue, limit, children, flag(fields, path, "value_to_metric"),
         flag(fields, path, "share_threshold"), metadata(fields.get("metadata"), PlainDocument.field(path, "metadata")));
@@ -113,6 +116,7 @@ final class DescriptorReader {
       if (fields.get("unit") != null) {
         problems.at(PlainDocument.field(path, "unit"), "an unlimited limit has no unit");
       }
+      AlgorithmReader.refuseOnUnlimited(fields, path, problems::at);
     } else {
       String unitText = text(fields, path, "unit", true);
       if (unitText != null) {
@@ -127,8 +131,12 @@ final class DescriptorReader {
     if ((unit == null && !unlimited) || requests == null) {
       return null;
     }
+    Algorithm algorithm = unlimited ? null : AlgorithmReader.read(fields, path, unit, requests, problems::at);
+    if (!unlimited && algorithm == null) {
+      return null;
+    }
     return RateLimit.configured(name == null ? "" : name, unlimited ? 0 : requests, unit, unlimited, replaces,
-        modes.shadowMode(), modes.quotaMode(), modes.statKey(), modes.detailedMetric());
+        modes.shadowMode(), modes.quotaMode(), modes.statKey(), modes.detailedMetric(), algorithm);
   }
 
   private Long requests(Map<?, ?> fields, String path) {

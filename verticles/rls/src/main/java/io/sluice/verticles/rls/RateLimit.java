@@ -25,27 +25,42 @@ import java.util.List;
  * @param sharedValues    per request entry, the wildcard whose values share one counter
  *                        ({@code share_threshold}), or "" for the entry's own value; empty when no
  *                        entry shares
+ * @param algorithm       how hits are counted (Sluice's {@code algorithm}, {@code burst} and
+ *                        {@code window}); given null, envoyproxy/ratelimit's fixed window of the
+ *                        unit; null when unlimited
  */
 public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, boolean unlimited, List<String> replaces,
                         boolean shadowMode, boolean quotaMode, String statKey, boolean requestMadeStat,
-                        List<String> sharedValues) {
+                        List<String> sharedValues, Algorithm algorithm) {
 
   public RateLimit {
     replaces = List.copyOf(replaces);
     sharedValues = List.copyOf(sharedValues);
+    if (algorithm == null && !unlimited && unit != null) {
+      algorithm = new CountedWindow(unit.seconds(), requestsPerUnit);
+    }
   }
 
-  /** A limit as a config file states it, under its configured statistics path. */
+  /**
+   * A limit as a config file states it, under its configured statistics path.
+   *
+   * @param algorithm how it counts; null for envoyproxy/ratelimit's fixed window of the unit
+   */
   public static RateLimit configured(String name, long requestsPerUnit, WindowUnit unit, boolean unlimited,
                                      List<String> replaces, boolean shadowMode, boolean quotaMode, String statKey,
-                                     boolean detailedMetric) {
+                                     boolean detailedMetric, Algorithm algorithm) {
     return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, quotaMode, statKey, detailedMetric,
-        List.of());
+        List.of(), algorithm);
   }
 
   /** {@code detailed_metric}: statistics per request value. */
   public boolean detailedMetric() {
     return requestMadeStat;
+  }
+
+  /** For people (the dashboard): {@code unlimited}, {@code 10 per minute}, {@code 100 per 15m, sliding_window}. */
+  public String describe() {
+    return unlimited ? "unlimited" : algorithm.describe(requestsPerUnit, unit);
   }
 
   /**
@@ -54,11 +69,11 @@ public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, bool
    * ({@code key_value.key_value}, as envoyproxy/ratelimit), which is request-made.
    */
   static RateLimit override(long requestsPerUnit, WindowUnit unit, String requestPath) {
-    return new RateLimit("", requestsPerUnit, unit, false, List.of(), false, false, requestPath, true, List.of());
+    return new RateLimit("", requestsPerUnit, unit, false, List.of(), false, false, requestPath, true, List.of(), null);
   }
 
   RateLimit forRequest(String statKey, boolean requestMade, List<String> shared) {
     return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, quotaMode, statKey, requestMade,
-        shared);
+        shared, algorithm);
   }
 }

@@ -24,9 +24,11 @@ import java.util.function.Supplier;
  * <p>Per descriptor, in request order: the limit is the caller's override (on a domain the config
  * knows), else the configured one its entries reach ({@link RlsConfig#limitFor}); a limit whose
  * {@code name} another applying limit {@code replaces} is dropped; an unlimited one answers OK with
- * the largest remaining (4294967295), no counter and no statistics. Every other limit adds the descriptor's hits to the counter of the
- * current fixed window (now truncated to the unit) and compares the count after: above
- * {@code requests_per_unit} is OVER_LIMIT with 0 remaining, else OK with the rest. A shadow-mode
+ * the largest remaining (4294967295), no counter and no statistics. Every other limit adds the
+ * descriptor's hits through its {@link Algorithm} — by default to the counter of the current fixed
+ * window (now truncated to the unit) — and compares the use after: above the capacity
+ * ({@code requests_per_unit}, or a bucket's burst) is OVER_LIMIT with 0 remaining, else OK with the
+ * rest. A shadow-mode
  * descriptor is counted and reported in statistics, but its status says OK, so it never makes the
  * overall code OVER_LIMIT. The overall code is composed in {@link #answer}.
  */
@@ -37,13 +39,13 @@ public final class RateLimitService {
   /** What an unlimited descriptor reports as remaining: the largest uint32. */
   static final int UNLIMITED_REMAINING = (int) 0xFFFF_FFFFL;
 
-  private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
   private final Supplier<RlsConfig> config;
   private final ShardRouter router;
   private final Clock clock;
   private final RlsStats stats;
   private final RlsBehaviour behaviour;
+  private final OverLimitCache overLimitCache;
 
   /**
    * @param config    the config in force, read once per request
@@ -51,11 +53,21 @@ public final class RateLimitService {
    */
   public RateLimitService(Supplier<RlsConfig> config, ShardRouter router, Clock clock, RlsStats stats,
                           RlsBehaviour behaviour) {
+    this(config, router, clock, stats, behaviour, OverLimitCache.off());
+  }
+
+  /**
+   * @param overLimitCache the node's local over-limit cache (envoyproxy/ratelimit's
+   *                       LOCAL_CACHE_SIZE_IN_BYTES), shared by the services of every loop
+   */
+  public RateLimitService(Supplier<RlsConfig> config, ShardRouter router, Clock clock, RlsStats stats,
+                          RlsBehaviour behaviour, OverLimitCache overLimitCache) {
     this.config = config;
     this.router = router;
     this.clock = clock;
     this.stats = stats;
     this.behaviour = behaviour;
+    this.overLimitCache = overLimitCache;
   }
 
   /**
@@ -71,52 +83,70 @@ public final class RateLimitService {
     } catch (InvalidRateLimitRequest invalid) {
       return CompletableFuture.failedFuture(invalid);
     }
-    long nowSeconds = Math.floorDiv(clock.epochNanos(), NANOS_PER_SECOND);
+    long nowNanos = clock.epochNanos();
     if (!behaviour.stopIncrementOverLimit()) {
-      return add(request, limits, hits, nowSeconds)
-          .thenApply(counts -> answer(request.getDomain(), limits, hits, counts, nowSeconds));
+      return add(request, limits, hits, nowNanos).thenApply(counts -> answer(request.getDomain(), limits, hits, counts));
     }
-    // STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, as upstream: look at the counts first; when a
-    // descriptor would go over, only the descriptors that would go over are counted. Like
+    // STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, as upstream: look at the counts first (0 hits); when
+    // a descriptor would go over, only the descriptors that would go over are counted. Like
     // upstream's, the look and the addition are two steps, not one.
-    return add(request, limits, new long[hits.length], nowSeconds).thenCompose(current -> {
+    return add(request, limits, new long[hits.length], nowNanos).thenCompose(current -> {
       long[] adding = new long[hits.length];
       boolean anyOver = false;
       for (int i = 0; i < hits.length; i++) {
-        anyOver |= current[i] != null && current[i] + hits[i] > limits[i].requestsPerUnit();
+        anyOver |= wouldGoOver(current[i], hits[i]);
       }
       for (int i = 0; i < hits.length; i++) {
-        boolean over = current[i] != null && current[i] + hits[i] > limits[i].requestsPerUnit();
-        adding[i] = !anyOver || over ? hits[i] : 0;
+        adding[i] = !anyOver || wouldGoOver(current[i], hits[i]) ? hits[i] : 0;
       }
-      return add(request, limits, adding, nowSeconds);
-    }).thenApply(counts -> answer(request.getDomain(), limits, hits, counts, nowSeconds));
+      return add(request, limits, adding, nowNanos);
+    }).thenApply(counts -> answer(request.getDomain(), limits, hits, counts));
   }
 
-  /** Adds each counted descriptor's hits to its window's counter; the counts after, null where none. */
-  private CompletableFuture<Long[]> add(RateLimitRequest request, RateLimit[] limits, long[] hits, long nowSeconds) {
+  private static boolean wouldGoOver(Algorithm.Count current, long hits) {
+    return current != null && current.after() + hits > current.capacity();
+  }
+
+  /** Adds each counted descriptor's hits through its algorithm; the counts after, null where none. */
+  private CompletableFuture<Algorithm.Count[]> add(RateLimitRequest request, RateLimit[] limits, long[] hits,
+                                                   long nowNanos) {
     int n = limits.length;
     @SuppressWarnings("unchecked")
-    CompletableFuture<Long>[] counts = new CompletableFuture[n];
+    CompletableFuture<Algorithm.Count>[] counts = new CompletableFuture[n];
     CompletableFuture<?> all = CompletableFuture.completedFuture(null);
     for (int i = 0; i < n; i++) {
       RateLimit limit = limits[i];
       if (limit == null || limit.unlimited()) {
         continue;
       }
-      long windowStart = limit.unit().windowStart(nowSeconds);
-      byte[] key = CounterKey.of(request.getDomain(), request.getDescriptors(i).getEntriesList(), limit.sharedValues(),
-          windowStart);
-      long windowEnd = (windowStart + limit.unit().seconds()) * NANOS_PER_SECOND;
-      counts[i] = router.call(new WindowCounter(key, hits[i], windowEnd)).toCompletableFuture();
+      counts[i] = count(limit, request.getDomain(), request.getDescriptors(i), hits[i], nowNanos);
       all = all.thenCombine(counts[i], (a, b) -> null);
     }
     return all.thenApply(done -> {
-      Long[] after = new Long[n];
+      Algorithm.Count[] after = new Algorithm.Count[n];
       for (int i = 0; i < n; i++) {
         after[i] = counts[i] == null ? null : counts[i].join();
       }
       return after;
+    });
+  }
+
+  /**
+   * A descriptor's count: from the over-limit cache when it knows the record is over, else from
+   * the record's shard, whose over answer the cache then remembers for as long as it holds.
+   */
+  private CompletableFuture<Algorithm.Count> count(RateLimit limit, String domain, RateLimitDescriptor descriptor,
+                                                   long hits, long nowNanos) {
+    Algorithm algorithm = limit.algorithm();
+    byte[] recordKey = algorithm.recordKey(domain, descriptor.getEntriesList(), limit.sharedValues(), nowNanos);
+    if (overLimitCache.isOver(recordKey, nowNanos)) {
+      return CompletableFuture.completedFuture(algorithm.overFromCache(hits, nowNanos));
+    }
+    return algorithm.count(router, recordKey, hits, nowNanos).toCompletableFuture().thenApply(count -> {
+      if (count.overUntilNanos() > nowNanos) {
+        overLimitCache.remember(recordKey, count.overUntilNanos());
+      }
+      return count;
     });
   }
 
@@ -126,7 +156,7 @@ public final class RateLimitService {
    * (not in quota mode), else of the one with the fewest remaining; and with the global shadow
    * mode, OK instead of OVER_LIMIT (the statuses still say which were over).
    */
-  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits, Long[] counts, long nowSeconds) {
+  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits, Algorithm.Count[] counts) {
     RateLimitResponse.Builder response = RateLimitResponse.newBuilder();
     DescriptorStatus closest = null;
     long fewestRemaining = 0xFFFF_FFFFL;
@@ -141,7 +171,7 @@ public final class RateLimitService {
       } else if (limit.unlimited()) {
         status = DescriptorStatus.newBuilder().setCode(Code.OK).setLimitRemaining(UNLIMITED_REMAINING).build();
       } else {
-        status = counted(domain, limit, hits[i], counts[i], nowSeconds);
+        status = counted(domain, limit, hits[i], counts[i]);
         long remaining = Integer.toUnsignedLong(status.getLimitRemaining());
         if (remaining < fewestRemaining) {
           closest = status;
@@ -176,18 +206,22 @@ public final class RateLimitService {
   }
 
   /** The status of a counted descriptor, and its statistics as envoyproxy/ratelimit keeps them. */
-  private DescriptorStatus counted(String domain, RateLimit limit, long hits, long after, long nowSeconds) {
+  private DescriptorStatus counted(String domain, RateLimit limit, long hits, Algorithm.Count count) {
+    long after = count.after();
     long before = after - hits;
-    long overThreshold = limit.requestsPerUnit();
+    long overThreshold = count.capacity();
     long nearThreshold = (long) Math.floor((double) ((float) overThreshold * behaviour.nearLimitRatio()));
     RlsStats.Counts counted = stats.of(domain, limit);
     counted.totalHits.add(hits);
     DescriptorStatus.Builder status = DescriptorStatus.newBuilder()
         .setCurrentLimit(RateLimitResponse.RateLimit.newBuilder().setName(limit.name())
             .setRequestsPerUnit((int) limit.requestsPerUnit()).setUnit(limit.unit().toProto()))
-        .setDurationUntilReset(Duration.newBuilder().setSeconds(limit.unit().secondsUntilReset(nowSeconds)));
+        .setDurationUntilReset(Duration.newBuilder().setSeconds(count.secondsUntilReset()));
     if (after > overThreshold) {
       // Of the hits, those past the limit are over it; those between the near mark and the limit are near it.
+      if (count.fromLocalCache()) {
+        counted.overLimitWithLocalCache.add(hits);
+      }
       if (before >= overThreshold) {
         counted.overLimit.add(hits);
       } else {

@@ -42,6 +42,7 @@ import java.util.stream.Stream;
  *       name: &lt;name&gt;             # optional, what replaces: refers to
  *       replaces: [ {name: …} ]   # optional
  *       unlimited: true           # instead of unit and requests_per_unit
+ *       algorithm: sliding_window # Sluice's extensions, read by AlgorithmReader: algorithm, window, burst
  *     shadow_mode: true|false
  *     quota_mode: true|false
  *     detailed_metric: true|false

@@ -108,6 +108,14 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
     return swapIn(read);
   }
 
+  /**
+   * Puts in force a config that comes from elsewhere than files (a version an xDS server pushed),
+   * swapped in whole as a reload is, counters kept.
+   */
+  public synchronized Reload replace(RlsConfig pushed) {
+    return swapIn(pushed);
+  }
+
   private Reload swapIn(RlsConfig read) {
     List<String> dropped = current.domainsMissingFrom(read);
     current = read;

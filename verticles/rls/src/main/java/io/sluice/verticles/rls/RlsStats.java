@@ -28,6 +28,7 @@ public final class RlsStats {
     final LongAdder nearLimit = new LongAdder();
     final LongAdder withinLimit = new LongAdder();
     final LongAdder shadowMode = new LongAdder();
+    final LongAdder overLimitWithLocalCache = new LongAdder();
 
     Counts(String domain, String descriptor) {
       this.domain = domain;
@@ -60,6 +61,11 @@ public final class RlsStats {
 
     public long shadowMode() {
       return shadowMode.sum();
+    }
+
+    /** Hits over the limit answered from the local over-limit cache (also counted in {@link #overLimit}). */
+    public long overLimitWithLocalCache() {
+      return overLimitWithLocalCache.sum();
     }
   }
 

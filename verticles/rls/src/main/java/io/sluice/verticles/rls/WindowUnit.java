@@ -35,16 +35,6 @@ public enum WindowUnit {
     return ordinal() + 1;
   }
 
-  /** The window holding {@code epochSecond}: its start, in seconds since the epoch. */
-  public long windowStart(long epochSecond) {
-    return epochSecond - Math.floorMod(epochSecond, seconds);
-  }
-
-  /** Whole seconds from {@code epochSecond} to the end of its window: 1 to the unit's length. */
-  public long secondsUntilReset(long epochSecond) {
-    return seconds - Math.floorMod(epochSecond, seconds);
-  }
-
   public RateLimitResponse.RateLimit.Unit toProto() {
     return RateLimitResponse.RateLimit.Unit.forNumber(number());
   }

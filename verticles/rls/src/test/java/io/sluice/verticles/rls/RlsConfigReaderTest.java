@@ -96,7 +96,7 @@ class RlsConfigReaderTest {
           - key: n
             rate_limit: {unit: minute, requests_per_unit: 4294967296}
         """)).containsExactly(
-        "rls.yaml:6: descriptors[0].rate_limit.request_per_unit: unknown field (known here: unit, requests_per_unit, name, replaces, unlimited)",
+        "rls.yaml:6: descriptors[0].rate_limit.request_per_unit: unknown field (known here: unit, requests_per_unit, name, replaces, unlimited, algorithm, burst, window)",
         "rls.yaml:5: descriptors[0].rate_limit.unit: must be one of second, minute, hour, day, month, year, week, found 'fortnight'",
         "rls.yaml:7: descriptors[1]: key is required",
         "rls.yaml:10: descriptors[2].shadow_mode: must be true or false, found the string \"maybe\"",

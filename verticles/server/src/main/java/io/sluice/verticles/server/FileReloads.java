@@ -7,6 +7,8 @@ import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.reload.FileWatch;
 import io.sluice.verticles.server.listener.TlsReloads;
+import io.sluice.verticles.server.wsauth.TokenVerifier;
+import io.sluice.verticles.server.wsauth.WebSocketAccessSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
@@ -17,7 +19,7 @@ import java.util.Optional;
 
 /**
  * What files give a running server, read again when they change or on a reload: the TLS
- * certificate, key and client CA, and the HTTP port's token file.
+ * certificate, key and client CA, the HTTP port's token file, and the WebSocket users' token keys.
  */
 final class FileReloads {
 
@@ -26,6 +28,8 @@ final class FileReloads {
   private final List<FileWatch> watches = new ArrayList<>();
   /** Null until the HTTP listener starts. */
   private BearerToken token;
+  /** Null unless WebSocket users' tokens are checked. */
+  private TokenVerifier users;
 
   /** TLS's files, watched from now on. */
   FileReloads(Vertx vertx, Defences defences, MeterRegistry meters) {
@@ -51,10 +55,27 @@ final class FileReloads {
     return read;
   }
 
+  /**
+   * The checker of WebSocket users' tokens, when key files are configured; they are watched from
+   * now on.
+   */
+  Optional<TokenVerifier> webSocketUsers(WebSocketAccessSettings settings, Clock clock) throws IOException {
+    if (!settings.jwt()) {
+      return Optional.empty();
+    }
+    TokenVerifier read = TokenVerifier.load(vertx, settings, clock);
+    users = read;
+    watches.add(FileWatch.start(vertx, settings.keyFiles(), read::reload));
+    return Optional.of(read);
+  }
+
   /** Files that do not load leave what was in use, and say so in the log. */
   Future<Void> reload() {
     if (token != null) {
       token.reload();
+    }
+    if (users != null) {
+      users.reload();
     }
     return tls.map(TlsReloads::reload).orElse(Future.succeededFuture());
   }

@@ -1,6 +1,7 @@
 package io.sluice.verticles.server;
 
 import io.sluice.verticles.server.check.CheckApi;
+import io.sluice.verticles.server.check.PublishLimits;
 import io.sluice.verticles.server.dashboard.Dashboard;
 import io.sluice.verticles.server.dashboard.DashboardData;
 import io.sluice.verticles.server.dashboard.DashboardVerticle;
@@ -17,12 +18,14 @@ import io.sluice.verticles.server.metrics.MetricsScrape;
 import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.server.tls.TlsSettings;
 import io.sluice.verticles.server.websocket.WebSocketBridge;
+import io.sluice.verticles.server.wsauth.TokenVerifier;
 import io.vertx.core.Future;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The HTTP front: the WebSocket bridge at /ws, the check API at /v1 (and /openapi.json),
@@ -48,17 +51,28 @@ final class HttpListener {
 
   Future<Void> start(StorageDeployment storage, EnvoyRateLimit rls, FileReloads files) {
     BearerToken token;
+    Optional<TokenVerifier> users;
     try {
       token = files.token(settings.defences(), settings.http(), wide.instance().clock());
     } catch (IOException e) {
       return Future.failedFuture(new IllegalArgumentException("--auth-token-file: " + e.getMessage(), e));
+    }
+    try {
+      users = files.webSocketUsers(settings.http().webSocket(), wide.instance().clock());
+    } catch (IOException e) {
+      return Future.failedFuture(new IllegalArgumentException("WebSocket token keys: " + e.getMessage(), e));
     }
     boolean authenticated = token.required() || settings.defences().tls().flatMap(TlsSettings::clientCa).isPresent();
     ProtectedMode protectedMode = ProtectedMode.of(settings.defences().protectedMode(), authenticated);
     ExposedListeners.warn(settings, authenticated, protectedMode);
     DashboardData dashboardData = new DashboardData(wide.policies(), wide.limitActivity(), rls.stats(),
         settings.operator(), wide.lastReload(), wide.closers(), storage.cluster().isPresent(), wide.callers());
-    List<HttpFeature> features = features(storage, rls, token, protectedMode, dashboardData);
+    List<HttpFeature> features;
+    try {
+      features = features(storage, rls, token, users, protectedMode, dashboardData);
+    } catch (IllegalArgumentException unknownPolicy) {
+      return Future.failedFuture(unknownPolicy);
+    }
     // -2, not -1: Vert.x shares one random port among servers given the same negative value.
     int requested = settings.http().port() == 0 ? -2 : settings.http().port();
     List<HttpFrontVerticle> started = new ArrayList<>();
@@ -83,10 +97,12 @@ final class HttpListener {
    * page at "/" and so would match every path.
    */
   private List<HttpFeature> features(StorageDeployment storage, EnvoyRateLimit rls, BearerToken token,
-                                     ProtectedMode protectedMode, DashboardData dashboardData) {
+                                     Optional<TokenVerifier> users, ProtectedMode protectedMode,
+                                     DashboardData dashboardData) {
     ShardDirectory directory = storage.directory();
     WebSocketBridge bridge = new WebSocketBridge(wide.instance(), directory, token, settings.limits(),
-        wide.metrics().durations(), wide.closers(), protectedMode);
+        wide.metrics().durations(), wide.closers(), protectedMode, users, settings.http().webSocket(),
+        settings.http().webSocket().publishPolicy().map(policy -> new PublishLimits(wide.policies(), policy)));
     List<HttpFeature> features = new ArrayList<>();
     wide.metrics().scraped().ifPresent(registry -> {
       // One for every front, so that scrapes arriving on different loops share one rendering.
@@ -94,7 +110,7 @@ final class HttpListener {
       BearerToken metricsToken = settings.defences().metricsAuth() ? token : null;
       features.add(HttpFeature.at("/metrics", () -> new Endpoint(List.of(), metricsToken, scrape::serve)));
     });
-    features.add(new Health(directory, storage::notReady, wide.metrics().meters()));
+    features.add(new Health(directory, () -> storage.notReady().or(rls::notReady), wide.metrics().meters()));
     features.add(new RequestGuard(settings.http()));
     storage.cluster().ifPresent(cluster -> {
       features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token)));
@@ -103,6 +119,7 @@ final class HttpListener {
     features.add(HttpFeature.at("/ws", bridge::handler));
     CheckApi checkApi = new CheckApi(wide.policies(), directory, token, wide.metrics().meters(), wide.limitActivity(),
         wide.instance().clock(), wide.callers());
+    features.add(checkApi.direct());
     checkApi.mounts().forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     features.add(rls.json(token));
     features.add(rls.dashboardApi(token));

@@ -7,11 +7,13 @@ import io.sluice.verticles.server.grpc.GrpcFrontVerticle;
 import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.server.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.server.udp.UdpVerticle;
+import io.sluice.verticles.server.xds.XdsConfigClient;
 import io.vertx.core.Future;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The listeners a server opens, in this order: Throttr over TCP, HTTP, UDP, and Envoy's rate limit
@@ -27,7 +29,7 @@ final class Listeners {
   private int tcpPort;
   private int udpPort;
   private UdpVerticle udpFront;
-  private int grpcPort = -1;
+  private volatile int grpcPort = -1;
 
   Listeners(ServerWide wide, ServerSettings settings, ListenerGuards guards) {
     this.wide = wide;
@@ -92,10 +94,24 @@ final class Listeners {
 
   /**
    * Envoy's rate limit service over gRPC (h2c), one instance per front event loop sharing the port;
-   * then the watch of its config files. No listener when the port is -1.
+   * then the watch of its config files. No listener when the port is -1. With an xDS server, its
+   * client first, and the listener once the first config is in force, as envoyproxy/ratelimit
+   * does: the server's start does not wait for it, and /ready says what is missing.
    */
   private Future<Void> deployGrpc(EnvoyRateLimit rls) {
     rls.watch();
+    Optional<XdsConfigClient> xds = rls.xdsClient();
+    if (xds.isEmpty()) {
+      return deployGrpcFronts(rls);
+    }
+    return wide.deployments().deploy(xds.get()).map(id -> {
+      xds.get().firstConfig().compose(configured -> listener("gRPC", settings.rls().bind(), settings.rls().port(),
+          deployGrpcFronts(rls))).onFailure(failure -> rls.listenerFailed(failure.getMessage()));
+      return null;
+    });
+  }
+
+  private Future<Void> deployGrpcFronts(EnvoyRateLimit rls) {
     if (settings.rls().port() < 0) {
       return Future.succeededFuture();
     }

@@ -7,6 +7,7 @@ import io.sluice.verticles.engine.shard.ScanCodec;
 import io.sluice.verticles.engine.shard.TaskCodec;
 import io.sluice.verticles.engine.shard.TaskCodecs;
 import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.rls.StrategyTaskCodec;
 import io.sluice.verticles.rls.WindowCounterCodec;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.pubsub.ChannelMessage;
@@ -154,6 +155,7 @@ public final class SluiceServer {
     tasks.add(new LimitTaskCodec(policies));
     tasks.addAll(UdpRateCodecs.tasks());
     tasks.add(new WindowCounterCodec());
+    tasks.add(new StrategyTaskCodec());
     List<ScanCodec<?>> scans = new ArrayList<>(UdpRateCodecs.scans());
     scans.add(new KeyPageScanCodec());
     return TaskCodecs.of(tasks).withScans(scans);

@@ -87,7 +87,7 @@ final class StorageDeployment {
   private Future<Void> deployPartitions(ServerSettings settings) {
     List<Future<String>> shards = new ArrayList<>();
     for (int i = 0; i < settings.shards(); i++) {
-      shards.add(wide.deployments().deploy(new ShardVerticle(i, partitions.routesOf(i), directory,
+      shards.add(wide.deployments().deploy(new ShardVerticle(i, partitions.routesOf(i), partitions.gatheredOn(i), directory,
           settings.sweepIntervalMillis())));
     }
     return Future.all(shards).mapEmpty();

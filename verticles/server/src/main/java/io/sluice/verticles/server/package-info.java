@@ -5,7 +5,8 @@
  * <ol>
  *   <li>{@code bus}, {@code tracing}, {@code metrics}, {@code reload}, {@code tls}, {@code pubsub},
  *       {@code persistence}: parts that use no other package of the server;</li>
- *   <li>{@code settings}: the settings the listeners and the dashboard share;</li>
+ *   <li>{@code settings}: the settings the listeners and the dashboard share; {@code xds}: the rate
+ *       limit config's client of an xDS server;</li>
  *   <li>{@code dispatch}: the storage shards' verticles and the way to them ({@code ShardQueries}: the routes as Vert.x
  *       futures, a failure there a {@code ShardFailure});</li>
  *   <li>{@code listener}: a bound port and its defences (guards, connection gate and limits, TLS

@@ -14,9 +14,9 @@ class PackageLayersTest {
   void packagesKeepToTheirLayers() {
     Layers.under("io.sluice.verticles.server")
         // Parts that use no other package of the server.
-        .layer("bus", "tracing", "metrics", "reload", "tls", "pubsub", "persistence")
-        // The settings the listeners and the dashboard share.
-        .layer("settings")
+        .layer("bus", "tracing", "metrics", "reload", "tls", "pubsub", "persistence", "wsauth")
+        // The settings the listeners and the dashboard share; the xDS config client (over tls).
+        .layer("settings", "xds")
         // The way to the storage shards.
         .layer("dispatch")
         // A bound port and its defences: guards, connection gate and limits, TLS reloads.

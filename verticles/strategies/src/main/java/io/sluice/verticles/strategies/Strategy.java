@@ -12,7 +12,7 @@ package io.sluice.verticles.strategies;
  */
 public interface Strategy {
 
-  /** The strategy's name: {@code token_bucket}, {@code fixed_window}, {@code leaky_bucket}, {@code gcra}, {@code composite} or {@code decaying_rate}. */
+  /** The strategy's name: {@code token_bucket}, {@code fixed_window}, {@code leaky_bucket}, {@code gcra}, {@code composite}, {@code decaying_rate} or {@code sliding_window}. */
   String name();
 
   /**

@@ -80,6 +80,20 @@ public final class ChannelDirectory {
     return items;
   }
 
+  /**
+   * The channels one connection is subscribed to, by ascending byte value, for the dashboard: a
+   * walk of every record, fine for one connection's page, not for a hot path.
+   */
+  public synchronized List<ChannelName> channelsOf(byte[] connectionId) {
+    List<ChannelName> names = new ArrayList<>();
+    channels.forEach((name, records) -> {
+      if (records.stream().anyMatch(subscription -> subscription.belongsTo(connectionId))) {
+        names.add(name);
+      }
+    });
+    return names;
+  }
+
   public synchronized long totalSubscriptions() {
     return subscriptions;
   }

@@ -30,6 +30,8 @@ public final class ConnectionStats {
   private volatile long receivedBytes;
   private volatile long droppedPushes;
   private volatile long heldBytes;
+  /** The {@code sub} of a WebSocket client's token; null when it presented none. */
+  private volatile String user;
 
   public ConnectionStats(byte[] id, Protocol protocol, String ip, int port, long connectedAtNanos) {
     this.id = id.clone();
@@ -53,6 +55,15 @@ public final class ConnectionStats {
   /** The ID as 32 lowercase hex characters: the name of the connection's own channel. */
   public String idHex() {
     return idHex;
+  }
+
+  /** Who the client proved to be (a WebSocket token's {@code sub}), for the dashboard; empty when unknown. */
+  public java.util.Optional<String> user() {
+    return java.util.Optional.ofNullable(user);
+  }
+
+  public void setUser(String user) {
+    this.user = user;
   }
 
   public Protocol protocol() {

@@ -29,6 +29,28 @@ public interface ShardRouter {
   /** The number of routes the key space is split into: shards on one node, partitions in a cluster. */
   int routes();
 
+  /**
+   * How many shard threads the routes run on: a read's requests travel as one batch per lane, so
+   * a read costs a batch per shard thread, not per route. Where a route is a shard, each route is
+   * its own lane; in a cluster, a lane holds the partitions placed on one shard verticle.
+   */
+  default int lanes() {
+    return routes();
+  }
+
+  /** The lane of {@code route} (see {@link #lanes}). */
+  default int laneOf(int route) {
+    return route;
+  }
+
+  /**
+   * True when a lane holds several routes: a read's batch per lane is then
+   * {@linkplain ShardBatch#gathered gathered}, each request carrying its route.
+   */
+  default boolean gathersRoutes() {
+    return lanes() < routes();
+  }
+
   /** The route that owns {@code key} among this router's {@link #routes}. */
   default int routeOf(byte[] key) {
     return routeOf(key, routes());

@@ -1,5 +1,6 @@
 package io.sluice.verticles.engine.session;
 
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.protocol.binary.codec.Request;
 
@@ -10,8 +11,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The requests decoded from one socket read, waiting for their shards. Key requests go to the one
- * shard that owns the key, instance-wide listings to every shard, the rest are answered locally,
+ * The requests decoded from one socket read, waiting for their shards, in one batch per shard
+ * thread (the router's lanes). Key requests go to the one route that owns the key, instance-wide
+ * listings to every route, the rest are answered locally,
  * but a CONNECTION for an ID none of this node's connections has, which the other nodes are asked.
  */
 final class PendingRead {
@@ -21,8 +23,11 @@ final class PendingRead {
   /** A CONNECTION asked of the other nodes of a cluster. */
   static final int ELSEWHERE = -3;
 
+  private final ShardRouter router;
+  private final boolean gathered;
   private Request[] requests = new Request[16];
-  private int[] routes = new int[16];
+  /** Per request, its lane's batch (a route's lane) or one of the markers. */
+  private int[] lanes = new int[16];
   private int size;
   /** How many of its requests are asked of the other nodes ({@link #ELSEWHERE}). */
   int askedElsewhere;
@@ -38,8 +43,11 @@ final class PendingRead {
   List<OtherNodes> otherNodes;
   private int nextOtherNodes;
 
-  PendingRead(int shards) {
-    this.batches = new ShardBatch[shards];
+  /** @param router where the requests go: one batch per {@linkplain ShardRouter#lanes lane} */
+  PendingRead(ShardRouter router) {
+    this.router = router;
+    this.gathered = router.gathersRoutes();
+    this.batches = new ShardBatch[router.lanes()];
   }
 
   /**
@@ -49,19 +57,33 @@ final class PendingRead {
   void add(Request request, Request target, int route) {
     if (size == requests.length) {
       requests = Arrays.copyOf(requests, size * 2);
-      routes = Arrays.copyOf(routes, size * 2);
+      lanes = Arrays.copyOf(lanes, size * 2);
     }
+    int lane = route >= 0 ? router.laneOf(route) : route;
     requests[size] = request;
-    routes[size] = route;
+    lanes[size] = lane;
     size++;
     if (route >= 0) {
-      batchFor(route).add(target);
+      addTo(lane, route, target);
     } else if (route == ELSEWHERE) {
       askedElsewhere++;
     } else if (route == EVERY_SHARD) {
-      for (int shard = 0; shard < batches.length; shard++) {
-        batchFor(shard).add(target);
+      for (int each = 0; each < router.routes(); each++) {
+        addTo(router.laneOf(each), each, target);
       }
+    }
+  }
+
+  private void addTo(int lane, int route, Request target) {
+    ShardBatch batch = batches[lane];
+    if (batch == null) {
+      batch = gathered ? ShardBatch.gathered(lane) : new ShardBatch(lane);
+      batches[lane] = batch;
+    }
+    if (gathered) {
+      batch.add(target, route);
+    } else {
+      batch.add(target);
     }
   }
 
@@ -73,8 +95,9 @@ final class PendingRead {
     return requests[index];
   }
 
-  int route(int index) {
-    return routes[index];
+  /** The lane of request {@code index} (its batch), or one of the markers. */
+  int lane(int index) {
+    return lanes[index];
   }
 
   void askOtherNodes(Request target) {
@@ -102,14 +125,5 @@ final class PendingRead {
 
   boolean isComplete() {
     return outstanding == 0;
-  }
-
-  private ShardBatch batchFor(int shard) {
-    ShardBatch batch = batches[shard];
-    if (batch == null) {
-      batch = new ShardBatch(shard);
-      batches[shard] = batch;
-    }
-    return batch;
   }
 }

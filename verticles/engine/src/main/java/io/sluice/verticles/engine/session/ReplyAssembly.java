@@ -41,9 +41,8 @@ final class ReplyAssembly {
 
   /** Appends the replies to every request of {@code read}, in order; its shards are all done. */
   void answer(PendingRead read, ByteBuf out) {
-    int shards = router.routes();
-    int[] nextEntry = new int[shards];
-    int[] nextByte = new int[shards];
+    int[] nextEntry = new int[router.lanes()];
+    int[] nextByte = new int[router.lanes()];
     for (int i = 0; i < read.size(); i++) {
       Request target = read.request(i);
       if (target instanceof Request.Event event) {
@@ -56,19 +55,21 @@ final class ReplyAssembly {
         Responses.status(out, false);
         continue;
       }
-      int route = read.route(i);
-      if (route >= 0) {
-        ShardBatch batch = read.batches[route];
-        int end = batch.replyEnd(nextEntry[route]++);
-        out.writeBytes(batch.replies(), nextByte[route], end - nextByte[route]);
-        nextByte[route] = end;
-      } else if (route == PendingRead.EVERY_SHARD) {
+      int lane = read.lane(i);
+      if (lane >= 0) {
+        ShardBatch batch = read.batches[lane];
+        int end = batch.replyEnd(nextEntry[lane]++);
+        out.writeBytes(batch.replies(), nextByte[lane], end - nextByte[lane]);
+        nextByte[lane] = end;
+      } else if (lane == PendingRead.EVERY_SHARD) {
         ShardListing.Parts parts = new ShardListing.Parts();
         boolean failed = false;
-        for (int shard = 0; shard < shards; shard++) {
-          ShardBatch batch = read.batches[shard];
-          int entry = nextEntry[shard]++;
-          nextByte[shard] = batch.replyEnd(entry);
+        // Each route's part, in its lane's batch in route order (as PendingRead added them).
+        for (int route = 0; route < router.routes(); route++) {
+          int itsLane = router.laneOf(route);
+          ShardBatch batch = read.batches[itsLane];
+          int entry = nextEntry[itsLane]++;
+          nextByte[itsLane] = batch.replyEnd(entry);
           ShardListing part = batch.collected(entry);
           if (part != null) {
             part.joinInto(parts);
@@ -81,7 +82,7 @@ final class ReplyAssembly {
         } else {
           answerFromEveryShard(target, parts, out);
         }
-      } else if (route == PendingRead.ELSEWHERE) {
+      } else if (lane == PendingRead.ELSEWHERE) {
         byte[] item = read.answeredElsewhere(i);
         if (item == null) {
           Responses.status(out, false);

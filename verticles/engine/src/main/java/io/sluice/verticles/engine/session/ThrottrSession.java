@@ -100,7 +100,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       target = event.inner();
     }
     if (current == null) {
-      current = new PendingRead(router.routes());
+      current = new PendingRead(router);
     }
     int route = routeOf(target);
     current.add(request, target, route);
@@ -181,7 +181,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       });
     }
     for (int i = 0; read.askedElsewhere > 0 && i < read.size(); i++) {
-      if (read.route(i) == PendingRead.ELSEWHERE) {
+      if (read.lane(i) == PendingRead.ELSEWHERE) {
         askElsewhere(read, i);
       }
     }

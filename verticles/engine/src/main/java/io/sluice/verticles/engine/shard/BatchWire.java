@@ -15,19 +15,25 @@ import java.nio.charset.StandardCharsets;
  * {@link ShardScan}s (whole or sliced) through their codec; store work stays on its node
  * ({@link #canTravel}).
  *
- * <p>Layout (little-endian): a batch is {@code u8 version, u16 route, u16 entries}, then per entry
- * {@code u8 1, u32 length, request}, {@code u8 2, u8 task codec id, task}, {@code u8 3, u16 length,
+ * <p>Layout (little-endian): a batch is {@code u8 version, u16 route, u16 entries, u8 gathered},
+ * then per entry ({@code u16 partition} first in a {@linkplain ShardBatch#gathered gathered}
+ * batch, whose entries are all requests) {@code u8 1, u32 length, request}, {@code u8 2, u8 task codec id, task}, {@code u8 3, u16 length,
  * key}, {@code u8 4, u8 scan codec id, scan} or {@code u8 5, u8 scan codec id, u32 cursor, scan}
  * (the ids are each codec's fixed {@link TaskCodec#id} and {@link ScanCodec#id}). Its results
- * are {@code u8 not-run}, then per entry {@code u8 failed [u16 length, message]} and, for a request
- * always and for the others when not failed, the entry's result: a request's {@code u32 length,
+ * are {@code u8 not-run}, then per entry {@code u8 state} (0 ran, 1 failed then {@code u16 length,
+ * message}, 2 not run: its partition is not served there, and nothing else follows) and, for a
+ * request run or failed and for the others when run, the entry's result: a request's {@code u32 length,
  * reply} and {@code u8 listing kind, items}; a task's or a scan's codec result; a lookup's
  * {@code u8 found} and the record's detail; a slice's {@code u32 cursor} then its scan's result.
  */
 public final class BatchWire {
 
   /** The layout's version, first in each batch: raised whenever the layout changes. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
+
+  private static final int RAN = 0;
+  private static final int FAILED = 1;
+  private static final int NOT_RUN = 2;
 
   private static final byte REQUEST = 1;
   private static final byte TASK = 2;
@@ -57,8 +63,12 @@ public final class BatchWire {
     out.writeByte(VERSION);
     out.writeShortLE(batch.route());
     out.writeShortLE(batch.size());
+    out.writeBoolean(batch.isGathered());
     EntryWriter writer = new EntryWriter(out, batch);
     for (int i = 0; i < batch.size(); i++) {
+      if (batch.isGathered()) {
+        out.writeShortLE(batch.partitionOf(i));
+      }
       batch.entry(i).accept(writer, i);
     }
   }
@@ -75,14 +85,25 @@ public final class BatchWire {
       throw new IllegalArgumentException("a batch of wire version " + version + " cannot be read by this node,"
           + " which reads version " + VERSION + " (are the cluster's nodes of different releases?)");
     }
-    ShardBatch batch = new ShardBatch(in.readUnsignedShortLE());
+    int route = in.readUnsignedShortLE();
     int entries = in.readUnsignedShortLE();
+    boolean gathered = in.readBoolean();
+    ShardBatch batch = gathered ? ShardBatch.gathered(route) : new ShardBatch(route);
     for (int i = 0; i < entries; i++) {
+      int partition = gathered ? in.readUnsignedShortLE() : route;
       byte kind = in.readByte();
+      if (gathered && kind != REQUEST) {
+        throw new IllegalArgumentException("a gathered batch carries Throttr requests only, not entry kind " + kind);
+      }
       switch (kind) {
         case REQUEST: {
           int length = in.readIntLE();
-          batch.add(RequestDecoder.parse(in, in.readerIndex(), length, size));
+          Request request = RequestDecoder.parse(in, in.readerIndex(), length, size);
+          if (gathered) {
+            batch.add(request, partition);
+          } else {
+            batch.add(request);
+          }
           in.skipBytes(length);
           break;
         }
@@ -117,7 +138,12 @@ public final class BatchWire {
     ResultWriter writer = new ResultWriter(out, batch);
     for (int i = 0; i < batch.size(); i++) {
       Throwable failure = batch.failure(i);
-      out.writeBoolean(failure != null);
+      if (batch.notRun(i)) {
+        out.writeByte(NOT_RUN);
+        writer.skip(i);
+        continue;
+      }
+      out.writeByte(failure != null ? FAILED : RAN);
       if (failure != null) {
         writeString(out, String.valueOf(failure));
       }
@@ -137,7 +163,13 @@ public final class BatchWire {
     }
     ResultReader reader = new ResultReader(in, batch, batch.startReplies());
     for (int i = 0; i < batch.size(); i++) {
-      Throwable failure = in.readBoolean() ? new RemoteFailure(readString(in)) : null;
+      int state = in.readUnsignedByte();
+      if (state == NOT_RUN) {
+        batch.markNotRun(i);
+        batch.endReply(i);
+        continue;
+      }
+      Throwable failure = state == FAILED ? new RemoteFailure(readString(in)) : null;
       if (failure != null) {
         batch.fail(i, failure);
       }
@@ -259,6 +291,11 @@ public final class BatchWire {
 
     private boolean failed() {
       return batch.failure(slot) != null;
+    }
+
+    /** Entry {@code slot} was not run: its (empty) reply is passed over. */
+    void skip(int slot) {
+      replyStart = batch.replyEnd(slot);
     }
 
     @Override

@@ -35,10 +35,52 @@ public final class ShardBatch {
   private ShardListing[] collected;
   private Throwable[] failures;
   private boolean notRun;
+  /**
+   * A gathered batch's partition per slot (see {@link #gathered}); null for a batch of one route.
+   */
+  private int[] partitions;
+  /** The slots a gate refused to run (a gathered batch's entries of a partition not served here); null while none. */
+  private boolean[] unrun;
+  private int unrunEntries;
 
   /** @param route see {@link #route} */
   public ShardBatch(int route) {
     this.route = route;
+  }
+
+  /**
+   * A batch of Throttr requests of several partitions that run on one shard thread (its
+   * {@code lane}, the {@link #route} of the batch): a cluster node sends each read as one such
+   * batch per shard thread, not one per partition. Each request carries its partition
+   * ({@link #add(Request, int)}, {@link #partitionOf}), and the gate that runs the batch checks
+   * each entry's partition on its own.
+   */
+  public static ShardBatch gathered(int lane) {
+    ShardBatch batch = new ShardBatch(lane);
+    batch.partitions = new int[INITIAL_SLOTS];
+    return batch;
+  }
+
+  /** True for a {@link #gathered} batch: its entries carry their partitions. */
+  public boolean isGathered() {
+    return partitions != null;
+  }
+
+  /** The partition entry {@code slot} belongs to: its own in a gathered batch, else the batch's route. */
+  public int partitionOf(int slot) {
+    return partitions == null ? route : partitions[slot];
+  }
+
+  /** Adds a Throttr request of {@code partition} to a {@link #gathered} batch. */
+  public void add(Request request, int partition) {
+    if (partitions == null) {
+      throw new IllegalStateException("a batch of one route has no partition per entry");
+    }
+    if (size == partitions.length) {
+      partitions = Arrays.copyOf(partitions, size * 2);
+    }
+    partitions[size] = partition;
+    addRequest(request);
   }
 
   /**
@@ -51,6 +93,13 @@ public final class ShardBatch {
   }
 
   public void add(Request request) {
+    if (partitions != null) {
+      throw new IllegalStateException("a gathered batch's request needs its partition: add(request, partition)");
+    }
+    addRequest(request);
+  }
+
+  private void addRequest(Request request) {
     requests = room(requests, Request[]::new);
     requests[size++] = request;
   }
@@ -78,6 +127,9 @@ public final class ShardBatch {
   }
 
   private void addEntry(ShardWork entry) {
+    if (partitions != null) {
+      throw new IllegalStateException("a gathered batch carries Throttr requests only");
+    }
     others = room(others, ShardWork[]::new);
     others[size++] = entry;
   }
@@ -157,6 +209,30 @@ public final class ShardBatch {
   /** True when the batch came back without being run (see {@link #markNotRun}). */
   public boolean notRun() {
     return notRun;
+  }
+
+  /**
+   * Entry {@code slot} was not run: its partition is not served here at that instant (a gathered
+   * batch's gate checks each entry's partition). Its reply is empty; it may be sent again.
+   */
+  public void markNotRun(int slot) {
+    if (unrun == null) {
+      unrun = new boolean[size];
+    }
+    if (!unrun[slot]) {
+      unrun[slot] = true;
+      unrunEntries++;
+    }
+  }
+
+  /** True when entry {@code slot} came back unrun (see {@link #markNotRun(int)}). */
+  public boolean notRun(int slot) {
+    return unrun != null && unrun[slot];
+  }
+
+  /** How many entries came back unrun, each on its own (see {@link #markNotRun(int)}). */
+  public int unrunEntries() {
+    return unrunEntries;
   }
 
   /** Only {@link StoreWork}: maintenance of the store, not requests of clients. */

@@ -7,6 +7,8 @@ import io.sluice.verticles.engine.storage.Store;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.ValueSize;
 
+import java.util.function.IntFunction;
+
 /**
  * Runs the {@link ShardWork} of batches against one shard's {@link Store}, each entry on its own
  * (what Throttr requests do is {@link KeyRequests}). Pure: no Vert.x, no threads; the shard
@@ -18,6 +20,8 @@ public final class ThrottrShard {
 
   private final Store store;
   private final ShardContext context;
+  /** This shard for every partition: a batch of its own route runs here whole. */
+  private final IntFunction<ThrottrShard> itself = partition -> this;
 
   public ThrottrShard(Store store, ValueSize size) {
     this.store = store;
@@ -42,14 +46,30 @@ public final class ThrottrShard {
    * after it run as usual.
    */
   public void execute(ShardBatch batch) {
+    execute(batch, itself);
+  }
+
+  /**
+   * Runs a {@linkplain ShardBatch#gathered gathered} batch as {@link #execute(ShardBatch)} runs
+   * one: each entry on the shard of its partition, {@code servingShard.apply(partition)}, or, when
+   * that is null (the partition is not served here at that instant), not at all: the entry is
+   * {@linkplain ShardBatch#markNotRun(int) marked unrun}, with an empty reply, for its sender to
+   * route again. Never throws.
+   */
+  public static void execute(ShardBatch batch, IntFunction<ThrottrShard> servingShard) {
     int next = 0;
     try {
       ByteBuf out = batch.startReplies();
       for (; next < batch.size(); next++) {
         int start = out.writerIndex();
         try {
-          context.at(batch, next);
-          batch.entry(next).run(context);
+          ThrottrShard shard = servingShard.apply(batch.partitionOf(next));
+          if (shard == null) {
+            batch.markNotRun(next);
+          } else {
+            shard.context.at(batch, next);
+            batch.entry(next).run(shard.context);
+          }
         } catch (Throwable error) {
           out.writerIndex(start);
           fail(batch, next, error, out);

@@ -79,6 +79,54 @@ public final class RecordImage {
     apply(in, store, true);
   }
 
+  /**
+   * Like {@link #apply}, but joins the imaged state with the key's live record, if any, into the
+   * one that has consumed more ({@link RecordMerge}): what a copy of a partition that served apart
+   * (a split) adds to the copy that serves it now. A removal, or a state already expired, is not
+   * applied: the key keeps what it has.
+   *
+   * @throws MalformedImageException as {@link #apply} does
+   */
+  public static void applyStricter(ByteBuf in, Store store) {
+    int start = in.readerIndex();
+    try {
+      byte kind = in.readByte();
+      byte[] key = new byte[in.readUnsignedShortLE()];
+      in.readBytes(key);
+      if (kind == REMOVAL) {
+        return;
+      }
+      if (kind != COUNTER && kind != BUFFER) {
+        throw new MalformedImageException("unknown image kind " + kind);
+      }
+      int ttlType = in.readUnsignedByte();
+      long expiresAt = in.readLongLE();
+      RecordCopy incoming = kind == COUNTER ? RecordCopy.counter(ttlType, expiresAt, in.readLongLE())
+          : RecordCopy.buffer(ttlType, expiresAt, readBuffer(in));
+      long now = store.now();
+      if (expiresAt <= now) {
+        return;
+      }
+      Record live = store.find(key, store.hash(key), now);
+      RecordCopy held = live == null ? null : RecordCopy.of(live);
+      RecordCopy kept = held == null ? incoming : RecordMerge.consumedMore(held, incoming);
+      if (kept == held) {
+        return;
+      }
+      if (kept.counter()) {
+        store.restoreCounter(key, kept.ttlType(), kept.expiresAtNanos(), kept.value());
+      } else {
+        store.restoreBuffer(key, kept.ttlType(), kept.expiresAtNanos(), kept.buffer());
+      }
+    } catch (IndexOutOfBoundsException cut) {
+      in.readerIndex(start);
+      throw new MalformedImageException("the image is cut short");
+    } catch (MalformedImageException bad) {
+      in.readerIndex(start);
+      throw bad;
+    }
+  }
+
   private static void apply(ByteBuf in, Store store, boolean onlyAbsent) {
     int start = in.readerIndex();
     try {
@@ -99,14 +147,7 @@ public final class RecordImage {
         case BUFFER -> {
           int ttlType = in.readUnsignedByte();
           long expiresAt = in.readLongLE();
-          int length = in.readIntLE();
-          if (length < 0 || length > in.readableBytes()) {
-            throw new MalformedImageException("a buffer of " + Integer.toUnsignedString(length)
-                + " bytes with " + in.readableBytes() + " left");
-          }
-          byte[] value = new byte[length];
-          in.readBytes(value);
-          store.restoreBuffer(key, ttlType, expiresAt, value);
+          store.restoreBuffer(key, ttlType, expiresAt, readBuffer(in));
         }
         default -> throw new MalformedImageException("unknown image kind " + kind);
       }
@@ -119,6 +160,23 @@ public final class RecordImage {
     }
   }
 
+  /** A buffer image's value: its length, then its bytes. */
+  private static byte[] readBuffer(ByteBuf in) {
+    byte[] value = new byte[bufferLength(in)];
+    in.readBytes(value);
+    return value;
+  }
+
+  /** A buffer image's length, checked against the bytes left. */
+  private static int bufferLength(ByteBuf in) {
+    int length = in.readIntLE();
+    if (length < 0 || length > in.readableBytes()) {
+      throw new MalformedImageException("a buffer of " + Integer.toUnsignedString(length)
+          + " bytes with " + in.readableBytes() + " left");
+    }
+    return length;
+  }
+
   /** Moves past the state that follows an image's key. */
   private static void skipState(ByteBuf in, byte kind) {
     switch (kind) {
@@ -126,12 +184,7 @@ public final class RecordImage {
       case COUNTER -> in.skipBytes(1 + 8 + 8);
       case BUFFER -> {
         in.skipBytes(1 + 8);
-        int length = in.readIntLE();
-        if (length < 0 || length > in.readableBytes()) {
-          throw new MalformedImageException("a buffer of " + Integer.toUnsignedString(length)
-              + " bytes with " + in.readableBytes() + " left");
-        }
-        in.skipBytes(length);
+        in.skipBytes(bufferLength(in));
       }
       default -> throw new MalformedImageException("unknown image kind " + kind);
     }

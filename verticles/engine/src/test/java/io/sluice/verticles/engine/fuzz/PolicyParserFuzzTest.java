@@ -23,7 +23,7 @@ class PolicyParserFuzzTest {
   private static final List<String> POLICY_FIELDS = List.of("strategy", "limit", "period", "rate", "burst", "key",
       "quota", "quotas", "window", "strict", "primary", "secondary", "legacy-headers", "name");
   private static final List<String> STRATEGIES = List.of("token_bucket", "fixed_window", "leaky_bucket", "gcra",
-      "composite", "decaying_rate");
+      "composite", "decaying_rate", "sliding_window");
 
   @Property
   void policiesAreReadOrRefusedWithProblems(@ForAll("policyNames") String name, @ForAll("policySpecs") Object spec) {

@@ -39,13 +39,31 @@ final class FakeTransport implements Transport, ShardRouter {
   boolean socketTakesWritesAtOnce = true;
   private final List<Integer> unwritten = new ArrayList<>();
 
+  /** How many shard threads the routes run on: route {@code r} on lane {@code r % lanes}. */
+  private final int lanes;
+
   FakeTransport(ThrottrShard[] shards) {
+    this(shards, shards.length);
+  }
+
+  FakeTransport(ThrottrShard[] shards, int lanes) {
     this.shards = shards;
+    this.lanes = lanes;
   }
 
   @Override
   public int routes() {
     return shards.length;
+  }
+
+  @Override
+  public int lanes() {
+    return lanes;
+  }
+
+  @Override
+  public int laneOf(int route) {
+    return route % lanes;
   }
 
   @Override
@@ -104,7 +122,11 @@ final class FakeTransport implements Transport, ShardRouter {
       }
     }
     dispatch.completed = true;
-    shards[dispatch.batch.route()].execute(dispatch.batch);
+    if (dispatch.batch.isGathered()) {
+      ThrottrShard.execute(dispatch.batch, route -> shards[route]);
+    } else {
+      shards[dispatch.batch.route()].execute(dispatch.batch);
+    }
     dispatch.done.accept(dispatch.batch);
   }
 

@@ -50,6 +50,16 @@ final class SessionHarness {
 
   private SessionHarness(int shardCount, int maxPendingRequests, long maxPendingBytes, boolean writePerRead,
                          UnaryOperator<Channels> channels) {
+    this(shardCount, shardCount, maxPendingRequests, maxPendingBytes, writePerRead, channels);
+  }
+
+  /** {@code routes} routes on {@code lanes} shard threads, as a cluster node's partitions are placed. */
+  static SessionHarness onLanes(int routes, int lanes) {
+    return new SessionHarness(routes, lanes, 1_000, Long.MAX_VALUE, false, channels -> channels);
+  }
+
+  private SessionHarness(int shardCount, int lanes, int maxPendingRequests, long maxPendingBytes,
+                         boolean writePerRead, UnaryOperator<Channels> channels) {
     instance = Instance.start("9.9.9-test", SIZE, shardCount, clock);
     shards = new ThrottrShard[shardCount];
     for (int i = 0; i < shardCount; i++) {
@@ -58,7 +68,7 @@ final class SessionHarness {
     connection = new ConnectionStats(ConnectionStats.randomId(), ConnectionStats.Protocol.TCP, "127.0.0.1", 40_001,
         clock.epochNanos());
     instance.connections().add(connection);
-    transport = new FakeTransport(shards);
+    transport = new FakeTransport(shards, lanes);
     session = new ThrottrSession(instance, connection, channels.apply(new DirectoryChannels(instance, connection)),
         transport, transport,
         maxPendingRequests, maxPendingBytes, writePerRead);

@@ -82,7 +82,7 @@ class BatchWireIdsTest {
   void theEnginesOwnIdsAndTheVersionArePinned() {
     assertThat(KeyPageScanCodec.ID).isEqualTo(1);
     assertThat(new KeyPageScanCodec().id()).isEqualTo(KeyPageScanCodec.ID);
-    assertThat(BatchWire.VERSION).isEqualTo(1);
+    assertThat(BatchWire.VERSION).isEqualTo(2);
   }
 
   @Test

@@ -11,7 +11,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-/** Joining a second copy into the copy that serves: only the keys it lacks are added. */
+/** Joining a second copy into the copy that serves: the keys it lacks, or (a heal) the stricter state of each key. */
 class RecordImageMergeTest {
 
   private final ManualClock clock = new ManualClock();
@@ -42,6 +42,45 @@ class RecordImageMergeTest {
     assertThat(find(serving, "only-other").expiresAtNanos()).isEqualTo(inAMinute);
     assertThat(find(serving, "buffer-only-other").buffer()).containsExactly(3, 3, 3);
     assertThat(serving.size()).isEqualTo(4);
+  }
+
+  @Test
+  void applyStricterJoinsKeysBothHoldAddsMissingOnesAndSkipsRemovalsAndExpiredStates() {
+    Store serving = new Store(clock, clock.epochNanos());
+    serving.restoreCounter(key("both"), 3, inAMinute, 5);
+    serving.restoreCounter(key("lower-here"), 3, inAMinute, 1);
+    serving.restoreCounter(key("removed-there"), 3, inAMinute, 4);
+
+    Store other = new Store(clock, clock.epochNanos());
+    other.restoreCounter(key("both"), 3, inAMinute + 1, 2);
+    other.restoreCounter(key("lower-here"), 3, inAMinute, 9);
+    other.restoreCounter(key("only-other"), 3, inAMinute, 7);
+    ByteBuf images = Unpooled.buffer();
+    other.forEachLive(record -> RecordImage.writeState(images, record));
+    RecordImage.writeRemoval(images, key("removed-there"));
+    RecordImage.writeState(images, expiredCounter());
+
+    while (images.isReadable()) {
+      RecordImage.applyStricter(images, serving);
+    }
+
+    assertThat(find(serving, "both").counter()).isEqualTo(2);
+    assertThat(find(serving, "both").expiresAtNanos()).isEqualTo(inAMinute + 1);
+    assertThat(find(serving, "lower-here").counter()).isEqualTo(1);
+    assertThat(find(serving, "removed-there").counter()).isEqualTo(4);
+    assertThat(find(serving, "only-other").counter()).isEqualTo(7);
+    assertThat(find(serving, "gone")).isNull();
+    assertThat(serving.size()).isEqualTo(4);
+  }
+
+  /** A counter whose expiry has passed by the time it is applied. */
+  private Record expiredCounter() {
+    Store past = new Store(clock, clock.epochNanos());
+    past.restoreCounter(key("gone"), 3, clock.epochNanos() + 1_000, 1);
+    Record[] gone = new Record[1];
+    past.forEachLive(record -> gone[0] = record);
+    clock.advance(Duration.ofMillis(1));
+    return gone[0];
   }
 
   private static Record find(Store store, String key) {

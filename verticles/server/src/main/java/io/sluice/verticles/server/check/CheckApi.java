@@ -1,6 +1,8 @@
 package io.sluice.verticles.server.check;
 
+import io.sluice.verticles.server.http.DirectRoutes;
 import io.sluice.verticles.server.http.Endpoint;
+import io.sluice.verticles.server.http.HttpFeature;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.metrics.Callers;
@@ -13,6 +15,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.LinkedHashMap;
@@ -70,12 +73,39 @@ public final class CheckApi {
    */
   public Map<String, Supplier<Handler<RoutingContext>>> mounts() {
     Map<String, Supplier<Handler<RoutingContext>>> mounts = new LinkedHashMap<>();
-    mounts.put("/v1/check", () -> new Endpoint(List.of(HttpMethod.POST), token, CheckHandler.json(services())));
-    mounts.put(CheckHandler.FORWARDED_PREFIX + "*", () -> new Endpoint(List.of(), token, CheckHandler.forwarded(services())));
-    mounts.put("/v1/peek", () -> new Endpoint(List.of(HttpMethod.POST), token, new PeekHandler(services())));
-    mounts.put(ResetHandler.PREFIX + "*", () -> new Endpoint(List.of(HttpMethod.DELETE), token, new ResetHandler(services())));
-    mounts.put("/openapi.json", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), null, new OpenApiHandler()));
+    mounts.put("/v1/check", this::jsonCheck);
+    mounts.put(CheckHandler.FORWARDED_PREFIX + "*", this::forwardedCheck);
+    mounts.put("/v1/peek", () -> Endpoint.ofRequest(List.of(HttpMethod.POST), token, new PeekHandler(services())));
+    mounts.put(ResetHandler.PREFIX + "*", () -> Endpoint.ofRequest(List.of(HttpMethod.DELETE), token, new ResetHandler(services())));
+    mounts.put("/openapi.json", () -> Endpoint.ofRequest(List.of(HttpMethod.GET, HttpMethod.HEAD), null, new OpenApiHandler()));
     return mounts;
+  }
+
+  /**
+   * The checks again, taken before the router: their paths are fixed, and every gateway request
+   * pays for their route matching. The router keeps them for the paths it alone reads right
+   * ({@link DirectRoutes}).
+   */
+  public HttpFeature direct() {
+    return new HttpFeature() {
+      @Override
+      public void mount(Router router) {
+      }
+
+      @Override
+      public void mountDirect(DirectRoutes routes) {
+        routes.exact("/v1/check", jsonCheck()::handle);
+        routes.prefix(CheckHandler.FORWARDED_PREFIX, forwardedCheck()::handle);
+      }
+    };
+  }
+
+  private Endpoint jsonCheck() {
+    return Endpoint.ofRequest(List.of(HttpMethod.POST), token, CheckHandler.json(services()));
+  }
+
+  private Endpoint forwardedCheck() {
+    return Endpoint.ofRequest(List.of(), token, CheckHandler.forwarded(services()));
   }
 
   /** The services of the calling front event loop, whose shard outbox its endpoints share. */

@@ -5,12 +5,13 @@ import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.JsonBody;
 import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.tracing.DecisionSpan;
+import io.sluice.verticles.strategies.policy.Policy;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.ext.web.RoutingContext;
 
 import java.util.function.BiFunction;
 
@@ -29,7 +30,7 @@ import java.util.function.BiFunction;
  *       ({@code X-Original-URI}, else what follows the policy in the URL).
  * </ul>
  */
-final class CheckHandler implements Endpoint.Action {
+final class CheckHandler implements Endpoint.RequestAction {
 
   static final String FORWARDED_PREFIX = "/v1/check/";
   /** The request header a proxy sets to have denials answered 403 instead of 429. */
@@ -42,10 +43,10 @@ final class CheckHandler implements Endpoint.Action {
 
   private final CheckServices services;
   private final String spanName;
-  private final BiFunction<RoutingContext, CheckPolicies, Future<CheckRequest>> reader;
+  private final BiFunction<HttpServerRequest, CheckPolicies, Future<CheckRequest>> reader;
 
   private CheckHandler(CheckServices services, String spanName,
-                       BiFunction<RoutingContext, CheckPolicies, Future<CheckRequest>> reader) {
+                       BiFunction<HttpServerRequest, CheckPolicies, Future<CheckRequest>> reader) {
     this.services = services;
     this.spanName = spanName;
     this.reader = reader;
@@ -53,46 +54,45 @@ final class CheckHandler implements Endpoint.Action {
 
   /** {@code POST /v1/check} with a JSON body. */
   static CheckHandler json(CheckServices services) {
-    return new CheckHandler(services, "POST /v1/check", (context, policies) -> {
-      HttpServerRequest http = context.request();
-      return JsonBody.read(http, CheckRequest.EXAMPLE)
-          .map(body -> CheckRequest.fromJson(body, CheckRequest.CHECK_FIELDS, http, policies));
-    });
+    return new CheckHandler(services, "POST /v1/check", (http, policies) -> JsonBody.read(http, CheckRequest.EXAMPLE)
+        .map(body -> CheckRequest.fromJson(body, CheckRequest.CHECK_FIELDS, http, policies)));
   }
 
   /** {@code /v1/check/{policy}[/original/path]}, as a proxy forwards it. */
   static CheckHandler forwarded(CheckServices services) {
-    return new CheckHandler(services, FORWARDED_PREFIX + "{policy}", (context, policies) -> {
-      HttpServerRequest http = context.request();
+    return new CheckHandler(services, FORWARDED_PREFIX + "{policy}", (http, policies) -> {
       PathText.Split path = PathText.split(http.path(), FORWARDED_PREFIX);
       return Future.succeededFuture(CheckRequest.forwarded(http, path.policy(), path.rest(), policies));
     });
   }
 
   @Override
-  public Future<Void> serve(RoutingContext context) {
+  public Future<Void> serve(HttpServerRequest request) {
     CheckDecisions decisions = services.decisions();
     decisions.request("check");
     Timer.Sample timing = decisions.start();
     DecisionSpan span = DecisionSpan.current(spanName);
-    HttpServerResponse response = context.response();
-    // Through compose, so a request refused while it is read fails the future like any other.
-    return Future.<Void>succeededFuture().compose(v -> reader.apply(context, services.policies())).compose(check -> {
-      int deniedStatus = deniedStatus(context.request());
-      return services
-          .run(LimitTask.allow(check.recordKey(), check.target().policy().strategy(), check.cost(),
-              check.target().policy().onFull()))
-          .<Void>map(done -> {
-            decisions.record(check.target().policy(), check.key(), done.decision());
-            span.checked(check.target().policy().name(), done.decision().allowed());
-            DecisionResponse.send(response, check.target(), done.decision(), done.nowNs(), deniedStatus);
-            return null;
-          });
-    }).onComplete(done -> {
+    HttpServerResponse response = request.response();
+    // One promise per check, and callbacks rather than a chain of futures: this is every gateway request's path.
+    Promise<Void> answered = Promise.promise();
+    Future<CheckRequest> read;
+    try {
+      read = reader.apply(request, services.policies());
+    } catch (RuntimeException refused) {
+      read = Future.failedFuture(refused);
+    }
+    read.onComplete(check -> {
+      if (check.failed()) {
+        answered.fail(check.cause());
+      } else {
+        decide(request, check.result(), span, answered);
+      }
+    });
+    answered.future().onComplete(done -> {
       decisions.answered(timing);
       // host(): the IP text Vert.x keeps for the connection (hostAddress() would format it per request).
-      services.callers().answered(context.request().remoteAddress().host(), outcome(done.failed(), response),
-          context.request().bytesRead(), response.bytesWritten());
+      services.callers().answered(request.remoteAddress().host(), outcome(done.failed(), response),
+          request.bytesRead(), response.bytesWritten());
       if (done.failed()) {
         String reason = done.cause() instanceof ApiError error ? error.reason() : "internal";
         decisions.error(reason);
@@ -101,6 +101,36 @@ final class CheckHandler implements Endpoint.Action {
         }
       }
     });
+    return answered.future();
+  }
+
+  /** Runs the check on the key's shard and answers it. */
+  private void decide(HttpServerRequest request, CheckRequest check, DecisionSpan span, Promise<Void> answered) {
+    int deniedStatus;
+    try {
+      deniedStatus = deniedStatus(request);
+    } catch (ApiError refused) {
+      answered.fail(refused);
+      return;
+    }
+    Policy policy = check.target().policy();
+    services.shards().send(LimitTask.allow(check.recordKey(), policy.strategy(), check.cost(), policy.onFull()),
+        done -> {
+          if (done.failure() != null) {
+            answered.fail(done.failure());
+            return;
+          }
+          try {
+            services.decisions().record(policy, check.key(), done.decision());
+            span.checked(policy.name(), done.decision().allowed());
+            DecisionResponse.send(request.response(), check.target(), done.decision(), done.nowNs(), deniedStatus);
+            answered.complete();
+          } catch (RuntimeException failed) {
+            // As a future's map would: the request is answered (500), never left hanging.
+            answered.tryFail(failed);
+          }
+        },
+        answered::fail);
   }
 
   /** What the caller was answered: a refused check is neither allowed nor denied, a shadow denial is allowed. */

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.check;
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.engine.shard.KeyState;
 import io.sluice.verticles.engine.shard.ShardTask;
+import io.sluice.verticles.engine.shard.StrategyRecord;
 import io.sluice.verticles.strategies.Decision;
 import io.sluice.verticles.strategies.MalformedStateException;
 import io.sluice.verticles.strategies.Outcome;
@@ -78,9 +79,7 @@ final class LimitTask implements ShardTask {
       failure = storedStateError("holds a Throttr counter, not a rate-limit state", null);
       return;
     }
-    byte[] value = state.value();
-    // ISO-8859-1 maps bytes to chars one to one: a stray non-ASCII byte stays visible and fails decoding.
-    String stored = value == null ? null : new String(value, StandardCharsets.ISO_8859_1);
+    String stored = StrategyRecord.read(state);
     try {
       if (kind == Kind.PEEK) {
         decision = strategy.peek(stored, nowNanos);
@@ -88,7 +87,7 @@ final class LimitTask implements ShardTask {
       }
       Outcome outcome = strategy.allow(stored, nowNanos, cost);
       decision = outcome.decision();
-      if (outcome.changed() && !state.put(outcome.newState().getBytes(StandardCharsets.US_ASCII), saturatedNanos(outcome))) {
+      if (!StrategyRecord.store(state, outcome)) {
         // The shard is full (--eviction reject): the strategy's answer stands as if the state
         // had been stored (fail open), or every limit denies (fail closed).
         if (onFull == OnFull.DENY) {
@@ -114,15 +113,6 @@ final class LimitTask implements ShardTask {
     }
     return new ApiError(500, "the state record " + recordKey + " " + problem
         + "; it is left as it is until it expires or is reset (DELETE /v1/limits/…)", details, "malformed_state");
-  }
-
-  /** A TTL beyond 292 years (a 100-year window × 5) saturates instead of overflowing. */
-  private static long saturatedNanos(Outcome outcome) {
-    try {
-      return outcome.ttl().toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE;
-    }
   }
 
   Kind kind() {

@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * Where clients reach a node: its Throttr, HTTP and gRPC listeners as {@code host:port}. Each node
- * publishes its own in the cluster's ready map once its listeners are bound, so that any node can
- * tell a client the owner of each partition ({@code GET /api/cluster/partitions}).
+ * tells its own to the members over the event bus once its listeners are bound, so that any node
+ * can tell a client the owner of each partition ({@code GET /api/cluster/partitions}).
  *
  * @param grpc null when the node has no gRPC listener
  */
@@ -26,7 +26,7 @@ public record ClientAddresses(String throttr, String http, String grpc) {
   }
 
   /**
-   * The addresses a ready-map value holds, or empty when it holds none (the member has not bound
+   * The addresses a member told, or empty when it told none (the member has not bound
    * its listeners yet, or is a version that published only "ready").
    */
   static Optional<ClientAddresses> parse(String value) {

@@ -28,6 +28,17 @@ final class ClusterAddress {
     return "sluice.cluster.connection." + node;
   }
 
+  /**
+   * Asks a node to admit the asker, a Hazelcast member UUID, answered with the node's own: heard
+   * only from a holder of the cluster's credentials when the bus speaks mutual TLS.
+   */
+  static String admit(String member) {
+    return "sluice.cluster.admit." + member;
+  }
+
+  /** Published by a node once its listeners are bound: its id and where clients reach it. */
+  static final String ADDRESSES = "sluice.cluster.addresses";
+
   /** Published by a node that leaves gracefully, carrying its id. */
   static final String LEAVING = "sluice.cluster.leaving";
 

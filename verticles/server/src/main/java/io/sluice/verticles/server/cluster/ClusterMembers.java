@@ -11,6 +11,8 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,9 +27,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Who takes part in the cluster, as this node hears it: Hazelcast's member list, the members that
  * said they are ready (their shards and inboxes serve), and those that said they are leaving.
  * Every change is told to the node's loop ({@code changed}), where the table is computed again.
- * A member whose value size differs from the oldest member's is refused: it is logged once and
- * gets no partitions. A ready member's value in the ready map is "ready" until it has bound its
- * listeners, then the addresses clients reach it at ({@link ClientAddresses}).
+ * Only members admitted over the event bus count ({@link MemberAdmission}); a member whose value
+ * size differs from the oldest admitted member's is refused: it is logged once and gets no
+ * partitions. Anyone who joins Hazelcast's port can write its maps, so the ready map only says who
+ * to ask: where clients reach a member ({@link ClientAddresses}) is heard over the event bus.
  */
 final class ClusterMembers {
 
@@ -41,9 +44,13 @@ final class ClusterMembers {
   private final Set<String> leaving = ConcurrentHashMap.newKeySet();
   /** The members that said they are ready, as this node heard (kept here: reading the map blocks). */
   private final Set<String> readyIds = ConcurrentHashMap.newKeySet();
-  /** What each ready member published in the ready map: "ready", then its client addresses. */
+  /** The client addresses each member told over the event bus (never what the ready map says). */
   private final Map<String, String> published = new ConcurrentHashMap<>();
   private volatile IMap<String, String> readyMembers;
+  private MemberAdmission admission;
+  private MessageConsumer<JsonObject> addressesHeard;
+  private Vertx vertx;
+  private ClusterMeters meters;
   private UUID readyListener;
   private UUID membershipListener;
 
@@ -106,16 +113,35 @@ final class ClusterMembers {
    * ready map, so that no partition is given to a node still starting. Hazelcast's calls block:
    * off the event loop.
    */
-  Future<Void> follow(Vertx vertx, Context context, Runnable changed) {
+  Future<Void> follow(Vertx vertx, Context context, ClusterMeters meters, Runnable changed) {
+    this.meters = meters;
+    this.vertx = vertx;
+    admission = new MemberAdmission(vertx, context, hazelcast.getCluster().getLocalMember().getUuid(), self, meters,
+        changed, () -> published.get(self), published::put);
+    // Where members' clients go is heard on the bus only: the ready map can be written by anyone
+    // who joins Hazelcast's port.
+    addressesHeard = vertx.eventBus().consumer(ClusterAddress.ADDRESSES, message ->
+        published.put(message.body().getString("node"), message.body().getString("addresses")));
+    Future<Void> answering = admission.start().compose(v -> addressesHeard.completion());
     membershipListener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
       @Override
       public void memberAdded(MembershipEvent event) {
+        // A split that heals brings back members each side had removed from the ready map (see
+        // memberRemoved): each ready node says so again, or the two sides never count each other.
+        sayAgainIfReady();
         context.runOnContext(v -> changed.run());
       }
 
       @Override
       public void memberRemoved(MembershipEvent event) {
         String id = nodeIdOf(event.getMember());
+        admission.forget(event.getMember());
+        if (event.getMembers().stream().anyMatch(member -> id.equals(nodeIdOf(member)))) {
+          // Another member claims this id (a copy of a data directory, or a rogue): the one that
+          // stays keeps its word that it is ready, and its addresses.
+          context.runOnContext(v -> changed.run());
+          return;
+        }
         readyIds.remove(id);
         published.remove(id);
         if (readyMembers != null) {
@@ -124,15 +150,12 @@ final class ClusterMembers {
         context.runOnContext(v -> changed.run());
       }
     });
-    return vertx.executeBlocking(() -> {
+    return answering.compose(v -> vertx.executeBlocking(() -> {
       readyMembers = hazelcast.getMap(READY_MAP);
       readyListener = readyMembers.addEntryListener(new ReadyListener(context, changed), true);
-      readyMembers.entrySet().forEach(entry -> {
-        readyIds.add(entry.getKey());
-        published.put(entry.getKey(), entry.getValue());
-      });
+      readyMembers.keySet().forEach(readyIds::add);
       return null;
-    });
+    }));
   }
 
   /** Tells every member that this node is ready to take partitions. */
@@ -140,11 +163,19 @@ final class ClusterMembers {
     return Future.fromCompletionStage(readyMembers.setAsync(self, "ready"), context).onSuccess(done -> readyIds.add(self));
   }
 
+  private void sayAgainIfReady() {
+    IMap<String, String> ready = readyMembers;
+    if (ready != null && readyIds.contains(self)) {
+      ready.setAsync(self, "ready");
+    }
+  }
+
   /** Tells every member where clients reach this node, once its listeners are bound. */
   Future<Void> publish(Context context, ClientAddresses addresses) {
     String value = addresses.toJson().encode();
-    return Future.fromCompletionStage(readyMembers.setAsync(self, value), context)
-        .onSuccess(done -> published.put(self, value));
+    published.put(self, value);
+    vertx.eventBus().publish(ClusterAddress.ADDRESSES, new JsonObject().put("node", self).put("addresses", value));
+    return Future.fromCompletionStage(readyMembers.setAsync(self, value), context);
   }
 
   /** Where clients reach the member {@code id}, as it published, or empty. */
@@ -169,13 +200,16 @@ final class ClusterMembers {
     @Override
     public void entryAdded(EntryEvent<String, String> event) {
       readyIds.add(event.getKey());
-      published.put(event.getKey(), event.getValue());
       context.runOnContext(v -> changed.run());
     }
 
     @Override
     public void entryUpdated(EntryEvent<String, String> event) {
-      published.put(event.getKey(), event.getValue());
+      // A member's addresses come over the event bus (MemberAdmission, ClusterAddress.ADDRESSES). A
+      // member that says again that it is ready after a split healed: this side had forgotten it.
+      if (readyIds.add(event.getKey())) {
+        context.runOnContext(v -> changed.run());
+      }
     }
   }
 
@@ -184,34 +218,47 @@ final class ClusterMembers {
     if (membershipListener == null) {
       return Future.succeededFuture();
     }
-    return vertx.executeBlocking(() -> {
+    return admission.stop().compose(v -> addressesHeard.unregister()).recover(gone -> Future.succeededFuture()).compose(v -> vertx.executeBlocking(() -> {
       hazelcast.getCluster().removeMembershipListener(membershipListener);
       if (readyMembers != null) {
         readyMembers.removeEntryListener(readyListener);
         readyMembers.removeAsync(self);
       }
       return null;
-    });
+    }));
   }
 
   /**
-   * Members in join order that said they are ready and whose value size is the oldest member's;
-   * others are refused, once logged. Forgets the leaving members no longer among them.
+   * Members in join order that said they are ready, were admitted ({@link MemberAdmission}: asked
+   * here once ready) and whose value size is the oldest admitted member's; others are refused,
+   * once logged. Forgets the leaving members no longer among them.
    */
   List<String> accepted() {
     List<String> accepted = new ArrayList<>();
     String reference = null;
     for (Member member : hazelcast.getCluster().getMembers()) {
       String size = member.getAttribute(HazelcastSetup.VALUE_SIZE);
+      String id = nodeIdOf(member);
+      if (size == null || member.getAttribute(HazelcastSetup.NODE_ID) == null) {
+        admission.refuse(member, "it is no Sluice node (a Hazelcast member without "
+            + HazelcastSetup.NODE_ID + ")");
+        continue;
+      }
+      if (!admission.admitted(member)) {
+        if (readyIds.contains(id)) {
+          admission.ask(member);
+        }
+        continue;
+      }
       if (reference == null) {
         reference = size;
       }
-      String id = nodeIdOf(member);
       if (reference.equals(size)) {
         if (readyIds.contains(id) && !accepted.contains(id)) {
           accepted.add(id);
         }
       } else if (refusedLogged.add(id)) {
+        meters.refusedMember();
         LOG.log(System.Logger.Level.ERROR, "refusing cluster member " + member.getAddress() + " (" + id
             + "): its --value-size " + size + " differs from this cluster's " + reference
             + "; it gets no partitions and no requests");
@@ -219,6 +266,11 @@ final class ClusterMembers {
     }
     leaving.retainAll(accepted);
     return accepted;
+  }
+
+  /** Whether members that said they are ready are still being asked to admit this node. */
+  boolean settling() {
+    return admission.settling();
   }
 
   /** The accepted members that count in the table: {@code accepted} but those leaving. */

@@ -13,6 +13,7 @@ public final class ClusterMeters {
 
   private final Counter forwarded;
   private final Counter forwardedRequests;
+  private final Counter refusedMembers;
   private final MeterRegistry registry;
   private final Timer replicationLag;
   private final AtomicLong lastLagNanos = new AtomicLong();
@@ -38,6 +39,9 @@ public final class ClusterMeters {
     forwardedRequests = Counter.builder("sluice.cluster.forwarded.key.requests")
         .description("Throttr key requests (INSERT to STAT) among the forwarded batches: requests that reached a node"
             + " not owning their key; sending each key to its owner keeps it at zero").register(registry);
+    refusedMembers = Counter.builder("sluice.cluster.refused.members")
+        .description("Hazelcast members refused a place in the cluster: no credentials proved on the event bus,"
+            + " no Sluice node, or another --value-size").register(registry);
     replicationLag = Timer.builder("sluice.cluster.replication.lag")
         .description("Time from a change on the owner to its backup's acknowledgement of the batch carrying it")
         .publishPercentiles(0.5, 0.99).register(registry);
@@ -53,6 +57,11 @@ public final class ClusterMeters {
     Counter.builder("sluice.cluster.refused.messages").tag("kind", kind)
         .description("Handoff and replica messages dropped unapplied: not from a current member, or not readable")
         .register(registry).increment();
+  }
+
+  /** A Hazelcast member that gets no partition, record or request ({@link MemberAdmission}). */
+  void refusedMember() {
+    refusedMembers.increment();
   }
 
   void replicated(long lagNanos) {

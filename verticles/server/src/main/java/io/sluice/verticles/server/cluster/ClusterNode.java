@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.storage.Store;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
@@ -60,6 +61,7 @@ public final class ClusterNode extends VerticleBase {
   private ReplicaSeeding seeding;
   private PartitionHandoff handoff;
   private GracefulLeave leave;
+  private LoadedCopies loaded;
   private volatile PartitionTable table;
   private volatile boolean started;
   /** Set by the first table that counts this node: until then the partitions were the others'. */
@@ -109,6 +111,21 @@ public final class ClusterNode extends VerticleBase {
         : Optional.of("waiting for the records of " + awaiting + " partitions from their previous owner");
   }
 
+  /** This node's loop, where its coordination runs, and where {@link #seeding} and {@link #work} are used. */
+  Context loop() {
+    return context;
+  }
+
+  /** How this node copies partitions to other members (the heal's tests make two copies meet through it). */
+  ReplicaSeeding seeding() {
+    return seeding;
+  }
+
+  /** Work on this node's partition stores, in order with their requests. */
+  PartitionWork work() {
+    return work;
+  }
+
   /** This node's view of the cluster, for the dashboard ({@code /api/cluster}). */
   public ClusterView view() {
     return view;
@@ -142,10 +159,12 @@ public final class ClusterNode extends VerticleBase {
     }
     PartitionSenders senders = new PartitionSenders(hazelcast, self, valueSize, meters, partitions.clock());
     work = new PartitionWork(partitions.directory().localRouter(context));
-    seeding = new ReplicaSeeding(vertx, self, this::table, states, work, senders, meters);
+    SplitCopies splitCopies = new SplitCopies(states);
+    seeding = new ReplicaSeeding(vertx, self, this::table, states, work, senders, meters, splitCopies);
     partitions.shipThrough(seeding);
-    handoff = new PartitionHandoff(vertx, self, this::table, states, partitions.feeds(), work, seeding, senders, leave);
-    LoadedCopies loaded = new LoadedCopies(self, this::table, work, seeding);
+    handoff = new PartitionHandoff(vertx, self, this::table, states, partitions.feeds(), work, seeding, senders, leave,
+        splitCopies);
+    loaded = new LoadedCopies(self, this::table, work, seeding);
     view = new ClusterView(vertx, hazelcast, this, partitions.stores(), backups);
     consumers.add(vertx.eventBus().<Buffer>consumer(ClusterAddress.replica(self), seeding::onReplica));
     consumers.add(vertx.eventBus().<Buffer>consumer(ClusterAddress.handoff(self), handoff::onAsked));
@@ -154,17 +173,13 @@ public final class ClusterNode extends VerticleBase {
       members.saidLeaving(message.body());
       recompute();
     }));
-    return members.follow(vertx, context, this::recompute)
+    return members.follow(vertx, context, meters, this::recompute)
         .compose(v -> Future.all(consumers.stream().map(MessageConsumer::completion).toList()))
         .compose(v -> loaded.take())
         .compose(v -> ROUTER_ONLY ? Future.succeededFuture() : members.sayReady(context))
         .onSuccess(v -> {
-          recompute();
           started = true;
-          loaded.handOver();
-          LOG.log(System.Logger.Level.INFO, "cluster member " + self + " joined: " + table.members().size()
-              + " members, owns " + table.owned(self) + " of " + PartitionTable.PARTITIONS + " partitions, backs up "
-              + table.backedUp(self));
+          recompute();
         });
   }
 
@@ -178,7 +193,8 @@ public final class ClusterNode extends VerticleBase {
   private void recompute() {
     List<String> live = members.accepted();
     List<String> counted = members.counted(live);
-    if (!counted.contains(self) && !joined && !ROUTER_ONLY) {
+    if (!joined && !ROUTER_ONLY && (!started || !counted.contains(self) || members.settling())) {
+      // Not before the ready members answered or were refused: alone, it would serve them all.
       return;
     }
     PartitionTable previous = table;
@@ -208,12 +224,26 @@ public final class ClusterNode extends VerticleBase {
         seeding.seedNewBackups(p, previous, next);
       } else {
         handoff.forget(p);
+        boolean servedHere = states.serving(p);
         states.set(p, PartitionStates.NOT_SERVED);
+        String owner = next.owner(p);
+        if (servedHere && owner != null && live.contains(owner) && !previous.members().contains(owner)) {
+          // An owner this node did not see asks the owner it saw, not this node: after a split it
+          // served this partition too, and the two copies must meet (at a plain join the copy
+          // sent equals the one the joiner asks for, and joining it changes nothing).
+          seeding.sendServedCopy(p, owner);
+        }
         if (!leave.keepsEveryCopy() && !self.equals(was) && !next.replicasOf(p).contains(self)
             && previous.replicasOf(p).contains(self)) {
           work.on(p, Snapshots::clear);
         }
       }
+    }
+    if (firstTable) {
+      loaded.handOver();
+      LOG.log(System.Logger.Level.INFO, "cluster member " + self + " joined: " + next.members().size()
+          + " members, owns " + next.owned(self) + " of " + PartitionTable.PARTITIONS + " partitions, backs up "
+          + next.backedUp(self));
     }
   }
 

@@ -10,6 +10,7 @@ import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.persistence.PersistentShards;
+import io.sluice.verticles.server.dispatch.BatchExecutor;
 import io.sluice.verticles.server.dispatch.HostedRoute;
 import io.sluice.verticles.server.dispatch.ShardDirectory;
 
@@ -34,6 +35,8 @@ public final class ClusterPartitions {
   private final PartitionStates states = new PartitionStates();
   private final List<Store> stores = new ArrayList<>();
   private final List<List<HostedRoute>> byVerticle = new ArrayList<>();
+  /** Per shard verticle, the shards of the partitions placed on it, by partition (null elsewhere). */
+  private final List<ThrottrShard[]> gathered = new ArrayList<>();
   private final Map<Integer, ReplicaFeed> feeds = new HashMap<>();
   private volatile ReplicaFeed.Shipper shipper;
   /** Each partition's log, when persisting; empty otherwise. */
@@ -48,6 +51,7 @@ public final class ClusterPartitions {
     this.directory = new ShardDirectory(PartitionTable.PARTITIONS, shards, partition -> partition % shards);
     for (int i = 0; i < shards; i++) {
       byVerticle.add(new ArrayList<>());
+      gathered.add(new ThrottrShard[PartitionTable.PARTITIONS]);
     }
     ReplicaFeed.Shipper late = new ReplicaFeed.Shipper() {
       @Override
@@ -66,8 +70,15 @@ public final class ClusterPartitions {
       store.listen(feed);
       feeds.put(p, feed);
       stores.add(store);
-      byVerticle.get(p % shards).add(new HostedRoute(p, store, new PartitionGate(p, new ThrottrShard(store, size), states)));
+      ThrottrShard shard = new ThrottrShard(store, size);
+      byVerticle.get(p % shards).add(new HostedRoute(p, store, new PartitionGate(p, shard, states)));
+      gathered.get(p % shards)[p] = shard;
     }
+  }
+
+  /** How shard verticle {@code index} runs a read's requests for the partitions placed on it, gathered in one batch. */
+  public BatchExecutor gatheredOn(int index) {
+    return new GatheredGate(gathered.get(index), states);
   }
 
   public ShardDirectory directory() {

@@ -4,8 +4,10 @@ import io.sluice.protocol.binary.codec.Request;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.verticles.engine.log.LogText;
+import io.sluice.verticles.engine.routing.BatchParts;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.routing.ShardRouter;
+import io.sluice.verticles.engine.shard.BatchSplit;
 import io.sluice.verticles.engine.shard.BatchWire;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ThrottrShard;
@@ -26,8 +28,11 @@ import java.util.function.Consumer;
  * The {@link ShardRouter} of one front event loop in a cluster: the routes are the partitions; a
  * partition this node owns goes to the local router (as on a single node), one owned elsewhere
  * travels to its owner: the batches of a loop turn for one node go as ONE clustered event-bus
- * message, and come back as one reply. A batch comes back unrun when its partition is moving (see
- * {@link PartitionGate}); it is routed again a moment later, by the table as it then stands.
+ * message, and come back as one reply. A read's requests come as one gathered batch per shard
+ * thread ({@link #lanes}); one whose partitions have several owners is split per owner node and
+ * joined back. A batch, or a gathered batch's entries, come back unrun when their partition is
+ * moving (see {@link PartitionGate}, {@link GatheredGate}); they are routed again a moment later,
+ * by the table as it then stands.
  * Nothing whose delivery is unknown is sent twice: a lost message or a timeout answers its
  * requests as failures; only "no such node" (certainly not delivered) is tried again.
  *
@@ -52,13 +57,25 @@ final class ClusterRouter implements ShardRouter {
     final ShardBatch batch;
     final Consumer<ShardBatch> done;
     final Consumer<Throwable> failed;
-    final long deadlineNanos = ClusterNode.handoffDeadlineNanos();
-    final io.opentelemetry.context.Context trace = io.opentelemetry.context.Context.current();
+    final long deadlineNanos;
+    final io.opentelemetry.context.Context trace;
 
     Waiting(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed) {
+      this(batch, done, failed, ClusterNode.handoffDeadlineNanos(), io.opentelemetry.context.Context.current());
+    }
+
+    private Waiting(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed, long deadlineNanos,
+                    io.opentelemetry.context.Context trace) {
       this.batch = batch;
       this.done = done;
       this.failed = failed;
+      this.deadlineNanos = deadlineNanos;
+      this.trace = trace;
+    }
+
+    /** A part of this batch, split off: it keeps this batch's deadline and trace. */
+    Waiting part(ShardBatch part, Consumer<ShardBatch> partDone, Consumer<Throwable> partFailed) {
+      return new Waiting(part, partDone, partFailed, deadlineNanos, trace);
     }
   }
 
@@ -80,17 +97,30 @@ final class ClusterRouter implements ShardRouter {
     route(new Waiting(batch, done, failed));
   }
 
+  /** A read's requests travel as one batch per shard thread of this node (see {@link ShardRouter#lanes}). */
+  @Override
+  public int lanes() {
+    return local.lanes();
+  }
+
+  @Override
+  public int laneOf(int route) {
+    return local.laneOf(route);
+  }
+
+  /**
+   * Sends the batch to its partition's owner; a gathered batch whose partitions have several
+   * owners goes as one part per owner, joined back before it is answered.
+   */
   private void route(Waiting waiting) {
     ShardBatch batch = waiting.batch;
-    String owner = node.table().owner(batch.route());
-    if (owner == null || owner.equals(node.self())) {
-      local.dispatch(batch, filled -> {
-        if (filled.notRun()) {
-          retry(waiting);
-        } else {
-          waiting.done.accept(filled);
-        }
-      }, waiting.failed);
+    String owner = ownerOf(batch.partitionOf(0));
+    if (batch.isGathered() && !allOwnedBy(batch, owner)) {
+      List<String> owners = new ArrayList<>(2);
+      BatchParts.send(BatchSplit.by(batch, slot -> indexIn(owners, ownerOf(batch.partitionOf(slot)))),
+          (part, done, failed) -> route(waiting.part(part, done, failed)), waiting.done, waiting.failed);
+    } else if (owner.equals(node.self())) {
+      local.dispatch(batch, filled -> ran(waiting, filled), waiting.failed);
     } else if (!wire.canTravel(batch)) {
       answerFailed(waiting, new IllegalStateException("partition " + batch.route()
           + " is on another node, and this kind of work runs only where its key is"));
@@ -100,6 +130,45 @@ final class ClusterRouter implements ShardRouter {
         flushScheduled = true;
         context.runOnContext(v -> flush());
       }
+    }
+  }
+
+  /** The node that serves {@code partition}: its owner by the table, or this node while the table has none. */
+  private String ownerOf(int partition) {
+    String owner = node.table().owner(partition);
+    return owner == null ? node.self() : owner;
+  }
+
+  private boolean allOwnedBy(ShardBatch batch, String owner) {
+    for (int slot = 1; slot < batch.size(); slot++) {
+      if (!ownerOf(batch.partitionOf(slot)).equals(owner)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int indexIn(List<String> owners, String owner) {
+    int index = owners.indexOf(owner);
+    if (index < 0) {
+      owners.add(owner);
+      return owners.size() - 1;
+    }
+    return index;
+  }
+
+  /**
+   * The batch ran, here or on its owner: answers it, or routes again what was not run (the whole
+   * batch, or the entries of partitions a gate found moving, while the others keep their replies).
+   */
+  private void ran(Waiting waiting, ShardBatch filled) {
+    if (filled.notRun()) {
+      retry(waiting);
+    } else if (filled.unrunEntries() > 0) {
+      BatchParts.send(BatchSplit.unrunOf(filled), (part, done, failed) -> retry(waiting.part(part, done, failed)),
+          waiting.done, waiting.failed);
+    } else {
+      waiting.done.accept(filled);
     }
   }
 
@@ -147,7 +216,7 @@ final class ClusterRouter implements ShardRouter {
             ByteBuf in = ((BufferInternal) reply.result().body()).getByteBuf();
             for (Waiting waiting : parcel) {
               if (wire.readResults(in, waiting.batch)) {
-                waiting.done.accept(waiting.batch);
+                ran(waiting, waiting.batch);
               } else {
                 retry(waiting);
               }

@@ -14,9 +14,11 @@ import java.util.Optional;
  * @param name       the cluster's name
  * @param backups    copies of each partition besides its owner, 0 to 2
  * @param configFile a Hazelcast YAML replacing host, port and members (other discovery)
+ * @param credentials what members prove to each other on the event bus ({@code --cluster-tls-*},
+ *                    {@code --cluster-secret-file})
  */
 public record ClusterSettings(boolean enabled, String host, int port, List<String> members, String name, int backups,
-                              Optional<Path> configFile) {
+                              Optional<Path> configFile, MemberCredentials credentials) {
 
   /** A single node. */
   public static final ClusterSettings NONE = new ClusterSettings(false, "127.0.0.1", 5701, List.of(), "sluice", 1,
@@ -24,5 +26,15 @@ public record ClusterSettings(boolean enabled, String host, int port, List<Strin
 
   public ClusterSettings {
     members = List.copyOf(members);
+  }
+
+  /** A cluster whose members prove nothing: {@link MemberCredentials#NONE}. */
+  public ClusterSettings(boolean enabled, String host, int port, List<String> members, String name, int backups,
+                         Optional<Path> configFile) {
+    this(enabled, host, port, members, name, backups, configFile, MemberCredentials.NONE);
+  }
+
+  public ClusterSettings withCredentials(MemberCredentials credentials) {
+    return new ClusterSettings(enabled, host, port, members, name, backups, configFile, credentials);
   }
 }

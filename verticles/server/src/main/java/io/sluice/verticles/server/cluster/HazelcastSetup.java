@@ -51,10 +51,21 @@ public final class HazelcastSetup {
     // Members ping each other's connections every 20 s: a connection silent for three pings is not a member's.
     options.getEventBusOptions().setHost(settings.host()).setPort(0)
         .setReadIdleTimeout(EVENT_BUS_READ_IDLE_SECONDS).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS);
+    java.util.Optional<MemberTls> tls;
+    try {
+      tls = MemberTls.of(settings.credentials(), nodeId, Clock.SYSTEM);
+    } catch (IllegalArgumentException unusable) {
+      return io.vertx.core.Future.failedFuture(unusable);
+    }
+    tls.ifPresent(memberTls -> memberTls.configure(options.getEventBusOptions()));
     return builder.with(options).withClusterManager(clusterManager(settings, valueSize, nodeId)).buildClustered()
         .compose(vertx -> {
           try {
             EventBusGuard.install(vertx, Clock.SYSTEM);
+            if (settings.credentials().required()) {
+              MemberTls.watch(vertx, settings.credentials(), nodeId, Clock.SYSTEM);
+              EventBusHandshakeLog.install(Clock.SYSTEM);
+            }
             return io.vertx.core.Future.succeededFuture(vertx);
           } catch (IllegalStateException unguarded) {
             return vertx.close().transform(closed -> io.vertx.core.Future.failedFuture(unguarded));

@@ -38,12 +38,13 @@ final class PartitionHandoff {
   private final PartitionSenders senders;
   private final GracefulLeave leave;
   private final MissedHandoffs missed;
+  private final SplitCopies splitCopies;
   /** The partitions this node owns and waits for, by the node they are coming from. */
   private final Map<Integer, String> awaitingFrom = new HashMap<>();
 
   PartitionHandoff(Vertx vertx, String self, Supplier<PartitionTable> table, PartitionStates states,
                    Map<Integer, ReplicaFeed> feeds, PartitionWork work, ReplicaSeeding seeding, PartitionSenders senders,
-                   GracefulLeave leave) {
+                   GracefulLeave leave, SplitCopies splitCopies) {
     this.vertx = vertx;
     this.self = self;
     this.table = table;
@@ -54,6 +55,7 @@ final class PartitionHandoff {
     this.senders = senders;
     this.leave = leave;
     this.missed = new MissedHandoffs(vertx);
+    this.splitCopies = splitCopies;
   }
 
   /**
@@ -115,6 +117,7 @@ final class PartitionHandoff {
   /** Stops waiting for the partition: it is no longer this node's. */
   void forget(int partition) {
     awaitingFrom.remove(partition);
+    splitCopies.forget(partition);
   }
 
   /** Asks {@code from} for the partition, again while it answers that its table does not agree yet. */
@@ -145,6 +148,7 @@ final class PartitionHandoff {
             ByteBuf own = keepLoaded ? Snapshots.take(store) : Unpooled.EMPTY_BUFFER;
             Snapshots.install(store, records);
             Snapshots.merge(store, own);
+            splitCopies.joinAgain(partition, store);
             states.set(partition, PartitionStates.SERVING);
           }).onSuccess(v -> seeding.seedBackupsBut(partition, from));
         });
@@ -153,6 +157,7 @@ final class PartitionHandoff {
   /** Serves the copy this node holds, its previous owner's records having not come. */
   private void serveWithout(int partition, String from, String why) {
     missed.missed(partition, from, why);
+    splitCopies.forget(partition);
     work.on(partition, store -> states.set(partition, PartitionStates.SERVING))
         .onSuccess(v -> seeding.seedBackups(partition));
   }

@@ -10,10 +10,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The messages that move a partition's records between nodes, and how each is read: a handoff
- * (asks a node for a partition) and a replica message (changes, a whole copy, or a copy loaded
- * from disk). Each names its sender's node id, which the receiver checks against the members it
- * sees; a message that does not read whole (the wrong length, a partition beyond the table, an
- * unknown kind) is refused as a whole and never acted upon.
+ * (asks a node for a partition) and a replica message (changes, a whole copy, a copy loaded
+ * from disk, or a copy served apart during a split). Each names its sender's node id, which the
+ * receiver checks against the members it sees; a message that does not read whole (the wrong
+ * length, a partition beyond the table, an unknown kind) is refused as a whole and never acted upon.
  *
  * <p>Layouts: handoff {@code partition (u16 LE), sender}; replica {@code kind (u8), partition
  * (u16 LE), sender, images}; a sender is its length (u8) and its UTF-8 bytes.
@@ -26,6 +26,11 @@ final class PartitionMessages {
   static final byte RESET = 2;
   /** A copy loaded from disk by a node that does not own it: the owner adds the keys it lacks. */
   static final byte MERGE = 3;
+  /**
+   * A copy of a partition the sender served while the receiver's side of a split served it too:
+   * the receiver, its owner now, joins it key by key into the stricter state ({@link SplitCopies}).
+   */
+  static final byte HEAL = 4;
   /** The reply failure code of a handoff whose asker is not the partition's owner by the receiver's table (yet). */
   static final int NOT_YOURS = 409;
 
@@ -76,7 +81,7 @@ final class PartitionMessages {
     byte kind = in.readByte();
     int partition = in.readUnsignedShortLE();
     String sender = readSender(in);
-    return kind >= CHANGES && kind <= MERGE && partition < PartitionTable.PARTITIONS && sender != null
+    return kind >= CHANGES && kind <= HEAL && partition < PartitionTable.PARTITIONS && sender != null
         ? new Replica(kind, partition, sender, in.slice()) : null;
   }
 

@@ -36,9 +36,10 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   private final PartitionWork work;
   private final PartitionSenders senders;
   private final ClusterMeters meters;
+  private final SplitCopies splitCopies;
 
   ReplicaSeeding(Vertx vertx, String self, Supplier<PartitionTable> table, PartitionStates states, PartitionWork work,
-                 PartitionSenders senders, ClusterMeters meters) {
+                 PartitionSenders senders, ClusterMeters meters, SplitCopies splitCopies) {
     this.vertx = vertx;
     this.self = self;
     this.table = table;
@@ -46,6 +47,7 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
     this.work = work;
     this.senders = senders;
     this.meters = meters;
+    this.splitCopies = splitCopies;
   }
 
   /** Seeds the backups {@code next} gives the partition that {@code previous} did not hold it on. */
@@ -96,6 +98,23 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
     return taken.future();
   }
 
+  /**
+   * Sends this node's copy of a partition it served to {@code owner}, which owns it now without
+   * having been among the members this node saw: after a split the owner served it too and will
+   * not ask this node for it ({@link PartitionMessages#HEAL}: the owner joins it key by key). The
+   * copy is taken on the shard thread, where the partition is no longer served.
+   */
+  void sendServedCopy(int partition, String owner) {
+    ByteBuf[] copy = new ByteBuf[1];
+    work.on(partition, store -> copy[0] = Snapshots.take(store)).onSuccess(v -> {
+      if (copy[0].isReadable()) {
+        send(owner, PartitionMessages.HEAL, partition, copy[0], System.nanoTime(), ClusterNode.handoffDeadlineNanos(), null);
+      } else {
+        copy[0].release();
+      }
+    });
+  }
+
   @Override
   public boolean hasBackups(int partition) {
     return table.get().hasBackups(partition);
@@ -104,7 +123,10 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   @Override
   public void ship(int partition, ByteBuf images, long firstChangeNanos) {
     for (String backup : table.get().backupsOf(partition)) {
-      send(backup, PartitionMessages.CHANGES, partition, images.retainedDuplicate(), firstChangeNanos, 0, null);
+      // A table that changed since the partition's last served turn may name this node a backup.
+      if (!backup.equals(self)) {
+        send(backup, PartitionMessages.CHANGES, partition, images.retainedDuplicate(), firstChangeNanos, 0, null);
+      }
     }
     images.release();
   }
@@ -132,7 +154,7 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
         vertx.setTimer(NO_HANDLER_RETRY_MILLIS, id -> send(backup, kind, partition, again, sinceNanos, retryUntilNanos, acked));
       } else {
         LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": " + backup + " did not take "
-            + (kind == PartitionMessages.RESET ? "its copy" : kind == PartitionMessages.MERGE ? "the copy loaded here" : "changes") + ": "
+            + what(kind) + ": "
             + LogText.failure(ack.cause()));
         if (acked != null) {
           acked.fail(ack.cause());
@@ -141,7 +163,21 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
     });
   }
 
-  /** Applies a replica message from a member on the partition's shard thread, then acknowledges it. */
+  private static String what(byte kind) {
+    return switch (kind) {
+      case PartitionMessages.RESET -> "its copy";
+      case PartitionMessages.MERGE -> "the copy loaded here";
+      case PartitionMessages.HEAL -> "the copy served here during a split";
+      default -> "changes";
+    };
+  }
+
+  /**
+   * Applies a replica message from a member on the partition's shard thread, then acknowledges it.
+   * A seed or changes for a partition this node serves come from a node that serves it too (the
+   * other side of a split, whose table already merged): they are joined key by key, as a copy
+   * served apart is, never installed over the copy that served here.
+   */
   void onReplica(Message<Buffer> message) {
     PartitionMessages.Replica replica = PartitionMessages.readReplica(((BufferInternal) message.body()).getByteBuf());
     if (replica == null) {
@@ -153,8 +189,14 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
       return;
     }
     ByteBuf in = replica.images();
+    // Decided here, on the node's loop, in order with the table changes that stop serving it.
+    boolean servedHere = states.serving(replica.partition());
     work.on(replica.partition(), store -> {
-      if (replica.kind() == PartitionMessages.RESET) {
+      if (replica.kind() == PartitionMessages.HEAL) {
+        splitCopies.join(replica.partition(), store, in);
+      } else if (servedHere && replica.kind() != PartitionMessages.MERGE) {
+        Snapshots.joinStricter(store, in);
+      } else if (replica.kind() == PartitionMessages.RESET) {
         Snapshots.install(store, in);
       } else if (replica.kind() == PartitionMessages.MERGE) {
         Snapshots.merge(store, in);

@@ -45,6 +45,17 @@ final class Snapshots {
     }
   }
 
+  /**
+   * Joins the images into the store key by key, keeping for a key both hold the state that has
+   * consumed more ({@link RecordImage#applyStricter}); keys only one holds are kept. Joins two
+   * copies of a partition that served apart during a split (docs/cluster.md, "A network split").
+   */
+  static void joinStricter(Store store, ByteBuf images) {
+    while (images.isReadable()) {
+      RecordImage.applyStricter(images, store);
+    }
+  }
+
   /** Drops every record: a copy this node no longer keeps. */
   static void clear(Store store) {
     List<Record> all = new ArrayList<>(store.size());

@@ -79,8 +79,12 @@ final class WorkInbox extends VerticleBase {
       }
       message.reply(BufferInternal.buffer(out));
     };
-    for (ShardBatch batch : batches) {
+    for (int i = 0; i < batches.length; i++) {
+      ShardBatch batch = batches[i];
+      int index = i;
       local.dispatch(batch, filled -> {
+        // A gathered batch split over this node's shards comes back joined, as a new batch.
+        batches[index] = filled;
         if (--outstanding[0] == 0) {
           answer.run();
         }

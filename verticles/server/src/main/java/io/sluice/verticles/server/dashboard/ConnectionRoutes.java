@@ -86,7 +86,11 @@ final class ConnectionRoutes {
     for (RequestType command : Overview.COMMANDS) {
       byCommand.put(command.name(), found.requestCount(command.code()));
     }
-    return DashboardContext.ok(context, summary(found).put("requestsByCommand", byCommand));
+    io.vertx.core.json.JsonArray subscriptions = new io.vertx.core.json.JsonArray();
+    dashboard.instance().channels().channelsOf(found.id())
+        .forEach(name -> subscriptions.add(new String(name.bytes(), java.nio.charset.StandardCharsets.UTF_8)));
+    return DashboardContext.ok(context, summary(found).put("requestsByCommand", byCommand)
+        .put("subscriptions", subscriptions));
   }
 
   private static JsonObject summary(UdpPeers.Peer peer) {
@@ -134,6 +138,7 @@ final class ConnectionRoutes {
         .put("writeBytes", item.writeBytes())
         .put("publishedBytes", item.publishedBytes())
         .put("receivedBytes", item.receivedBytes())
-        .put("requests", requests);
+        .put("requests", requests)
+        .put("user", connection.user().orElse(null));
   }
 }

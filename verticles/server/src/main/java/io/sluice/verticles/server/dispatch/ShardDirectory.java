@@ -23,6 +23,8 @@ import java.util.function.IntUnaryOperator;
 public final class ShardDirectory {
 
   private final AtomicReferenceArray<LocalRoute> local;
+  /** Per shard verticle, how it runs a {@linkplain ShardBatch#gathered gathered} batch; unset on a node alone. */
+  private final AtomicReferenceArray<LocalRoute> gathered;
   private final int verticles;
   private final IntUnaryOperator verticleOf;
   private volatile IntConsumer parcelSizes = size -> { };
@@ -40,6 +42,7 @@ public final class ShardDirectory {
   /** {@code routes} routes over {@code verticles} shard verticles, route {@code r} on {@code verticleOf(r)}. */
   public ShardDirectory(int routes, int verticles, IntUnaryOperator verticleOf) {
     this.local = new AtomicReferenceArray<>(routes);
+    this.gathered = new AtomicReferenceArray<>(verticles);
     this.verticles = verticles;
     this.verticleOf = verticleOf;
   }
@@ -57,6 +60,15 @@ public final class ShardDirectory {
   /** The shard verticle that serves {@code route}. */
   public int verticleOf(int route) {
     return verticleOf.applyAsInt(route);
+  }
+
+  /**
+   * The shard verticle a batch goes to: its route's, or for a gathered batch its entries' (the
+   * first entry's partition: {@link ShardOutbox} keeps a gathered batch on one verticle, splitting
+   * one from a node that places partitions otherwise).
+   */
+  int verticleOf(ShardBatch batch) {
+    return verticleOf(batch.partitionOf(0));
   }
 
   /**
@@ -95,13 +107,22 @@ public final class ShardDirectory {
     local.set(route, null);
   }
 
+  /** Called by a shard verticle from its own event loop: how it runs gathered batches. */
+  void registerGathered(int verticle, BatchExecutor executor, Consumer<Runnable> durable) {
+    gathered.set(verticle, new LocalRoute(Thread.currentThread(), executor, durable));
+  }
+
+  void unregisterGathered(int verticle) {
+    gathered.set(verticle, null);
+  }
+
   /**
    * Runs the batch at once when its route lives on the calling thread, then {@code answered} (at
    * once too, unless {@code --fsync always} holds it until the disk has the batch's changes);
    * false otherwise.
    */
   boolean executeIfLocal(ShardBatch batch, Runnable answered) {
-    LocalRoute target = local.get(batch.route());
+    LocalRoute target = batch.isGathered() ? gathered.get(verticleOf(batch)) : local.get(batch.route());
     if (target != null && target.thread == Thread.currentThread()) {
       target.executor.execute(batch);
       target.durable.accept(answered);

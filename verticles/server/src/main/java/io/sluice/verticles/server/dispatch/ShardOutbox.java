@@ -1,6 +1,8 @@
 package io.sluice.verticles.server.dispatch;
 
+import io.sluice.verticles.engine.routing.BatchParts;
 import io.sluice.verticles.engine.routing.ShardRouter;
+import io.sluice.verticles.engine.shard.BatchSplit;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -50,17 +52,44 @@ public final class ShardOutbox implements ShardRouter {
     return directory.routes();
   }
 
+  /** A lane is a shard verticle: a read's requests for the partitions it hosts travel as one batch. */
+  @Override
+  public int lanes() {
+    return directory.verticles();
+  }
+
+  @Override
+  public int laneOf(int route) {
+    return directory.verticleOf(route);
+  }
+
   @Override
   public void dispatch(ShardBatch batch, Consumer<ShardBatch> done, Consumer<Throwable> failed) {
+    if (batch.isGathered() && !onOneVerticle(batch)) {
+      // From a node that places partitions on its shards otherwise: one part per verticle here.
+      BatchParts.send(BatchSplit.by(batch, slot -> directory.verticleOf(batch.partitionOf(slot))),
+          this::dispatch, done, failed);
+      return;
+    }
     if (directory.executeIfLocal(batch, () -> done.accept(batch))) {
       return;
     }
-    waiting.get(directory.verticleOf(batch.route())).add(new Waiting(batch, done, failed));
+    waiting.get(directory.verticleOf(batch)).add(new Waiting(batch, done, failed));
     if (!flushScheduled) {
       flushScheduled = true;
       // Runs after the reads of this turn of the event loop have all been handled.
       context.runOnContext(v -> flush());
     }
+  }
+
+  private boolean onOneVerticle(ShardBatch batch) {
+    int verticle = directory.verticleOf(batch);
+    for (int slot = 1; slot < batch.size(); slot++) {
+      if (directory.verticleOf(batch.partitionOf(slot)) != verticle) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void flush() {

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.dispatch;
 import io.sluice.verticles.engine.persist.ShardPersistence;
 import io.sluice.verticles.engine.persist.SnapshotRun;
 import io.sluice.verticles.engine.shard.ShardBatch;
+import io.sluice.verticles.engine.shard.ThrottrShard;
 import io.sluice.verticles.engine.storage.ExpirySweep;
 import io.sluice.verticles.engine.storage.FullStoreWarning;
 import io.vertx.core.Context;
@@ -33,6 +34,7 @@ public final class ShardVerticle extends VerticleBase {
   private final int index;
   private final List<HostedRoute> routes;
   private final BatchExecutor[] executors;
+  private final BatchExecutor gathered;
   private final ShardDirectory directory;
   private final long sweepIntervalMillis;
   /** The persisted routes' logs; empty when nothing is persisted. */
@@ -44,7 +46,18 @@ public final class ShardVerticle extends VerticleBase {
 
   /** @param routes what it serves, each persisted by its {@link HostedRoute#persistence} when set */
   public ShardVerticle(int index, List<HostedRoute> routes, ShardDirectory directory, long sweepIntervalMillis) {
+    this(index, routes, null, directory, sweepIntervalMillis);
+  }
+
+  /**
+   * @param gathered how it runs a {@linkplain ShardBatch#gathered gathered} batch, whose entries
+   *                 belong to several of its routes (a cluster node's partitions); null where
+   *                 batches are of one route
+   */
+  public ShardVerticle(int index, List<HostedRoute> routes, BatchExecutor gathered, ShardDirectory directory,
+                       long sweepIntervalMillis) {
     this.index = index;
+    this.gathered = gathered;
     this.routes = List.copyOf(routes);
     this.executors = new BatchExecutor[directory.routes()];
     routes.forEach(route -> executors[route.route()] = route.executor());
@@ -79,12 +92,32 @@ public final class ShardVerticle extends VerticleBase {
     consumer = vertx.eventBus().consumer(ShardAddress.of(index), message -> {
       ShardParcel parcel = message.body();
       for (ShardBatch batch : parcel.batches()) {
-        executors[batch.route()].execute(batch);
+        executorOf(batch).execute(batch);
       }
       whenDurable(() -> message.reply(parcel, local));
     });
-    return consumer.completion().onSuccess(v ->
-        routes.forEach(route -> directory.register(route.route(), route.executor(), this::whenDurable)));
+    return consumer.completion().onSuccess(v -> {
+      routes.forEach(route -> directory.register(route.route(), route.executor(), this::whenDurable));
+      if (gathered != null) {
+        directory.registerGathered(index, gathered, this::whenDurable);
+      }
+    });
+  }
+
+  private BatchExecutor executorOf(ShardBatch batch) {
+    if (!batch.isGathered()) {
+      return executors[batch.route()];
+    }
+    if (gathered == null) {
+      // Only a cluster node's verticles are sent gathered batches; answer rather than throw.
+      return ShardVerticle::refuse;
+    }
+    return gathered;
+  }
+
+  private static void refuse(ShardBatch batch) {
+    ThrottrShard.failUnrun(batch,
+        new IllegalStateException("this shard runs no batch gathered from several routes"));
   }
 
   /**
@@ -134,6 +167,7 @@ public final class ShardVerticle extends VerticleBase {
   public Future<?> stop() {
     stopped = true;
     routes.forEach(route -> directory.unregister(route.route()));
+    directory.unregisterGathered(index);
     vertx.cancelTimer(sweepTimer);
     vertx.cancelTimer(snapshotTimer);
     Future<Void> unregistered = consumer.unregister();

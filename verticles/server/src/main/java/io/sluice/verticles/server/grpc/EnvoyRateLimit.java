@@ -2,6 +2,7 @@ package io.sluice.verticles.server.grpc;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.rls.OverLimitCache;
 import io.sluice.verticles.rls.RateLimitService;
 import io.sluice.verticles.rls.RlsConfig;
 import io.sluice.verticles.rls.RlsConfigSource;
@@ -12,6 +13,7 @@ import io.sluice.verticles.server.http.HttpFeature;
 import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.server.dispatch.ShardQueries;
+import io.sluice.verticles.server.xds.XdsConfigClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -19,6 +21,7 @@ import io.vertx.core.http.HttpMethod;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -37,9 +40,12 @@ public final class EnvoyRateLimit {
   private final ShardDirectory shards;
   private final Clock clock;
   private final RlsStats stats;
+  private final OverLimitCache overLimitCache;
   private final PendingBytes pendingBytes;
   private final Map<Context, RateLimitService> servicesByLoop = new ConcurrentHashMap<>();
   private final Callers callers;
+  private final Optional<XdsConfigClient> xds;
+  private volatile String listenerFailure;
   private long watchTimer = -1;
 
   /** @param callers where each gRPC call's caller is counted for the dashboard's Connections view */
@@ -52,7 +58,32 @@ public final class EnvoyRateLimit {
     this.clock = clock;
     this.stats = new RlsStats(counts -> RlsMetrics.register(metrics, counts));
     RlsMetrics.registerGlobal(metrics, stats);
+    this.overLimitCache = new OverLimitCache(settings.localCacheBytes());
+    RlsMetrics.register(metrics, overLimitCache);
     this.pendingBytes = new PendingBytes(metrics);
+    this.xds = settings.xds().map(server -> new XdsConfigClient(server, settings.config()));
+  }
+
+  /** The client of the xDS server the config comes from, to deploy; empty when it comes from files. */
+  public Optional<XdsConfigClient> xdsClient() {
+    return xds;
+  }
+
+  /**
+   * Why the service cannot answer by its config yet (no version from the xDS server yet, or the
+   * gRPC listener that was to open with it could not), or empty.
+   */
+  public Optional<String> notReady() {
+    if (listenerFailure != null) {
+      return Optional.of(listenerFailure);
+    }
+    return xds.flatMap(XdsConfigClient::notReady);
+  }
+
+  /** The gRPC listener, opened after the first config, could not open: /ready says so from now on. */
+  public void listenerFailed(String why) {
+    listenerFailure = why;
+    LOG.log(System.Logger.Level.ERROR, why);
   }
 
   public RlsSettings settings() {
@@ -64,6 +95,11 @@ public final class EnvoyRateLimit {
     return stats;
   }
 
+  /** The node's local over-limit cache (off unless --rls-local-cache-bytes). */
+  public OverLimitCache overLimitCache() {
+    return overLimitCache;
+  }
+
   /** What the gRPC connections of every front event loop hold. */
   PendingBytes pendingBytes() {
     return pendingBytes;
@@ -72,7 +108,7 @@ public final class EnvoyRateLimit {
   /** The service of the calling front event loop. */
   RateLimitService service() {
     return servicesByLoop.computeIfAbsent(Vertx.currentContext(), loop -> new RateLimitService(settings.config(),
-        new ShardQueries(loop, shards).router(), clock, stats, settings.behaviour()));
+        new ShardQueries(loop, shards).router(), clock, stats, settings.behaviour(), overLimitCache));
   }
 
   /** A new book for one gRPC front event loop's callers. */

@@ -1,7 +1,9 @@
 package io.sluice.verticles.server.grpc;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.verticles.rls.OverLimitCache;
 import io.sluice.verticles.rls.RlsStats;
 
 import java.util.function.ToDoubleFunction;
@@ -27,6 +29,32 @@ final class RlsMetrics {
         RlsStats.Counts::nearLimit);
     series(registry, counts, "within.limit", "Hits within the limit", RlsStats.Counts::withinLimit);
     series(registry, counts, "shadow.mode", "Hits over a shadow-mode limit, answered OK", RlsStats.Counts::shadowMode);
+    series(registry, counts, "over.limit.with.local.cache",
+        "Hits over the limit answered from the local over-limit cache (counted in over_limit too)",
+        RlsStats.Counts::overLimitWithLocalCache);
+  }
+
+  /**
+   * The local over-limit cache's own figures, as envoyproxy/ratelimit's localcache gauges:
+   * {@code sluice_rls_local_cache_hits_total}, {@code _misses_total}, {@code _evictions_total} and
+   * {@code sluice_rls_local_cache_entries}; none when the cache is off.
+   */
+  static void register(MeterRegistry registry, OverLimitCache cache) {
+    if (!cache.enabled()) {
+      return;
+    }
+    FunctionCounter.builder("sluice.rls.local.cache.hits", cache, OverLimitCache::hits)
+        .description("Envoy rate limit service: lookups the local over-limit cache answered OVER_LIMIT")
+        .register(registry);
+    FunctionCounter.builder("sluice.rls.local.cache.misses", cache, OverLimitCache::misses)
+        .description("Envoy rate limit service: lookups the local over-limit cache did not know, asked of the shard")
+        .register(registry);
+    FunctionCounter.builder("sluice.rls.local.cache.evictions", cache, OverLimitCache::evictions)
+        .description("Envoy rate limit service: entries the local over-limit cache forgot to stay within its bytes")
+        .register(registry);
+    Gauge.builder("sluice.rls.local.cache.entries", cache, OverLimitCache::entries)
+        .description("Envoy rate limit service: records the local over-limit cache knows to be over")
+        .register(registry);
   }
 
   /** Registers {@code sluice_rls_global_shadow_mode_total}, the calls the global shadow mode answered OK. */

@@ -7,7 +7,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -53,7 +52,6 @@ final class RlsOverview {
   }
 
   private static String describe(RateLimit limit) {
-    return limit.unlimited() ? "unlimited"
-        : limit.requestsPerUnit() + " per " + limit.unit().name().toLowerCase(Locale.ROOT);
+    return limit.describe();
   }
 }

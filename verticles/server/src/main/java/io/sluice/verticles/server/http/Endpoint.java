@@ -10,12 +10,14 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * What every endpoint of the API does the same way: refuse other methods (405), require the bearer
  * token when one is configured (401), and answer any failure as a JSON error. The endpoint itself is
- * an {@link Action} that answers the request.
+ * an {@link Action} that answers the request. It serves a router's route, or a request taken before
+ * the router ({@link DirectRoutes}): an action sees the request only.
  */
 public final class Endpoint implements Handler<RoutingContext> {
 
@@ -23,58 +25,83 @@ public final class Endpoint implements Handler<RoutingContext> {
   public static final String JSON = "application/json";
   private static final CharSequence WWW_AUTHENTICATE = HttpHeaders.createOptimized("WWW-Authenticate");
 
-  /** Answers one request, or fails (synchronously or not) with an {@link ApiError}. */
+  /** Answers one routed request, or fails (synchronously or not) with an {@link ApiError}. */
   @FunctionalInterface
   public interface Action {
     Future<Void> serve(RoutingContext context);
   }
 
+  /** An {@link Action} that needs the request only, so it can also serve before the router ({@link DirectRoutes}). */
+  @FunctionalInterface
+  public interface RequestAction {
+    Future<Void> serve(HttpServerRequest request);
+  }
+
   private final List<HttpMethod> methods;
   private final String allow;
   private final BearerToken token;
-  private final Action action;
+  private final Action routed;
+  private final RequestAction direct;
 
   /**
    * @param methods the methods served; empty for any (a proxy forwards the original request's)
    * @param token   null when the endpoint is public
    */
   public Endpoint(List<HttpMethod> methods, BearerToken token, Action action) {
+    this(methods, token, action, null);
+  }
+
+  /** An endpoint that serves routed requests and, through {@link #handle(HttpServerRequest)}, direct ones. */
+  public static Endpoint ofRequest(List<HttpMethod> methods, BearerToken token, RequestAction action) {
+    return new Endpoint(methods, token, context -> action.serve(context.request()), action);
+  }
+
+  private Endpoint(List<HttpMethod> methods, BearerToken token, Action routed, RequestAction direct) {
     this.methods = List.copyOf(methods);
     this.allow = methods.stream().map(HttpMethod::name).collect(Collectors.joining(", "));
     this.token = token;
-    this.action = action;
+    this.routed = routed;
+    this.direct = direct;
   }
 
   @Override
   public void handle(RoutingContext context) {
-    HttpMethod method = context.request().method();
+    handle(context.request(), () -> routed.serve(context));
+  }
+
+  /** A request taken before the router; only for an endpoint made with a {@link RequestAction}. */
+  public void handle(HttpServerRequest request) {
+    handle(request, () -> direct.serve(request));
+  }
+
+  private void handle(HttpServerRequest request, Supplier<Future<Void>> action) {
+    HttpMethod method = request.method();
     if (!methods.isEmpty() && !methods.contains(method)) {
-      context.response().putHeader(HttpHeaders.ALLOW, allow);
-      send(context.response(), new ApiError(405, method.name() + " is not served here; use " + allow, null));
+      request.response().putHeader(HttpHeaders.ALLOW, allow);
+      send(request.response(), new ApiError(405, method.name() + " is not served here; use " + allow, null));
       return;
     }
-    if (token != null && !admitted(context)) {
+    if (token != null && !admitted(request)) {
       return;
     }
     try {
-      action.serve(context).onFailure(failure -> fail(context, failure));
+      action.get().onFailure(failure -> fail(request, failure));
     } catch (RuntimeException failure) {
-      fail(context, failure);
+      fail(request, failure);
     }
   }
 
   /** Answers 401 for a missing or wrong token, 429 while the client's address is refused. */
-  private boolean admitted(RoutingContext context) {
-    HttpServerRequest request = context.request();
+  private boolean admitted(HttpServerRequest request) {
     switch (token.verify(request)) {
       case ADMITTED:
         return true;
       case REFUSED:
-        sendRefused(context.response(), token, request);
+        sendRefused(request.response(), token, request);
         return false;
       default:
-        context.response().putHeader(WWW_AUTHENTICATE, "Bearer realm=\"sluice\"");
-        send(context.response(), new ApiError(401, "this server requires Authorization: Bearer <token>", null));
+        request.response().putHeader(WWW_AUTHENTICATE, "Bearer realm=\"sluice\"");
+        send(request.response(), new ApiError(401, "this server requires Authorization: Bearer <token>", null));
         return false;
     }
   }
@@ -86,7 +113,7 @@ public final class Endpoint implements Handler<RoutingContext> {
     send(response, new ApiError(429, "too many wrong tokens from this address; retry in " + seconds + " s", null));
   }
 
-  private static void fail(RoutingContext context, Throwable failure) {
+  private static void fail(HttpServerRequest request, Throwable failure) {
     ApiError error;
     if (failure instanceof ApiError refusal) {
       error = refusal;
@@ -94,15 +121,16 @@ public final class Endpoint implements Handler<RoutingContext> {
       // The shard has logged what it threw.
       error = new ApiError(500, onShard.getMessage(), null);
     } else {
-      LOG.log(System.Logger.Level.ERROR, "API failure on " + context.request().path(), failure);
+      LOG.log(System.Logger.Level.ERROR, "API failure on " + request.path(), failure);
       error = new ApiError(500, "internal error: " + failure, null);
     }
-    if (!context.response().ended() && !context.response().closed()) {
+    HttpServerResponse response = request.response();
+    if (!response.ended() && !response.closed()) {
       if (error.status() == 413) {
         // The rest of the body is still on its way: do not leave it to be read as the next request.
-        context.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
       }
-      send(context.response(), error);
+      send(response, error);
     }
   }
 

@@ -16,6 +16,10 @@ public interface HttpFeature {
 
   void mount(Router router);
 
+  /** The paths this feature answers before the router, if any: the hot ones. Called before {@link #mount}. */
+  default void mountDirect(DirectRoutes routes) {
+  }
+
   /** One handler at one path (any method); {@code handler} is called once per front instance. */
   static HttpFeature at(String path, Supplier<Handler<RoutingContext>> handler) {
     return router -> router.route(path).handler(handler.get());

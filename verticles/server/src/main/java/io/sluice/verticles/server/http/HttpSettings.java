@@ -1,5 +1,7 @@
 package io.sluice.verticles.server.http;
 
+import io.sluice.verticles.server.wsauth.WebSocketAccessSettings;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -15,26 +17,31 @@ import java.util.Optional;
  *                       {@code *} serves any (see {@link RequestGuard})
  */
 public record HttpSettings(String bind, int port, List<String> allowedOrigins, Optional<String> authToken,
-                           List<String> allowedHosts) {
+                           List<String> allowedHosts, WebSocketAccessSettings webSocket) {
 
   /** Loopback, on an ephemeral port; same origin only, no token, only the Host names served by default. */
   public static HttpSettings defaults() {
-    return new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty(), List.of());
+    return new HttpSettings("127.0.0.1", 0, List.of(), Optional.empty(), List.of(),
+        WebSocketAccessSettings.defaults());
   }
 
   public HttpSettings withListener(String bind, int port) {
-    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts);
+    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts, webSocket);
   }
 
   public HttpSettings withAllowedOrigins(List<String> allowedOrigins) {
-    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts);
+    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts, webSocket);
   }
 
   public HttpSettings withAuthToken(Optional<String> authToken) {
-    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts);
+    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts, webSocket);
   }
 
   public HttpSettings withAllowedHosts(List<String> allowedHosts) {
-    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts);
+    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts, webSocket);
+  }
+
+  public HttpSettings withWebSocket(WebSocketAccessSettings webSocket) {
+    return new HttpSettings(bind, port, allowedOrigins, authToken, allowedHosts, webSocket);
   }
 }

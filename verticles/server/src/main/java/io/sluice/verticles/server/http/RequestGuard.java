@@ -5,7 +5,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 
 import java.net.URI;
 import java.util.List;
@@ -32,7 +31,6 @@ public final class RequestGuard implements HttpFeature {
 
   private static final Set<HttpMethod> STATE_CHANGING =
       Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE);
-  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
   private static final Pattern IPV4_LOOPBACK = Pattern.compile("127(\\.\\d{1,3}){3}");
 
   private final List<String> allowedOrigins;
@@ -47,25 +45,34 @@ public final class RequestGuard implements HttpFeature {
 
   @Override
   public void mount(Router router) {
-    router.route().handler(this::check);
+    router.route().handler(context -> {
+      if (admits(context.request())) {
+        context.next();
+      }
+    });
   }
 
-  private void check(RoutingContext context) {
-    HttpServerRequest request = context.request();
+  @Override
+  public void mountDirect(DirectRoutes routes) {
+    routes.guardedBy(this::admits);
+  }
+
+  /** @return true when the request may go on; false when it was answered 421 or 403 here */
+  private boolean admits(HttpServerRequest request) {
     HostAndPort authority = request.authority();
     if (authority != null && !servesHost(hostName(authority.host()))) {
-      Endpoint.send(context.response(), new ApiError(421, "this server does not answer to host '" + authority.host()
+      Endpoint.send(request.response(), new ApiError(421, "this server does not answer to host '" + authority.host()
           + "' (see --allowed-hosts)", null));
-      return;
+      return false;
     }
     String origin = request.getHeader(HttpHeaders.ORIGIN);
     boolean guarded = STATE_CHANGING.contains(request.method()) || request.canUpgradeToWebSocket();
     if (guarded && origin != null && !allowsOrigin(origin, authority)) {
-      Endpoint.send(context.response(), new ApiError(403, "origin '" + origin + "' may not "
+      Endpoint.send(request.response(), new ApiError(403, "origin '" + origin + "' may not "
           + request.method().name() + " here (see --allowed-origins)", null));
-      return;
+      return false;
     }
-    context.next();
+    return true;
   }
 
   /** Names an attacker could point at this machine are the only ones refused. */
@@ -106,7 +113,30 @@ public final class RequestGuard implements HttpFeature {
   }
 
   private static boolean isIpAddress(String host) {
-    return host.indexOf(':') >= 0 || IPV4.matcher(host).matches();
+    return host.indexOf(':') >= 0 || isIpv4(host);
+  }
+
+  /**
+   * Four groups of one to three digits, separated by dots: what {@code \d{1,3}(\.\d{1,3}){3}} matches,
+   * by hand, since every request of the port asks it (a regular expression was 3 % of the check API's CPU).
+   */
+  static boolean isIpv4(String host) {
+    int groups = 0;
+    int digits = 0;
+    for (int i = 0; i < host.length(); i++) {
+      char c = host.charAt(i);
+      if (c >= '0' && c <= '9') {
+        if (++digits > 3) {
+          return false;
+        }
+      } else if (c == '.' && digits > 0 && groups < 3) {
+        groups++;
+        digits = 0;
+      } else {
+        return false;
+      }
+    }
+    return groups == 3 && digits > 0;
   }
 
   private static boolean isLoopback(String host) {

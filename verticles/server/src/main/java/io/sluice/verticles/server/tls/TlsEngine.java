@@ -26,7 +26,7 @@ public enum TlsEngine {
     return this;
   }
 
-  SSLEngineOptions options() {
+  public SSLEngineOptions options() {
     return resolved() == OPENSSL ? new OpenSSLEngineOptions() : new JdkSSLEngineOptions();
   }
 }

@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.tls;
 
 import io.vertx.core.http.ClientAuth;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
@@ -49,6 +50,24 @@ public record TlsSettings(Path certificate, Path key, Optional<Path> clientCa, T
     if (ssl.getTrustOptions() != null) {
       options.setTrustOptions(ssl.getTrustOptions());
     }
+    return options;
+  }
+
+  /**
+   * TLS for a connection Sluice makes to a server (the xDS server): the certificate and key are
+   * the client's certificate, the client CA (when given) the CA the server's certificate must be
+   * signed by, else the JVM's trusted CAs; the server's name is verified. The files are read now.
+   */
+  public HttpClientOptions configureClient(HttpClientOptions options) {
+    options.setSsl(true)
+        .setUseAlpn(true)
+        .setSslEngineOptions(engine.options())
+        .setKeyCertOptions(new PemKeyCertOptions().setCertPath(certificate.toString()).setKeyPath(key.toString()))
+        .setEnabledSecureTransportProtocols(PROTOCOLS)
+        .setVerifyHost(true)
+        .setSslHandshakeTimeout(HANDSHAKE_TIMEOUT_SECONDS)
+        .setSslHandshakeTimeoutUnit(TimeUnit.SECONDS);
+    clientCa.ifPresent(ca -> options.setTrustOptions(new PemTrustOptions().addCertPath(ca.toString())));
     return options;
   }
 

@@ -7,14 +7,11 @@ import io.sluice.verticles.engine.shard.ShardScan;
 import io.sluice.verticles.engine.shard.ResultTask;
 import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.udprate.rate.RateEvaluation;
-import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.StoredRate;
 import io.sluice.verticles.engine.udprate.store.AsyncStateStore;
 import io.sluice.verticles.engine.udprate.store.RateUse;
 import io.sluice.verticles.engine.udprate.store.StateTransition;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.ArrayList;
@@ -26,18 +23,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * UDP rate state kept in the storage shards like every other record: each key's state is the
  * buffer record {@code udp:<key>}, updated atomically on the shard that owns it, expiring when
- * unused (the TTL the engine asks for), and visible to a Throttr GET as 18 bytes: {@code u2}, then
- * the rate and t_last as IEEE-754 doubles, big-endian. (Decimal text, the first format, cost a
- * tenth of the endpoint's CPU in {@code Double.toString} and {@code parseDouble}.) Completions
- * arrive on the UDP verticle's event loop.
+ * unused (the TTL the engine asks for), and visible to a Throttr GET as the 18 bytes of
+ * {@link StoredRate}. Completions arrive on the UDP verticle's event loop.
  */
 final class ShardRateStore implements AsyncStateStore {
 
   static final byte[] NAMESPACE = "udp:".getBytes(StandardCharsets.US_ASCII);
-  static final int STATE_BYTES = 18;
-  private static final byte FORMAT_0 = 'u';
-  private static final byte FORMAT_1 = '2';
-  private static final VarHandle DOUBLES = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
   private final ShardRouter router;
 
@@ -87,24 +78,6 @@ final class ShardRateStore implements AsyncStateStore {
     return recordKey;
   }
 
-  static byte[] encode(RateState state) {
-    byte[] value = new byte[STATE_BYTES];
-    value[0] = FORMAT_0;
-    value[1] = FORMAT_1;
-    DOUBLES.set(value, 2, state.rate());
-    DOUBLES.set(value, 10, state.tLastSeconds());
-    return value;
-  }
-
-  /** Malformed state is an error, never a silent reset. */
-  static RateState decode(byte[] value) {
-    if (value.length != STATE_BYTES || value[0] != FORMAT_0 || value[1] != FORMAT_1) {
-      throw new IllegalStateException("malformed UDP rate state '" + new String(value, StandardCharsets.ISO_8859_1)
-          + "' (expected " + STATE_BYTES + " bytes starting with u2)");
-    }
-    return new RateState((double) DOUBLES.get(value, 10), (double) DOUBLES.get(value, 2));
-  }
-
   /**
    * Runs on the key's shard: decode, apply the engine's transition, encode. A failure (malformed
    * state, a Throttr counter under the key) is this request's answer, not a bug of the shard.
@@ -128,9 +101,9 @@ final class ShardRateStore implements AsyncStateStore {
           throw new IllegalStateException("key " + new String(key(), StandardCharsets.ISO_8859_1) + " holds a Throttr counter");
         }
         byte[] stored = state.value();
-        StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : decode(stored));
+        StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : StoredRate.decode(stored));
         boolean kept = outcome.stateToStore() == null
-            || state.put(encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
+            || state.put(StoredRate.encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
         return kept ? outcome.result() : outcome.resultIfRefused();
       } catch (RuntimeException e) {
         return refuse(e);

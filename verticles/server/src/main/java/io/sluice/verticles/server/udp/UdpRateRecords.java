@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.udp;
 
 import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.StoredRate;
 
 import java.nio.charset.StandardCharsets;
 
@@ -19,6 +20,6 @@ public final class UdpRateRecords {
    * @throws IllegalStateException when the value is not a UDP rate state
    */
   public static RateState decode(byte[] value) {
-    return ShardRateStore.decode(value);
+    return StoredRate.decode(value);
   }
 }

@@ -56,6 +56,18 @@ final class JsonFrames {
     return withId(new JsonObject().put("event", "error").put("reason", reason), id).encode();
   }
 
+  /** A subscribe or publish the connection's token (or anonymity) does not allow; nothing changed. */
+  static String forbidden(String op, String channel, Object id) {
+    return withId(new JsonObject().put("event", "error").put("op", op).put("channel", channel)
+        .put("reason", "forbidden"), id).encode();
+  }
+
+  /** A publish over {@code --ws-publish-rate}; -1 when no wait lets it through. */
+  static String rateLimited(long retryAfterMillis, Object id) {
+    return withId(new JsonObject().put("event", "error").put("op", "publish").put("reason", "rate limited")
+        .put("retry_after_ms", retryAfterMillis), id).encode();
+  }
+
   /** The bytes of a publish's data: UTF-8 text, or base64 when {@code encoding} says so. */
   static byte[] data(JsonObject command) {
     if (!(command.getValue("data") instanceof String data)) {

@@ -7,12 +7,14 @@ import io.sluice.verticles.server.front.FrontConnection;
 import io.sluice.verticles.server.front.FrontKind;
 import io.sluice.verticles.server.front.FrontLoop;
 import io.sluice.verticles.server.front.Wire;
-import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.ProtectedMode;
+import io.sluice.verticles.server.wsauth.ChannelAccess;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.ServerWebSocket;
@@ -21,6 +23,7 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * One WebSocket client of the bridge. Binary messages carry raw Throttr frames, run by the same
@@ -32,14 +35,20 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   private static final System.Logger LOG = System.getLogger(WebSocketConnection.class.getName());
   private static final short POLICY_VIOLATION = 1008;
+  /** In the range RFC 6455 leaves to applications, as Centrifugo's: the token has expired. */
+  static final short TOKEN_EXPIRED = 4001;
   static final int MAX_FAILED_AUTHS = 5;
   private static final FrontKind KIND = new FrontKind("WebSocket", ConnectionStats.Protocol.WEBSOCKET, true);
 
   private final ServerWebSocket socket;
   private final EventLoop eventLoop;
-  private final BearerToken token;
+  private final Admission admission;
+  private final Optional<PublishRate> publishRate;
+  private final Vertx vertx;
   private final MessageAssembler messages;
-  private boolean authenticated;
+  private ChannelAccess access;
+  private boolean joinedAutomaticChannels;
+  private long expiryTimer = -1;
   private final boolean writesRefused;
   private final int maxSubscriptions;
   private boolean binaryClient;
@@ -49,25 +58,35 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   /**
    * @param channel       the Netty channel under the socket (the upgraded HTTP connection's)
-   * @param writesRefused protected mode: this client may subscribe, not publish nor send Throttr frames
+   * @param access        what the token presented at the upgrade earned, or the anonymous access
+   * @param publishRate   the limit on publishes ({@code --ws-publish-rate}), if any
+   * @param writesRefused protected mode: this client may subscribe, not publish nor send Throttr frames,
+   *                      until it presents a token
    */
-  WebSocketConnection(ServerWebSocket socket, Channel channel, FrontLoop loop, BearerToken token,
-                      boolean authenticated, boolean writesRefused) {
+  WebSocketConnection(ServerWebSocket socket, Channel channel, FrontLoop loop, Admission admission,
+                      ChannelAccess access, boolean writesRefused, Optional<PublishRate> publishRate) {
     super(KIND, loop, new Wire(socket.remoteAddress(), socket, socket, channel));
     this.socket = socket;
     this.eventLoop = channel.eventLoop();
-    this.token = token;
-    this.authenticated = authenticated;
+    this.admission = admission;
+    this.vertx = Vertx.currentContext().owner();
+    this.access = access;
+    this.publishRate = publishRate;
     this.writesRefused = writesRefused;
     this.maxSubscriptions = loop.limits().maxSubscriptions();
     this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
   }
 
-  /** A client that has not shown the token joins no channel, not even * and its own ID. */
+  /** A client that has not shown a token, where one is needed, joins no channel, not even * and its own ID. */
   void start() {
-    open(authenticated);
+    joinedAutomaticChannels = access.admitted();
+    open(joinedAutomaticChannels);
+    grant(access);
     socket.frameHandler(this::onFrame);
-    socket.closeHandler(v -> closed());
+    socket.closeHandler(v -> {
+      vertx.cancelTimer(expiryTimer);
+      closed();
+    });
   }
 
   private void onFrame(WebSocketFrame frame) {
@@ -109,12 +128,12 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   @Override
   public void binary(Buffer message) {
-    if (!authenticated) {
+    if (!access.mayUseThrottrFrames()) {
       countRead(message.length());
-      close("binary message before authentication");
+      close(access.admitted() ? "binary Throttr frames need the admin token" : "binary message before authentication");
       return;
     }
-    if (writesRefused) {
+    if (writesRefused()) {
       countRead(message.length());
       close(ProtectedMode.REASON);
       return;
@@ -128,6 +147,11 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     countRead(ByteBufUtil.utf8Bytes(text));
     answerText(text);
     stopReadingWhileQueueFull();
+  }
+
+  /** Protected mode holds for clients that have proved nothing; a token proves who they are. */
+  private boolean writesRefused() {
+    return writesRefused && access instanceof ChannelAccess.Anonymous;
   }
 
   /** Back-pressure as for binary messages: a client not reading its replies is not read from either. */
@@ -148,16 +172,17 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     Object id = command.getValue("id");
     String op = command.getValue("op") instanceof String name ? name : "";
     try {
-      if (!authenticated && !op.equals("auth")) {
+      if (!access.admitted() && !op.equals("auth")) {
         sendText(JsonFrames.error("authenticate first: {\"op\":\"auth\",\"token\":\"…\"}", id));
         return;
       }
       switch (op) {
         case "auth": handleAuth(command, id); break;
+        case "refresh": handleRefresh(command, id); break;
         case "subscribe": handleSubscribe(command, id); break;
         case "unsubscribe": handleUnsubscribe(command, id); break;
         case "publish": handlePublish(command, id); break;
-        default: sendText(JsonFrames.error("unknown op '" + op + "' (subscribe, unsubscribe, publish, auth)", id));
+        default: sendText(JsonFrames.error("unknown op '" + op + "' (subscribe, unsubscribe, publish, auth, refresh)", id));
       }
     } catch (IllegalArgumentException e) {
       sendText(JsonFrames.error(e.getMessage(), id));
@@ -165,25 +190,76 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   }
 
   /**
-   * A wrong token counts against the client's address (see {@link BearerToken}) and against this
-   * connection, which is closed after {@value #MAX_FAILED_AUTHS}: guessing needs new connections.
+   * The admin token or a user's token (JWT). A wrong admin token counts against the client's
+   * address (see {@link io.sluice.verticles.server.http.BearerToken}); every wrong token counts
+   * against this connection, which is closed after {@value #MAX_FAILED_AUTHS}: guessing needs new
+   * connections. vertx-auth-jwt verifies on the calling thread, so the commands after this one see
+   * its result.
    */
   private void handleAuth(JsonObject command, Object id) {
-    String presented = command.getValue("token") instanceof String text ? text : null;
-    boolean ok = token.verify(presented, stats.ip()) == BearerToken.Verdict.ADMITTED;
-    if (ok && !authenticated) {
-      // Only now: a client that has not shown the token must not hear what * or its ID channel carry.
-      authenticated = true;
+    answerToken("auth", admission.check(token(command), stats.ip()), id);
+  }
+
+  /** A new token for the same user, before the current one expires (as Centrifugo's refresh). */
+  private void handleRefresh(JsonObject command, Object id) {
+    if (!(access instanceof ChannelAccess.User current)) {
+      sendText(JsonFrames.error("refresh takes a user's token on a connection that has one; send auth", id));
+      return;
+    }
+    Future<ChannelAccess> renewed = admission.check(token(command), stats.ip()).compose(next ->
+        next instanceof ChannelAccess.User user && user.subject().equals(current.subject())
+            ? Future.succeededFuture(next)
+            : Future.failedFuture("a refresh must be a token of the same user"));
+    answerToken("refresh", renewed, id);
+  }
+
+  private static String token(JsonObject command) {
+    return command.getValue("token") instanceof String text ? text : null;
+  }
+
+  private void answerToken(String op, Future<ChannelAccess> verdict, Object id) {
+    verdict.onComplete(result -> {
+      if (result.succeeded()) {
+        grant(result.result());
+      }
+      sendText(JsonFrames.ack(op, null, result.succeeded(), id));
+      if (result.failed() && ++failedAuths >= MAX_FAILED_AUTHS) {
+        close(MAX_FAILED_AUTHS + " failed auth attempts");
+      }
+    });
+  }
+
+  /**
+   * From now on the connection may do what {@code granted} allows. Only now does a client that
+   * had to authenticate join * and its ID channel: before, it must not hear what they carry. A
+   * user's token ends the connection when it expires, unless refreshed.
+   */
+  private void grant(ChannelAccess granted) {
+    access = granted;
+    if (access.admitted() && !joinedAutomaticChannels) {
+      joinedAutomaticChannels = true;
       channels.joinAutomaticChannels();
     }
-    sendText(JsonFrames.ack("auth", null, ok, id));
-    if (!ok && ++failedAuths >= MAX_FAILED_AUTHS) {
-      close(MAX_FAILED_AUTHS + " failed auth attempts");
+    stats.setUser(access.user().orElse(null));
+    vertx.cancelTimer(expiryTimer);
+    if (access instanceof ChannelAccess.User user && user.expiresAtMillis() > 0) {
+      long now = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(instance.clock().epochNanos());
+      expiryTimer = vertx.setTimer(Math.max(1, user.expiresAtMillis() - now), timer -> expire());
     }
+  }
+
+  private void expire() {
+    sendText(JsonFrames.error("token expired", null));
+    closeStatus = TOKEN_EXPIRED;
+    close("token expired");
   }
 
   private void handleSubscribe(JsonObject command, Object id) {
     String channel = channel(command);
+    if (!access.maySubscribe(channel, stats.idHex())) {
+      sendText(JsonFrames.forbidden("subscribe", channel, id));
+      return;
+    }
     countRequest(RequestType.SUBSCRIBE);
     if (channels.subscribe(channel.getBytes(StandardCharsets.UTF_8))) {
       sendText(JsonFrames.ack("subscribe", channel, true, id));
@@ -201,14 +277,43 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   /** As in the binary protocol, this client's own pushes come before its acknowledgement. */
   private void handlePublish(JsonObject command, Object id) {
-    if (writesRefused) {
+    if (writesRefused()) {
       sendText(JsonFrames.error(ProtectedMode.REASON, id));
       return;
     }
     String channel = channel(command);
+    if (!access.mayPublish(channel)) {
+      sendText(JsonFrames.forbidden("publish", channel, id));
+      return;
+    }
     countRequest(RequestType.PUBLISH);
-    byte[] name = channel.getBytes(StandardCharsets.UTF_8);
     byte[] payload = JsonFrames.data(command);
+    if (publishRate.isEmpty()) {
+      publish(channel, payload, id);
+      return;
+    }
+    // Answered once the shard has counted it: commands sent after it may be answered first.
+    String key = access.user().map(user -> "user:" + user).orElse("connection:" + stats.idHex());
+    publishRate.get().take(key).onComplete(verdict -> {
+      if (closed) {
+        return;
+      }
+      if (verdict.failed()) {
+        sendText(JsonFrames.error("publish limit not checked: " + verdict.cause().getMessage(), id));
+      } else if (!verdict.result().allowed()) {
+        sendText(JsonFrames.rateLimited(verdict.result().retryAfterMillis(), id));
+      } else {
+        try {
+          publish(channel, payload, id);
+        } catch (IllegalArgumentException e) {
+          sendText(JsonFrames.error(e.getMessage(), id));
+        }
+      }
+    });
+  }
+
+  private void publish(String channel, byte[] payload, Object id) {
+    byte[] name = channel.getBytes(StandardCharsets.UTF_8);
     int own = channels.publish(name, payload);
     ChannelMessage message = new ChannelMessage(name, payload, stats.id());
     for (int i = 0; i < own; i++) {

@@ -136,4 +136,16 @@ class ForwardedCheckTest {
     assertThat(unknown.json().getString("error")).contains("unknown policy 'nope'");
     assertThat(f.http.get("/v1/check//x").json().getString("error")).contains("missing policy");
   }
+
+  /**
+   * The front takes check paths before its router, but leaves it those that normalising changes;
+   * they answer as they did when the router took every path.
+   */
+  @Test
+  void pathsTheRouterNormalisesAnswerAsBefore() {
+    assertThat(f.http.get("/v1/check/./per-key?key=a").json().getString("error")).contains("unknown policy '.'");
+    assertThat(f.http.get("/v1/check/").status()).as("the JSON check's path, with a slash").isEqualTo(405);
+    assertThat(f.http.get("/v1/check/per-key/../x?key=a").status()).isEqualTo(200);
+    assertThat(f.state("rl:per-key:a")).isNotNull();
+  }
 }

@@ -16,6 +16,7 @@ import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Hex;
 import io.sluice.verticles.server.kit.TcpConversation;
 import io.sluice.verticles.server.kit.HttpCalls;
+import io.sluice.verticles.server.kit.Scrapes;
 import io.sluice.verticles.server.udp.UdpTestClient;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
@@ -48,6 +49,8 @@ class ClusterFrontsTest {
           rate_limit:
             unit: minute
             requests_per_unit: 3
+        - key: sliding
+          rate_limit: {unit: minute, requests_per_unit: 3, algorithm: sliding_window}
       """;
   private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
   private static Vertx clients;
@@ -56,7 +59,8 @@ class ClusterFrontsTest {
   static void formCluster() throws Exception {
     Path rlsConfig = Files.createTempDirectory("cluster-rls");
     Files.writeString(rlsConfig.resolve("cluster.yaml"), RLS_CONFIG);
-    RlsSettings rls = new RlsSettings("127.0.0.1", 0, RlsConfigSource.load(rlsConfig), false);
+    RlsSettings rls = new RlsSettings("127.0.0.1", 0, RlsConfigSource.load(rlsConfig), false)
+        .withLocalCacheBytes(1 << 20);
     NODES.addAll(ClusterNodeUnderTest.formThree(1, CLOCK, Policies.none(),
         new ClusterNodeUnderTest.Fronts(MusicBrainzRulesFile.load(), rls)));
     clients = Vertx.vertx();
@@ -151,6 +155,34 @@ class ClusterFrontsTest {
       }
     } finally {
       json.close();
+      grpc.shutdownNow();
+    }
+  }
+
+  /**
+   * A sliding window's state is decided on its owner whichever node is asked; a node then answers
+   * from its local over-limit cache, without the hop.
+   */
+  @Test
+  void aStrategyCountsOnceOnItsOwnerAndANodeAnswersOverFromItsCache() {
+    ManagedChannel grpc = RlsFixture.channel(NODES.get(0).grpcPort());
+    ManagedChannel other = RlsFixture.channel(NODES.get(1).grpcPort());
+    HttpCalls metrics = new HttpCalls(clients, NODES.get(0).httpPort());
+    try {
+      double hitsBefore = Scrapes.value(Scrapes.scrape(metrics), "sluice_rls_local_cache_hits_total");
+      for (int user = 0; user < 6; user++) {
+        RateLimitRequest request = RlsFixture.request("cluster", RlsFixture.descriptor("sliding", "s" + user));
+        assertThat(RlsFixture.call(grpc, request).getStatuses(0).getLimitRemaining()).isEqualTo(2);
+        assertThat(RlsFixture.call(other, request).getStatuses(0).getLimitRemaining()).isEqualTo(1);
+        assertThat(RlsFixture.call(grpc, request).getStatuses(0).getLimitRemaining()).isZero();
+        assertThat(RlsFixture.call(grpc, request).getOverallCode()).as("s%d", user).isEqualTo(RateLimitResponse.Code.OVER_LIMIT);
+        assertThat(RlsFixture.call(grpc, request).getOverallCode()).isEqualTo(RateLimitResponse.Code.OVER_LIMIT);
+      }
+      // The second over answer of each value came from node 0's memory.
+      assertThat(Scrapes.value(Scrapes.scrape(metrics), "sluice_rls_local_cache_hits_total")).isEqualTo(hitsBefore + 6);
+    } finally {
+      metrics.close();
+      other.shutdownNow();
       grpc.shutdownNow();
     }
   }

@@ -8,10 +8,16 @@ import io.sluice.verticles.strategies.WindowPolicy;
 import io.sluice.verticles.strategies.algorithm.FixedWindow;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.strategies.policy.Policy;
+import io.sluice.verticles.server.kit.Conversation;
+import io.sluice.verticles.server.kit.Hex;
 import io.sluice.verticles.server.kit.HttpCalls;
+import io.sluice.verticles.server.kit.KeyFrames;
+import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.sluice.verticles.server.kit.TcpConversation;
 import io.sluice.protocol.binary.client.UpdateAttribute;
 import io.sluice.protocol.binary.client.UpdateChange;
 import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.vertx.core.Vertx;
@@ -19,11 +25,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntPredicate;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,6 +90,101 @@ class ClusterRoutingTest {
     }
     assertThat(await(b.set("buffer:x", "hello".getBytes(StandardCharsets.UTF_8), TtlUnit.SECONDS, 60))).isTrue();
     assertThat(new String(await(c.get("buffer:x")).value(), StandardCharsets.UTF_8)).isEqualTo("hello");
+  }
+
+  @Test
+  void oneReadWithKeysOfEveryOwnerIsAnsweredInRequestOrder() {
+    ClusterNodeUnderTest through = NODES.get(0);
+    int keys = 48;
+    ByteArrayOutputStream read = new ByteArrayOutputStream();
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    Set<String> owners = new HashSet<>();
+    for (int i = 0; i < keys; i++) {
+      String key = "gathered:" + i;
+      owners.add(ClusterNodeUnderTest.ownerOf(through.node(), key.getBytes(StandardCharsets.UTF_8)));
+      read.writeBytes(KeyFrames.insert(key, 100 + i, 600));
+      expected.write(0x01);
+    }
+    for (int i = 0; i < keys; i++) {
+      read.writeBytes(KeyFrames.query("gathered:" + i));
+      // Found, the quota, TTL in seconds, 600 left (the clock is manual).
+      expected.writeBytes(new byte[] {0x01, (byte) (100 + i), 0, KeyFrames.SECONDS, (byte) 600, (byte) (600 >> 8)});
+    }
+    read.writeBytes(KeyFrames.insert("gathered:0", 1, 600));
+    expected.write(0x00);
+    assertThat(owners).as("the read holds keys of every node").hasSize(NODES.size());
+
+    Conversation conversation = await(TcpConversation.open(clients, through.tcpPort()));
+    try {
+      // One write: the node reads it in one go (or a few), each read split per shard thread and owner.
+      await(conversation.send(read.toByteArray()));
+      assertThat(Hex.of(await(conversation.receive(expected.size())))).isEqualTo(Hex.of(expected.toByteArray()));
+    } finally {
+      conversation.close();
+    }
+  }
+
+  /**
+   * A read travels as one batch per shard thread, and the partition gate is checked per request
+   * inside it: while one partition is moving (awaiting its records from a handoff), only its own
+   * requests wait; the batch's other requests run at once, and the read is answered whole, in
+   * request order, once the partition is served.
+   */
+  @Test
+  void aMovingPartitionHoldsOnlyItsOwnRequestsOfTheBatch() {
+    ClusterNodeUnderTest owner = NODES.get(0);
+    String moving = ownedKey(owner, "moving:", partition -> true);
+    int shards = SluiceUnderTest.defaults().shards();
+    int movingPartition = partitionOf(moving);
+    // Keys of other partitions this node serves on the moving one's shard thread: the same batch.
+    List<String> free = new ArrayList<>();
+    while (free.size() < 3) {
+      free.add(ownedKey(owner, "free" + free.size() + ":",
+          partition -> partition != movingPartition && partition % shards == movingPartition % shards));
+    }
+    ByteArrayOutputStream read = new ByteArrayOutputStream();
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    read.writeBytes(KeyFrames.insert(moving, 7, 600));
+    expected.write(0x01);
+    for (String key : free) {
+      read.writeBytes(KeyFrames.insert(key, 8, 600));
+      expected.write(0x01);
+    }
+    read.writeBytes(KeyFrames.query(moving));
+    expected.writeBytes(new byte[] {0x01, 7, 0, KeyFrames.SECONDS, (byte) 600, (byte) (600 >> 8)});
+
+    PartitionStates states = owner.node().states();
+    states.set(movingPartition, PartitionStates.AWAITING);
+    Conversation conversation = await(TcpConversation.open(clients, owner.tcpPort()));
+    ThrottrClient other = owner.client(clients);
+    try {
+      await(conversation.send(read.toByteArray()));
+      ClusterNodeUnderTest.awaitCondition("the batch's requests of served partitions ran", Duration.ofSeconds(5),
+          () -> free.stream().allMatch(key -> await(other.query(key)) != null));
+      // The first request waits for its partition, and every reply after it waits for it.
+      assertThat(conversation.unread()).isZero();
+
+      states.set(movingPartition, PartitionStates.SERVING);
+      assertThat(Hex.of(await(conversation.receive(expected.size())))).isEqualTo(Hex.of(expected.toByteArray()));
+    } finally {
+      states.set(movingPartition, PartitionStates.SERVING);
+      conversation.close();
+    }
+  }
+
+  private static int partitionOf(String key) {
+    return ShardRouter.routeOf(key.getBytes(StandardCharsets.UTF_8), PartitionTable.PARTITIONS);
+  }
+
+  /** The first key {@code prefix + n} that {@code node} owns, in a partition {@code wanted} accepts. */
+  private static String ownedKey(ClusterNodeUnderTest node, String prefix, IntPredicate wanted) {
+    for (int n = 0; ; n++) {
+      String key = prefix + n;
+      if (wanted.test(partitionOf(key))
+          && node.node().self().equals(ClusterNodeUnderTest.ownerOf(node.node(), key.getBytes(StandardCharsets.UTF_8)))) {
+        return key;
+      }
+    }
   }
 
   @Test

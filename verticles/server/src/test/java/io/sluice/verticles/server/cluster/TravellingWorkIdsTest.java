@@ -6,6 +6,7 @@ import io.sluice.verticles.engine.browse.KeyPageScanCodec;
 import io.sluice.verticles.engine.shard.ScanCodec;
 import io.sluice.verticles.engine.shard.TaskCodec;
 import io.sluice.verticles.engine.shard.TaskCodecs;
+import io.sluice.verticles.rls.StrategyTaskCodec;
 import io.sluice.verticles.rls.WindowCounterCodec;
 import io.sluice.verticles.server.check.LimitTaskCodec;
 import io.sluice.verticles.server.udp.UdpRateCodecs;
@@ -31,6 +32,7 @@ class TravellingWorkIdsTest {
     TASKS.add(new LimitTaskCodec(() -> null));
     TASKS.addAll(UdpRateCodecs.tasks());
     TASKS.add(new WindowCounterCodec());
+    TASKS.add(new StrategyTaskCodec());
     SCANS.add(new KeyPageScanCodec());
   }
 
@@ -38,9 +40,9 @@ class TravellingWorkIdsTest {
   void eachTaskKindKeepsItsId() {
     Map<String, Integer> ids = new TreeMap<>();
     TASKS.forEach(codec -> ids.put(codec.type().getSimpleName(), codec.id()));
-    assertThat(ids).isEqualTo(Map.of("LimitTask", 0, "RateUpdate", 1, "WindowCounter", 2));
-    assertThat(List.of(LimitTaskCodec.ID, UdpRateCodecs.RATE_UPDATE_ID, WindowCounterCodec.ID))
-        .containsExactly(0, 1, 2);
+    assertThat(ids).isEqualTo(Map.of("LimitTask", 0, "RateUpdate", 1, "WindowCounter", 2, "StrategyTask", 3));
+    assertThat(List.of(LimitTaskCodec.ID, UdpRateCodecs.RATE_UPDATE_ID, WindowCounterCodec.ID, StrategyTaskCodec.ID))
+        .containsExactly(0, 1, 2, 3);
   }
 
   @Test

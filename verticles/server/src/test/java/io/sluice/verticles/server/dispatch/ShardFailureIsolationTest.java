@@ -206,7 +206,9 @@ class ShardFailureIsolationTest {
     assertThat(answered(badAnswer)).containsExactlyInAnyOrder(
         "shard 0: 01 | task told OutOfMemoryError | 01 0a 00 04 3c 00",
         "shard 1: 01 | task told OutOfMemoryError | 01 0a 00 04 3c 00");
-    assertThat(log.lines()).hasSize(2).allSatisfy(line -> assertThat(line)
+    // Sluice's own lines: on a loaded machine Vert.x also warns of its blocked threads (seen: 2.3 s
+    // with a load average of 26), which says nothing of how a failing entry is logged.
+    assertThat(log.containing(" io.sluice.")).hasSize(2).allSatisfy(line -> assertThat(line)
         .startsWith("SEVERE io.sluice.verticles.engine.shard.ThrottrShard: shard ")
         .contains(": task " + ExplodingTask.class.getName() + " on key \"task:boom-")
         .contains(" failed and is answered as a failure: java.lang.OutOfMemoryError: test: a task that runs out of memory at "));

@@ -22,8 +22,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -56,7 +60,7 @@ public final class RlsFixture implements AutoCloseable {
 
   /** @param files alternately a file name and its YAML text */
   RlsFixture(boolean responseHeaders, String... files) {
-    this(io.sluice.verticles.rls.RlsBehaviour.defaults(responseHeaders), false, files);
+    this(settings -> settings.withResponseHeaders(responseHeaders), files);
   }
 
   /**
@@ -65,6 +69,23 @@ public final class RlsFixture implements AutoCloseable {
    * @param files        alternately a file name and its YAML text
    */
   RlsFixture(io.sluice.verticles.rls.RlsBehaviour behaviour, boolean mergeDomains, String... files) {
+    this(settings -> settings.withBehaviour(behaviour), mergeDomains, files);
+  }
+
+  /**
+   * @param settings what the test sets in the service's settings
+   * @param files    alternately a file name and its YAML text
+   */
+  RlsFixture(java.util.function.UnaryOperator<RlsSettings> settings, String... files) {
+    this(settings, false, files);
+  }
+
+  /**
+   * @param settings     what the test sets in the service's settings
+   * @param mergeDomains whether files may share a domain (MERGE_DOMAIN_CONFIG)
+   * @param files        alternately a file name and its YAML text
+   */
+  RlsFixture(java.util.function.UnaryOperator<RlsSettings> settings, boolean mergeDomains, String... files) {
     try {
       configDir = Files.createTempDirectory("rls-config");
     } catch (IOException e) {
@@ -80,7 +101,7 @@ public final class RlsFixture implements AutoCloseable {
       throw new AssertionError("the test's config was refused: " + e.getMessage(), e);
     }
     sut = new SluiceUnderTest(vertx,
-        SluiceUnderTest.defaults().withRls(new RlsSettings("127.0.0.1", 0, config, behaviour)));
+        SluiceUnderTest.defaults().withRls(settings.apply(new RlsSettings("127.0.0.1", 0, config, false))));
     channel = channel(sut.grpcPort());
   }
 
@@ -141,6 +162,39 @@ public final class RlsFixture implements AutoCloseable {
   /** The same descriptor adding {@code hits} of its own. */
   static RateLimitDescriptor withHits(RateLimitDescriptor descriptor, long hits) {
     return descriptor.toBuilder().setHitsAddend(com.google.protobuf.UInt64Value.of(hits)).build();
+  }
+
+  /**
+   * {@code clients} clients, each on its own connection and thread, make {@code callsEach} calls
+   * of {@code request} at once; answers how many were OK in all.
+   */
+  int grantedToConcurrentClients(int clients, int callsEach, RateLimitRequest request) throws Exception {
+    List<ManagedChannel> channels = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    try {
+      List<Future<Integer>> granted = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        ManagedChannel client = channel(sut.grpcPort());
+        channels.add(client);
+        granted.add(pool.submit(() -> {
+          int ok = 0;
+          for (int i = 0; i < callsEach; i++) {
+            if (call(client, request).getOverallCode() == RateLimitResponse.Code.OK) {
+              ok++;
+            }
+          }
+          return ok;
+        }));
+      }
+      int total = 0;
+      for (Future<Integer> client : granted) {
+        total += client.get(60, TimeUnit.SECONDS);
+      }
+      return total;
+    } finally {
+      pool.shutdownNow();
+      channels.forEach(ManagedChannel::shutdownNow);
+    }
   }
 
   HttpCalls http() {

@@ -79,6 +79,10 @@ class RequestGuardTest {
         .isEqualTo(421);
     assertThat(RawHttp.exchange(sut.httpPort(), "GET", "/ws", null, RawHttp.upgrade(evil, evilOrigin)).status())
         .as("the WebSocket bridge").isEqualTo(421);
+    // The check API's paths, which the front takes before its router, are guarded alike.
+    assertThat(get("/v1/check/p?key=k", evil).status()).as("a forwarded check").isEqualTo(421);
+    assertThat(RawHttp.exchange(sut.httpPort(), "POST", "/v1/check", "{\"policy\":\"p\",\"key\":\"k\"}", evil, JSON)
+        .status()).as("a JSON check").isEqualTo(421);
     assertThat(get("/api/keys/k1", local()).status()).as("nothing was created").isEqualTo(404);
     assertFreshClientServed();
   }

@@ -137,6 +137,18 @@ class SlowClientsTest {
     assertOthersServed();
   }
 
+  /** Lines, as documented: a header repeated past the limit counts each time, not once per name. */
+  @Test
+  void repeatedHeaderLinesCountEachTime() throws Exception {
+    String[] headers = new String[25];
+    headers[0] = "Host: 127.0.0.1";
+    for (int i = 1; i < headers.length; i++) {
+      headers[i] = "X-Same: " + i;
+    }
+    assertThat(RawHttp.exchange(sut.httpPort(), "GET", "/health", null, headers).status()).isEqualTo(431);
+    assertOthersServed();
+  }
+
   @Test
   void headersOf100KilobytesAreRefusedAndTheConnectionClosed() throws Exception {
     try (Socket big = open(sut.httpPort())) {

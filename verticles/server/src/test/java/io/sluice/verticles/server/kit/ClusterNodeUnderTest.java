@@ -12,6 +12,7 @@ import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.cluster.ClusterNode;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.cluster.HazelcastSetup;
+import io.sluice.verticles.server.cluster.MemberCredentials;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.strategies.policy.Policies;
@@ -34,6 +35,8 @@ import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 public final class ClusterNodeUnderTest implements AutoCloseable {
 
   private static final String LOOPBACK = "127.0.0.1";
+  /** The name every test cluster has, which a rogue member joins with too. */
+  public static final String CLUSTER_NAME = "sluice-test";
   /** Hazelcast tells every connection attempt at INFO; the tests' output keeps its warnings. */
   private static final java.util.logging.Logger HAZELCAST_LOG = java.util.logging.Logger.getLogger("com.hazelcast");
 
@@ -49,14 +52,21 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
 
   private ClusterNodeUnderTest(int clusterPort, List<Integer> join, int backups, ValueSize size, Clock clock,
                                Policies policies, Fronts fronts) {
+    this(clusterPort, join, backups, size, clock, policies, fronts, SluiceUnderTest.defaults().shards(),
+        MemberCredentials.NONE);
+  }
+
+  private ClusterNodeUnderTest(int clusterPort, List<Integer> join, int backups, ValueSize size, Clock clock,
+                               Policies policies, Fronts fronts, int shards, MemberCredentials credentials) {
     this.clusterPort = clusterPort;
     ClusterSettings cluster = new ClusterSettings(true, LOOPBACK, clusterPort,
-        join.stream().map(port -> LOOPBACK + ":" + port).toList(), "sluice-test", backups, Optional.empty());
+        join.stream().map(port -> LOOPBACK + ":" + port).toList(), CLUSTER_NAME, backups, Optional.empty(),
+        credentials);
     this.vertx = await(HazelcastSetup.clusteredVertx(Vertx.builder(), new VertxOptions().setEventLoopPoolSize(2),
         cluster, size));
     ServerSettings settings = SluiceUnderTest.defaults().withValueSize(size)
         .withUdp(UdpSettings.defaults().withRules(fronts.udpRules())).withPolicies(policies).withCluster(cluster)
-        .withRls(fronts.rls());
+        .withRls(fronts.rls()).withShards(shards);
     this.server = await(SluiceServer.start(vertx, settings, SluiceUnderTest.VERSION, clock, metrics));
   }
 
@@ -68,9 +78,21 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
     public static final Fronts DEFAULT = new Fronts(RuleSet.allowAll(), RlsSettings.disabled());
   }
 
+  /** A node joining the nodes at {@code join}, proving {@code credentials} to them (one backup). */
+  public static ClusterNodeUnderTest start(List<Integer> join, MemberCredentials credentials, Clock clock) {
+    return new ClusterNodeUnderTest(freePort(), join, 1, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT,
+        SluiceUnderTest.defaults().shards(), credentials);
+  }
+
   /** Starts a node joining the nodes at {@code join} (their cluster ports). */
   public static ClusterNodeUnderTest start(List<Integer> join, int backups, Clock clock) {
     return new ClusterNodeUnderTest(freePort(), join, backups, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT);
+  }
+
+  /** A node of {@code shards} shard verticles (the others' count may differ), without backups. */
+  public static ClusterNodeUnderTest startWithShards(List<Integer> join, int shards, Clock clock) {
+    return new ClusterNodeUnderTest(freePort(), join, 0, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT,
+        shards, MemberCredentials.NONE);
   }
 
   public static ClusterNodeUnderTest start(List<Integer> join, int backups, ValueSize size, Clock clock,

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.StoredRate;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.protocol.binary.codec.RequestEncoder;
 import io.sluice.protocol.binary.codec.TtlUnit;
@@ -46,7 +47,7 @@ class UdpStateInShardsTest {
   /** A GET's record, or null when the key has none. */
   private record Buffer(int ttlType, int ttl, String value) {
     RateState state() {
-      return ShardRateStore.decode(value.getBytes(StandardCharsets.ISO_8859_1));
+      return StoredRate.decode(value.getBytes(StandardCharsets.ISO_8859_1));
     }
   }
 

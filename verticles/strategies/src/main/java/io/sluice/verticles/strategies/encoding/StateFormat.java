@@ -26,6 +26,8 @@ public final class StateFormat {
   public static final String COMPOSITE = "51|";
   /** Decaying rate v1, a Sluice extension: {@code 61|<rate>|<lastNs>}. */
   public static final String DECAYING_RATE = "61|";
+  /** Sliding window v1, a Sluice extension: {@code 71|<previousCount>|<currentCount>|<currentStartNs>}. */
+  public static final String SLIDING_WINDOW = "71|";
 
   /** The longest int64 text, {@code -9223372036854775808}. */
   public static final int MAX_INT64_LENGTH = 20;

@@ -8,6 +8,7 @@ import io.sluice.verticles.strategies.algorithm.BucketStrategy;
 import io.sluice.verticles.strategies.algorithm.Composite;
 import io.sluice.verticles.strategies.algorithm.DecayingRate;
 import io.sluice.verticles.strategies.algorithm.FixedWindow;
+import io.sluice.verticles.strategies.algorithm.SlidingWindow;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,9 @@ public record AdvertisedLimit(String result, long quota, long windowSeconds) {
       for (Quota quota : window.policy().quotas()) {
         limits.add(new AdvertisedLimit(prefix + quota.name(), quota.limit(), ceilSeconds(quota.windowNs() / 1e9)));
       }
+    } else if (strategy instanceof SlidingWindow sliding) {
+      Quota quota = sliding.policy();
+      limits.add(new AdvertisedLimit(prefix + Result.DEFAULT, quota.limit(), ceilSeconds(quota.windowNs() / 1e9)));
     } else if (strategy instanceof BucketStrategy bucket) {
       BucketPolicy policy = bucket.policy();
       limits.add(new AdvertisedLimit(prefix + Result.DEFAULT, policy.burst(), ceilSeconds(policy.burst() / policy.rate())));

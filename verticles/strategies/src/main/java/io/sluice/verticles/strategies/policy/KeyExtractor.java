@@ -17,12 +17,15 @@ public final class KeyExtractor {
   public static final KeyExtractor PARAM = of("param");
 
   private final List<List<KeySource>> parts;
+  /** Asked twice per check: known once. */
+  private final boolean acceptsParam;
 
   private KeyExtractor(List<List<KeySource>> parts) {
     if (parts.isEmpty()) {
       throw new IllegalArgumentException("a key needs at least one part");
     }
     this.parts = List.copyOf(parts);
+    this.acceptsParam = parts.stream().flatMap(List::stream).anyMatch(source -> source instanceof KeySource.Param);
   }
 
   /**
@@ -80,7 +83,7 @@ public final class KeyExtractor {
 
   /** Whether some part may come from the caller's explicit key. */
   public boolean acceptsParam() {
-    return parts.stream().flatMap(List::stream).anyMatch(source -> source instanceof KeySource.Param);
+    return acceptsParam;
   }
 
   /** The config spelling: {@code param | header:x-api-key}, or {@code [client-ip, path:2]}. */

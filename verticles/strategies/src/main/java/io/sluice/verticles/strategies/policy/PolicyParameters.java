@@ -7,6 +7,7 @@ import io.sluice.verticles.strategies.algorithm.BucketStrategy;
 import io.sluice.verticles.strategies.algorithm.Composite;
 import io.sluice.verticles.strategies.algorithm.DecayingRate;
 import io.sluice.verticles.strategies.algorithm.FixedWindow;
+import io.sluice.verticles.strategies.algorithm.SlidingWindow;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -40,6 +41,9 @@ public final class PolicyParameters {
         quotas.add(one);
       }
       fields.put("quotas", quotas);
+    } else if (strategy instanceof SlidingWindow sliding) {
+      fields.put("limit", sliding.policy().limit());
+      fields.put("window", duration(sliding.policy().window()));
     } else if (strategy instanceof BucketStrategy bucket) {
       BucketPolicy policy = bucket.policy();
       fields.put("burst", policy.burst());

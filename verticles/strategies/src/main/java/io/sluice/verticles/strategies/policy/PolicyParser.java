@@ -11,6 +11,7 @@ import io.sluice.verticles.strategies.algorithm.DecayingRate;
 import io.sluice.verticles.strategies.algorithm.FixedWindow;
 import io.sluice.verticles.strategies.algorithm.Gcra;
 import io.sluice.verticles.strategies.algorithm.LeakyBucket;
+import io.sluice.verticles.strategies.algorithm.SlidingWindow;
 import io.sluice.verticles.strategies.algorithm.TokenBucket;
 import io.sluice.verticles.yaml.ConfigValues;
 
@@ -33,8 +34,8 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * per-key-5-per-10s:                  # the policy name
- *   strategy: fixed_window            # token_bucket, fixed_window, leaky_bucket, gcra, composite, decaying_rate
- *   limit: 5                          # fixed_window: limit + window, or quotas: [{name, limit, window}, …]
+ *   strategy: fixed_window            # token_bucket, fixed_window, sliding_window, leaky_bucket, gcra, composite, decaying_rate
+ *   limit: 5                          # fixed_window: limit + window, or quotas: [{name, limit, window}, …]; sliding_window: limit + window
  *   window: 10s                       # durations: 500ms, 10s, 5m, 1h, 1d
  *   key: param | header:X-Api-Key     # or a list of parts joined with ':'; default: param
  *   legacy-headers: false             # also X-RateLimit-Limit/Remaining/Reset
@@ -52,7 +53,7 @@ public final class PolicyParser {
   private static final Pattern DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?|\\.[0-9]+");
   private static final List<String> BUCKETS = List.of(TokenBucket.NAME, LeakyBucket.NAME, Gcra.NAME);
   private static final List<String> STRATEGIES = List.of(TokenBucket.NAME, FixedWindow.NAME, LeakyBucket.NAME,
-      Gcra.NAME, Composite.NAME, DecayingRate.NAME);
+      Gcra.NAME, Composite.NAME, DecayingRate.NAME, SlidingWindow.NAME);
 
   private final String policyName;
   private final List<String> problems;
@@ -133,6 +134,8 @@ public final class PolicyParser {
           return composite(fields, where);
         case DecayingRate.NAME:
           return decayingRate(fields, where);
+        case SlidingWindow.NAME:
+          return orNull(singleQuota(fields), SlidingWindow::new);
         default:
           problem("'" + where + "strategy' must be one of " + String.join(", ", STRATEGIES) + ", was '" + name + "'");
           return null;
@@ -186,10 +189,15 @@ public final class PolicyParser {
       }
       return quotas.size() == items.size() ? new FixedWindow(new WindowPolicy(quotas)) : null;
     }
+    Quota quota = singleQuota(fields);
+    return quota == null ? null : new FixedWindow(WindowPolicy.of(quota));
+  }
+
+  /** {@code limit} requests per {@code window}, the {@code default} quota. */
+  private Quota singleQuota(Fields fields) {
     Long limit = fields.positiveInteger("limit");
     Duration window = fields.duration("window");
-    return limit == null || window == null ? null
-        : new FixedWindow(WindowPolicy.of(new Quota(Result.DEFAULT, limit, window)));
+    return limit == null || window == null ? null : new Quota(Result.DEFAULT, limit, window);
   }
 
   private BucketPolicy bucket(Fields fields, String where) {

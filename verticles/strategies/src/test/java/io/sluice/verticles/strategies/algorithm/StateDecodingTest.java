@@ -114,7 +114,7 @@ class StateDecodingTest {
 
   @Test
   void everyStrategyRefusesTheOthersStates() {
-    List<String> states = List.of("12|1|5", "23|1|quota1|1|5", "32|1|5", "42|5", "51|$", "61|1|5");
+    List<String> states = List.of("12|1|5", "23|1|quota1|1|5", "32|1|5", "42|5", "51|$", "61|1|5", "71|1|1|5");
     for (Strategy s : List.of(TOKEN, LEAKY, GCRA, WINDOW)) {
       for (String state : states) {
         boolean own = state.startsWith(switch (s.name()) {

@@ -42,7 +42,7 @@ class StateLengthTest {
     FixedWindow window = new FixedWindow(WindowPolicy.of(new Quota("m", 99, Duration.ofMinutes(1))));
     List<Strategy> strategies = List.of(new TokenBucket(bucket), new LeakyBucket(bucket), new Gcra(bucket),
         new DecayingRate(new DecayPolicy(2.5, Duration.ofMillis(1700), false)), window,
-        new Composite(window, new TokenBucket(bucket)));
+        new Composite(window, new TokenBucket(bucket)), new SlidingWindow(new Quota("s", 99, Duration.ofSeconds(7))));
     for (Strategy strategy : strategies) {
       String state = null;
       long now = -random.nextLong(1L << 62);

@@ -7,6 +7,7 @@ import io.sluice.verticles.strategies.algorithm.DecayingRate;
 import io.sluice.verticles.strategies.algorithm.FixedWindow;
 import io.sluice.verticles.strategies.algorithm.Gcra;
 import io.sluice.verticles.strategies.algorithm.LeakyBucket;
+import io.sluice.verticles.strategies.algorithm.SlidingWindow;
 import io.sluice.verticles.strategies.algorithm.TokenBucket;
 import org.junit.jupiter.api.Test;
 
@@ -144,7 +145,7 @@ class PolicyParserTest {
     assertThat(problems).containsExactly(
         "policy 'a': 'strategy' is required",
         "policy 'b': 'strategy' must be one of token_bucket, fixed_window, leaky_bucket, gcra, composite, decaying_rate,"
-            + " was 'sliding_log'",
+            + " sliding_window, was 'sliding_log'",
         "policy 'c': the definition must be a mapping of fields, found the string \"fixed_window\"",
         "policy 'bad name!': the name must be 1 to 64 characters of [A-Za-z0-9_.-] (it appears in URLs, headers and"
             + " record keys)",
@@ -158,6 +159,20 @@ class PolicyParserTest {
         "policy 'j': GCRA rate must be at most 1e9 per second, was 2.0E9",
         "policy 'k': 'key': unknown key source 'cookie:sid'; use param, header:NAME, client-ip, path:N or literal:TEXT",
         "policy 'l': 'strict' must be true or false, was 'yes'");
+  }
+
+  @Test
+  void aSlidingWindowTakesALimitAndAWindow() {
+    Policy policy = parse("s", map("strategy", "sliding_window", "limit", "100", "window", "15m"));
+    assertThat(policy.strategy()).isInstanceOf(SlidingWindow.class);
+    assertThat(((SlidingWindow) policy.strategy()).policy()).isEqualTo(new Quota("default", 100, Duration.ofMinutes(15)));
+    assertThat(PolicyParameters.of(policy.strategy())).containsExactly(
+        Map.entry("strategy", "sliding_window"), Map.entry("limit", 100L), Map.entry("window", "15m"));
+    assertThat(policy.limits()).containsExactly(new AdvertisedLimit("default", 100, 900));
+    parse("t", map("strategy", "sliding_window", "limit", "5", "window", "1s", "quotas", List.of()));
+    assertThat(problems).containsExactly(
+        "policy 't': unknown field 'quotas' for a sliding_window policy (fields: strategy, key, legacy-headers, shadow,"
+            + " on-full, limit, window)");
   }
 
   @Test

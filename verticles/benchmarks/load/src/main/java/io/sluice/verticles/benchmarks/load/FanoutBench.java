@@ -43,7 +43,9 @@ final class FanoutBench {
       "  --rate N             instead: N publishes per second on a fixed schedule (open loop), for",
       "                       latency at a given load; each message carries its scheduled time",
       "  --duration SECONDS   measured time (10)",
-      "  --warmup SECONDS     unmeasured time before it (2)");
+      "  --warmup SECONDS     unmeasured time before it (2)",
+      "  --jwt-secret-file F  each subscriber connects with its own HS256 token (?token=) signed with",
+      "                       this secret, the server's --ws-jwt-secret-file: the cost of verifying");
 
   private static final String CHANNEL = "bench.fanout";
   private static final byte[] CHANNEL_BYTES = CHANNEL.getBytes(StandardCharsets.US_ASCII);
@@ -53,7 +55,7 @@ final class FanoutBench {
 
   static int run(List<String> args) throws Exception {
     Map<String, String> options = Arguments.parse(args, List.of("host", "port", "http-port", "subscribers",
-        "in-flight", "rate", "duration", "warmup"));
+        "in-flight", "rate", "duration", "warmup", "jwt-secret-file"));
     if (options == null) {
       System.out.println(HELP);
       return 0;
@@ -66,6 +68,8 @@ final class FanoutBench {
     int rate = Arguments.nonNegative(options, "rate", 0);
     long durationMillis = Arguments.positive(options, "duration", 10) * 1000L;
     long warmupMillis = Arguments.nonNegative(options, "warmup", 2) * 1000L;
+    BenchTokens tokens = options.containsKey("jwt-secret-file")
+        ? BenchTokens.fromFile(java.nio.file.Path.of(options.get("jwt-secret-file"))) : null;
 
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
         .setPreferNativeTransport(true));
@@ -74,11 +78,14 @@ final class FanoutBench {
       AtomicLong deliveries = new AtomicLong();
       WebSocketClient wsClient = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(subscribers * 2));
       List<Future<Void>> subscribed = new ArrayList<>();
+      long setupStart = System.nanoTime();
       for (int i = 0; i < subscribers; i++) {
-        subscribed.add(subscribe(wsClient, host, httpPort, latency, deliveries));
+        String uri = tokens == null ? "/ws" : "/ws?token=" + tokens.token("bench-" + i, CHANNEL);
+        subscribed.add(subscribe(wsClient, host, httpPort, uri, latency, deliveries));
       }
       await(Future.all(subscribed));
-      System.out.printf("%d WebSocket subscribers on %s%n", subscribers, CHANNEL);
+      System.out.printf("%d WebSocket subscribers on %s%s, connected and subscribed in %.1f ms%n", subscribers, CHANNEL,
+          tokens == null ? "" : " (each with its own token)", (System.nanoTime() - setupStart) / 1e6);
 
       var netClient = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
       NetSocket publisher = await(netClient.connect(port, host));
@@ -115,8 +122,9 @@ final class FanoutBench {
     }
   }
 
-  private static Future<Void> subscribe(WebSocketClient client, String host, int port, Recorder latency, AtomicLong deliveries) {
-    return client.connect(port, host, "/ws").compose(ws -> {
+  private static Future<Void> subscribe(WebSocketClient client, String host, int port, String uri, Recorder latency,
+                                        AtomicLong deliveries) {
+    return client.connect(port, host, uri).compose(ws -> {
       Promise<Void> acked = Promise.promise();
       ws.textMessageHandler(text -> {
         long sentAt = sentAt(text);

@@ -39,7 +39,9 @@ import java.util.function.Supplier;
  * turns in rounds (gRPC, HTTP, gRPC, HTTP…), so a machine whose other load drifts during the run
  * weighs on both alike. Every
  * answer is validated (a gRPC status OK with one descriptor status; a 200 or 429); exits 1 on any
- * other. Prints requests per second and latency percentiles of both, and their ratio.
+ * other. Prints requests per second and latency percentiles of both, and their ratio. With
+ * {@code --algorithm-descriptor}, a third part in the same rounds sends a descriptor whose
+ * {@code rate_limit} names an {@code algorithm:} (a Sluice extension), to set beside the fixed window.
  */
 final class GrpcBench {
 
@@ -51,6 +53,7 @@ final class GrpcBench {
       "  --streams N          concurrent streams, and HTTP connections for the check API (64)",
       "  --domain NAME        the request's domain (bench)",
       "  --descriptor K=V     its one descriptor entry (key=bench)",
+      "  --algorithm-descriptor K=V  also, in the same rounds, a descriptor whose rate_limit names an algorithm: (none)",
       "  --http-port PORT     HTTP port of the check API; 0 skips that part (8080)",
       "  --policy NAME        the check API's policy (bench), key 'bench'",
       "  --duration SECONDS   measured time of each part, over all rounds (10)",
@@ -138,7 +141,7 @@ final class GrpcBench {
 
   static int run(List<String> args) throws Exception {
     Map<String, String> options = Arguments.parse(args, List.of("host", "port", "streams", "domain", "descriptor",
-        "http-port", "policy", "duration", "warmup", "rounds"));
+        "algorithm-descriptor", "http-port", "policy", "duration", "warmup", "rounds"));
     if (options == null) {
       System.out.println(HELP);
       return 0;
@@ -150,14 +153,11 @@ final class GrpcBench {
     int duration = Arguments.positive(options, "duration", 10);
     int warmup = Arguments.nonNegative(options, "warmup", 3);
     int rounds = Arguments.positive(options, "rounds", 3);
-    String descriptor = options.getOrDefault("descriptor", "key=bench");
-    int equals = descriptor.indexOf('=');
-    if (equals < 1) {
-      throw new IllegalArgumentException("--descriptor takes KEY=VALUE, not '" + descriptor + "'");
-    }
-    RateLimitRequest request = RateLimitRequest.newBuilder().setDomain(options.getOrDefault("domain", "bench"))
-        .addDescriptors(RateLimitDescriptor.newBuilder().addEntries(RateLimitDescriptor.Entry.newBuilder()
-            .setKey(descriptor.substring(0, equals)).setValue(descriptor.substring(equals + 1)))).build();
+    String domain = options.getOrDefault("domain", "bench");
+    RateLimitRequest request = request(domain, "descriptor", options.getOrDefault("descriptor", "key=bench"));
+    String algorithmDescriptor = options.get("algorithm-descriptor");
+    RateLimitRequest algorithmRequest = algorithmDescriptor == null ? null
+        : request(domain, "algorithm-descriptor", algorithmDescriptor);
     Buffer check = Buffer.buffer("{\"policy\":\"" + options.getOrDefault("policy", "bench") + "\",\"key\":\"bench\"}");
 
     // One client event loop: the server shares the machine, the load must cost it little.
@@ -168,6 +168,9 @@ final class GrpcBench {
       SocketAddress server = SocketAddress.inetSocketAddress(port, host);
       Part rls = new Part(String.format("grpc ShouldRateLimit, %d streams", streams),
           tally -> shouldRateLimit(grpc, server, request, tally));
+      Part algorithm = algorithmRequest == null ? null
+          : new Part(String.format("grpc ShouldRateLimit %s, %d streams", algorithmDescriptor, streams),
+              tally -> shouldRateLimit(grpc, server, algorithmRequest, tally));
       Part checks = null;
       if (httpPort > 0) {
         HttpClient http = vertx.createHttpClient(new HttpClientOptions().setTcpNoDelay(true).setKeepAlive(true),
@@ -181,11 +184,19 @@ final class GrpcBench {
       for (int round = 0; round < rounds; round++) {
         int warm = round == 0 ? warmup : 1;
         rls.measure(streams, warm, slice);
+        if (algorithm != null) {
+          algorithm.measure(streams, warm, slice);
+        }
         if (checks != null) {
           checks.measure(streams, warm, slice);
         }
       }
       rls.print();
+      if (algorithm != null) {
+        algorithm.print();
+        System.out.printf("algorithm / fixed window: %.2f (%d rounds each)%n", algorithm.perSecond() / rls.perSecond(),
+            rounds);
+      }
       if (checks != null) {
         checks.print();
         System.out.printf("grpc / http: %.2f (%d rounds each)%n", rls.perSecond() / checks.perSecond(), rounds);
@@ -197,6 +208,17 @@ final class GrpcBench {
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** A request of one descriptor of one entry, from {@code --option KEY=VALUE}. */
+  private static RateLimitRequest request(String domain, String option, String keyEqualsValue) {
+    int equals = keyEqualsValue.indexOf('=');
+    if (equals < 1) {
+      throw new IllegalArgumentException("--" + option + " takes KEY=VALUE, not '" + keyEqualsValue + "'");
+    }
+    return RateLimitRequest.newBuilder().setDomain(domain)
+        .addDescriptors(RateLimitDescriptor.newBuilder().addEntries(RateLimitDescriptor.Entry.newBuilder()
+            .setKey(keyEqualsValue.substring(0, equals)).setValue(keyEqualsValue.substring(equals + 1)))).build();
   }
 
   private static void loop(Supplier<Future<Void>> send, Tally tally) {

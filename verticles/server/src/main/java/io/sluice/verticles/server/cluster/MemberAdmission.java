@@ -1,0 +1,186 @@
+package io.sluice.verticles.server.cluster;
+
+import com.hazelcast.cluster.Member;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+/**
+ * Which Hazelcast members proved, over the clustered event bus, that they are Sluice nodes: only
+ * those are ranked for partitions, sent records or requests. Hazelcast's member port authenticates
+ * no one (its security is an Enterprise feature), so a member in Hazelcast's list proves nothing;
+ * with {@link MemberCredentials} the bus speaks mutual TLS ({@link MemberTls}), so a message that
+ * arrives on it comes from a holder of the credentials. Each node asks every member that says it
+ * is ready to admit it ({@link ClusterAddress#admit}): the one asked admits the asker, the asker
+ * admits whoever answered. Each admits only the member a message names as its sender, and members
+ * name only themselves, so no member can vouch for another. The ask and the answer also carry the
+ * sender's node id and the client addresses it published, if any: what Hazelcast's ready map says of
+ * them is not trusted ({@link ClusterMembers}).
+ *
+ * <p>A member that does not answer within {@link #WINDOW_MILLIS} of being asked (it cannot
+ * complete a handshake, or runs no Sluice at all) is refused: one WARNING line naming it and
+ * {@code sluice_cluster_refused_members_total}; it is not asked again, but admitted if it asks.
+ * Without credentials the same exchange runs on a plain bus: it then proves only that the member
+ * runs a Sluice node.
+ */
+final class MemberAdmission {
+
+  private static final System.Logger LOG = System.getLogger(MemberAdmission.class.getName());
+  static final long ASK_TIMEOUT_MILLIS = 2_000;
+  static final long RETRY_MILLIS = 250;
+  static final long WINDOW_MILLIS = 5_000;
+
+  private final Vertx vertx;
+  private final Context context;
+  private final String self;
+  private final ClusterMeters meters;
+  private final Runnable changed;
+  private final String nodeId;
+  private final Supplier<String> ownAddresses;
+  private final BiConsumer<String, String> heardAddresses;
+  private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+  /** The members being asked, with when their window closes ({@link System#nanoTime()}). */
+  private final Map<String, Long> asking = new ConcurrentHashMap<>();
+  private final Set<String> refused = ConcurrentHashMap.newKeySet();
+  private MessageConsumer<JsonObject> consumer;
+
+  /**
+   * @param changed        runs on {@code context} whenever a member is admitted
+   * @param ownAddresses   what this node published of its client addresses, or null
+   * @param heardAddresses takes a member's node id and the addresses it published
+   */
+  MemberAdmission(Vertx vertx, Context context, UUID self, String nodeId, ClusterMeters meters, Runnable changed,
+                  Supplier<String> ownAddresses, BiConsumer<String, String> heardAddresses) {
+    this.nodeId = nodeId;
+    this.ownAddresses = ownAddresses;
+    this.heardAddresses = heardAddresses;
+    this.vertx = vertx;
+    this.context = context;
+    this.self = self.toString();
+    this.meters = meters;
+    this.changed = changed;
+    admitted.add(this.self);
+  }
+
+  /** Answers other members' asks from now on. */
+  Future<Void> start() {
+    consumer = vertx.eventBus().consumer(ClusterAddress.admit(self), this::onAsked);
+    return consumer.completion();
+  }
+
+  Future<Void> stop() {
+    return consumer == null ? Future.succeededFuture() : consumer.unregister();
+  }
+
+  /** Whether {@code member} proved itself (this node always has). */
+  boolean admitted(Member member) {
+    return admitted.contains(member.getUuid().toString());
+  }
+
+  /**
+   * Asks {@code member}, which says it is ready, to admit this node, unless it is admitted, being
+   * asked, or was refused (a refused member is admitted still if it asks this node itself).
+   */
+  void ask(Member member) {
+    String uuid = member.getUuid().toString();
+    if (admitted.contains(uuid) || refused.contains(uuid)
+        || asking.putIfAbsent(uuid, System.nanoTime() + WINDOW_MILLIS * 1_000_000) != null) {
+      return;
+    }
+    send(member);
+  }
+
+  /**
+   * Whether an ask is still unanswered: a node that has not joined yet waits for them, or it
+   * would take every partition of members it has not heard from yet.
+   */
+  boolean settling() {
+    return !asking.isEmpty();
+  }
+
+  /** Refuses at once a member that cannot be a Sluice node (it lacks a node's attributes). */
+  void refuse(Member member, String why) {
+    if (refused.add(member.getUuid().toString())) {
+      meters.refusedMember();
+      LOG.log(System.Logger.Level.WARNING, "refusing cluster member " + member.getAddress() + " (" + member.getUuid()
+          + "): " + why + "; it gets no partitions, no records and no requests");
+    }
+  }
+
+  /** Forgets a member Hazelcast removed. */
+  void forget(Member member) {
+    String uuid = member.getUuid().toString();
+    admitted.remove(uuid);
+    asking.remove(uuid);
+  }
+
+  private void send(Member member) {
+    String uuid = member.getUuid().toString();
+    vertx.eventBus().<JsonObject>request(ClusterAddress.admit(uuid), introduction(), new DeliveryOptions()
+        .setSendTimeout(ASK_TIMEOUT_MILLIS)).onComplete(answer -> context.runOnContext(v -> {
+          if (answer.succeeded()) {
+            // The ask settles even when the member was admitted meanwhile (it asked first): a node
+            // that waits for its asks to settle before its first table must hear of it.
+            asking.remove(uuid);
+            String answered = heard(answer.result().body());
+            admitted.add(answered);
+            refused.remove(answered);
+            changed.run();
+            return;
+          }
+          Long deadline = asking.get(uuid);
+          if (deadline == null) {
+            return;
+          }
+          if (System.nanoTime() - deadline < 0) {
+            vertx.setTimer(RETRY_MILLIS, id -> context.runOnContext(again -> {
+              if (asking.containsKey(uuid)) {
+                send(member);
+              }
+            }));
+          } else {
+            asking.remove(uuid);
+            refuse(member, "it proved no cluster credentials on the event bus within " + WINDOW_MILLIS / 1000 + " s ("
+                + answer.cause().getMessage() + ")");
+            changed.run();
+          }
+        }));
+  }
+
+  private void onAsked(Message<JsonObject> message) {
+    message.reply(introduction());
+    context.runOnContext(v -> admit(heard(message.body())));
+  }
+
+  /** Who this node is, told only over the bus. */
+  private JsonObject introduction() {
+    return new JsonObject().put("member", self).put("node", nodeId).put("addresses", ownAddresses.get());
+  }
+
+  /** Takes what a member said of itself; returns its Hazelcast member UUID. */
+  private String heard(JsonObject introduction) {
+    String addresses = introduction.getString("addresses");
+    if (addresses != null) {
+      heardAddresses.accept(introduction.getString("node"), addresses);
+    }
+    return introduction.getString("member");
+  }
+
+  private void admit(String member) {
+    if (member != null && admitted.add(member)) {
+      refused.remove(member);
+      changed.run();
+    }
+  }
+}
