@@ -88,6 +88,7 @@ public final class ConfigLoader {
     throwIfProblems();
 
     Map<Option<?>, RawValue> fromEnvironment = readEnvironment(environment);
+    UpstreamConfigType.problem(environment).ifPresent(problems::add);
     Map<Option<?>, SluiceConfig.Setting> settings = new LinkedHashMap<>();
     // The file's location comes first, because the file is itself a source for everything else.
     SluiceConfig.Setting configFile = resolveOne(Options.CONFIG, List.of(fromEnvironment, fromCommandLine));

@@ -68,16 +68,16 @@ public final class Options {
       .describedAs("Add the limit, the hits left and the seconds to reset (RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset: --rls-header-*) of the descriptor closest to its limit to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
 
   public static final Option<java.net.InetSocketAddress> RLS_XDS_SERVER = Option.valued("rls-xds-server", "HOST:PORT", XdsValueTypes.serverAddress())
-      .yaml("rls.xds-server").environment()
-      .describedAs("Take the rate limit config from this xDS management server (ADS, state of the world: envoyproxy/ratelimit's CONFIG_TYPE=GRPC_XDS_SOTW, CONFIG_GRPC_XDS_SERVER_URL), as Envoy Gateway serves it, instead of --rls-config; the gRPC port opens once a first config arrived. Over TLS with --tls-cert (docs/envoy.md).");
+      .yaml("rls.xds-server").environment().alias("CONFIG_GRPC_XDS_SERVER_URL")
+      .describedAs("Take the rate limit config from this xDS management server (ADS, state of the world: envoyproxy/ratelimit's CONFIG_TYPE=GRPC_XDS_SOTW, which needs nothing more here: the server chooses the source), as Envoy Gateway serves it, instead of --rls-config; the gRPC port opens once a first config arrived. Over TLS with --tls-cert (docs/envoy.md).");
 
   public static final Option<String> RLS_XDS_NODE_ID = Option.valued("rls-xds-node-id", "ID", XdsValueTypes.nodeId())
-      .yaml("rls.xds-node-id").environment()
+      .yaml("rls.xds-node-id").environment().alias("CONFIG_GRPC_XDS_NODE_ID")
       .defaultValue("default")
       .describedAs("The node id Sluice gives the xDS server, which picks its config by it (envoyproxy/ratelimit's CONFIG_GRPC_XDS_NODE_ID).");
 
   public static final Option<Long> RLS_LOCAL_CACHE_BYTES = Option.valued("rls-local-cache-bytes", "BYTES", ValueType.byteSize(0, 1L << 40))
-      .yaml("rls.local-cache-bytes").environment()
+      .yaml("rls.local-cache-bytes").environment().alias("LOCAL_CACHE_SIZE_IN_BYTES")
       .defaultValue(0L)
       .describedAs("Local over-limit cache of the rate limit service, like envoyproxy/ratelimit's LOCAL_CACHE_SIZE_IN_BYTES, e.g. 16mb: a descriptor found over its limit is answered OVER_LIMIT from memory until its window ends, without asking its shard or owner node. 0: off.");
 

@@ -48,6 +48,30 @@ class RlsOptionsTest {
   }
 
   @Test
+  void theCacheAndXdsVariablesSetTheirOptions() throws Exception {
+    SluiceConfig config = run(Map.of(
+        "LOCAL_CACHE_SIZE_IN_BYTES", "1048576",
+        "CONFIG_TYPE", "GRPC_XDS_SOTW",
+        "CONFIG_GRPC_XDS_SERVER_URL", "xds.example:18000",
+        "CONFIG_GRPC_XDS_NODE_ID", "ratelimit-node"));
+    assertThat(config.rlsLocalCacheBytes()).isEqualTo(1 << 20);
+    assertThat(config.rlsXdsServer()).hasValueSatisfying(server -> {
+      assertThat(server.getHostString()).isEqualTo("xds.example");
+      assertThat(server.getPort()).isEqualTo(18000);
+    });
+    assertThat(config.rlsXdsNodeId()).isEqualTo("ratelimit-node");
+    assertThat(config.origin(Options.RLS_XDS_SERVER)).isEqualTo(
+        "environment variable CONFIG_GRPC_XDS_SERVER_URL (envoyproxy/ratelimit's name for --rls-xds-server)");
+    assertThat(run(Map.of("CONFIG_TYPE", "FILE")).rlsXdsServer()).isEmpty();
+  }
+
+  @Test
+  void aConfigTypeSluiceDoesNotReadStopsTheStart() {
+    assertThat(failure(Map.of("CONFIG_TYPE", "GRPC_XDS_DELTA")).getMessage())
+        .contains("environment variable CONFIG_TYPE is 'GRPC_XDS_DELTA'").contains("FILE").contains("GRPC_XDS_SOTW");
+  }
+
+  @Test
   void sluicesOwnVariableAndTheFlagWinOverUpstreams() throws Exception {
     Map<String, String> both = Map.of("GRPC_PORT", "18081", "SLUICE_GRPC_PORT", "28081");
     assertThat(run(both).grpcPort()).isEqualTo(28081);
@@ -92,6 +116,9 @@ class RlsOptionsTest {
   void helpAndTheMarkdownTableNameTheAliases() {
     assertThat(OptionDocs.helpText()).contains("env SLUICE_RLS_SHADOW_MODE or SHADOW_MODE")
         .contains("env SLUICE_RLS_CONFIG or RUNTIME_ROOT/RUNTIME_SUBDIRECTORY/RUNTIME_APPDIRECTORY");
-    assertThat(OptionDocs.markdownTable()).contains("`SLUICE_GRPC_PORT`, `GRPC_PORT`");
+    assertThat(OptionDocs.markdownTable()).contains("`SLUICE_GRPC_PORT`, `GRPC_PORT`")
+        .contains("`SLUICE_RLS_LOCAL_CACHE_BYTES`, `LOCAL_CACHE_SIZE_IN_BYTES`")
+        .contains("`SLUICE_RLS_XDS_SERVER`, `CONFIG_GRPC_XDS_SERVER_URL`")
+        .contains("`SLUICE_RLS_XDS_NODE_ID`, `CONFIG_GRPC_XDS_NODE_ID`");
   }
 }
