@@ -112,7 +112,8 @@ final class ServerSettingsMapping {
         throw new Exception("--rls-config and --rls-xds-server both name where the rate limit config comes from: keep one");
       }
       InetSocketAddress server = config.rlsXdsServer().get();
-      XdsSettings xds = XdsSettings.of(server.getHostString(), server.getPort()).withNodeId(config.rlsXdsNodeId());
+      XdsSettings xds = XdsSettings.of(server.getHostString(), server.getPort()).withNodeId(config.rlsXdsNodeId())
+          .withMergeDomains(config.rlsMergeDomains());
       Optional<TlsSettings> tls = defences(config).tls();
       return new RlsSettings(config.bind(), config.grpcPort(), RlsConfigSource.none(), config.rlsBehaviour())
           .withLocalCacheBytes(config.rlsLocalCacheBytes())

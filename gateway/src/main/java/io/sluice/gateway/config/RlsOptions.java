@@ -36,7 +36,7 @@ public final class RlsOptions {
   public static final Option<Boolean> MERGE_DOMAINS = Option.valued("rls-merge-domains", "BOOL", ValueType.bool())
       .yaml("rls.merge-domains").environment().alias(EnvironmentAlias.goBoolean("MERGE_DOMAIN_CONFIG"))
       .defaultValue(false)
-      .describedAs("Let several --rls-config files define one domain, their descriptors making one tree (envoyproxy/ratelimit's MERGE_DOMAIN_CONFIG); otherwise a domain in two files is refused.");
+      .describedAs("Let several --rls-config files (or xDS resources) define one domain, their descriptors making one tree (envoyproxy/ratelimit's MERGE_DOMAIN_CONFIG); otherwise a domain in two files is refused.");
 
   public static final Option<Boolean> STOP_INCREMENT_OVER_LIMIT = Option.valued("rls-stop-increment-over-limit", "BOOL", ValueType.bool())
       .yaml("rls.stop-increment-over-limit").environment()
