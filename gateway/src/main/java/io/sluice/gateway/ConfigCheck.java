@@ -5,13 +5,14 @@ import io.sluice.protocol.udp.rulefile.RuleFileException;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.rls.RlsConfig;
 import io.sluice.verticles.rls.RlsConfigException;
-import io.sluice.verticles.rls.RlsConfigReader;
+import io.sluice.verticles.rls.RlsConfigSource;
 
 import java.io.PrintStream;
 
 /**
  * {@code --check-config}, like {@code nginx -t}: everything start-up would read (options, config
- * file, policies, rules file, the rate limit config) is read and checked, and what would run is
+ * file, policies, rules file, the rate limit config with Sluice's algorithm fields) is read and
+ * checked, and what would run is
  * printed; nothing binds.
  */
 final class ConfigCheck {
@@ -25,23 +26,20 @@ final class ConfigCheck {
   /** @return the exit status: 0 when the configuration would start, {@link #INVALID} otherwise */
   static int run(SluiceConfig config, PrintStream out, PrintStream err) {
     RuleSet rules;
+    RlsConfig rls;
     try {
       rules = UdpRules.load(config.rulesFile());
+      rls = config.rlsConfig().isEmpty() ? RlsConfig.EMPTY
+          : RlsConfigSource.load(config.rlsConfig().get(), config.rlsMergeDomains()).get();
     } catch (RuleFileException invalid) {
       err.println("sluice: " + invalid.getMessage());
       err.println("sluice: configuration check failed");
       return INVALID;
-    }
-    String rlsDomains = "";
-    if (config.rlsConfig().isPresent()) {
-      try {
-        RlsConfig read = RlsConfigReader.read(config.rlsConfig().get());
-        rlsDomains = String.join(", ", new java.util.TreeSet<>(read.domains().keySet()));
-      } catch (RlsConfigException refused) {
-        refused.problems().forEach(problem -> err.println("sluice: rate limit config (--rls-config): " + problem));
-        err.println("sluice: configuration check failed");
-        return INVALID;
-      }
+    } catch (RlsConfigException refused) {
+      // One line per problem: a config may have many, each with its file, line and field.
+      refused.problems().forEach(problem -> err.println("sluice: rate limit config (--rls-config) refused: " + problem));
+      err.println("sluice: configuration check failed");
+      return INVALID;
     }
     String host = StartLine.urlHost(config.bind());
     out.println("Listeners: Throttr tcp://" + host + ":" + config.tcpPort() + ", UDP udp://" + host + ":" + config.udpPort()
@@ -53,8 +51,8 @@ final class ConfigCheck {
     out.println("UDP rules: " + config.rulesFile().map(file -> file + ": " + rules.statsOnlyHooks().size()
         + " stats-only hooks, " + rules.rewrites().size() + " rewrites, " + rules.rules().size() + " rules and a default")
         .orElse("none given: every key allowed (the original's default rule)"));
-    String domains = rlsDomains;
-    out.println("Rate limit config: " + config.rlsConfig().map(path -> path + ": domains " + domains).orElse("none"));
+    out.println("Rate limit config: " + config.rlsConfig().map(path -> path + ": domains "
+        + rls.domains().keySet().stream().sorted().toList()).orElse("none given: every descriptor OK without a limit"));
     ExposureWarning.of(config).ifPresent(warning -> out.println("WARNING: " + warning));
     ExposureWarning.ofCluster(config).ifPresent(warning -> out.println("WARNING: " + warning));
     out.println("sluice: configuration OK");

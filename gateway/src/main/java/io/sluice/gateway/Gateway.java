@@ -9,7 +9,6 @@ import io.sluice.verticles.server.SluiceServer;
 import io.sluice.verticles.server.metrics.SluiceMetrics;
 import io.sluice.verticles.server.metrics.VertxMeters;
 import io.sluice.verticles.rls.RlsConfig;
-import io.sluice.verticles.rls.RlsConfigReader;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -127,7 +126,7 @@ public final class Gateway {
       RlsConfigSource rlsConfig = server.rateLimitService().settings().config();
       if (rlsConfig.path() != null) {
         reloader.add("rls config", next -> {
-          RlsConfig read = RlsConfigReader.read(rlsConfig.path());
+          RlsConfig read = rlsConfig.read();
           return () -> {
             server.rateLimitService().install(read);
             return "rls config domains " + read.domains().keySet().stream().sorted().toList();

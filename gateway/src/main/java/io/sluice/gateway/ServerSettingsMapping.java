@@ -112,9 +112,10 @@ final class ServerSettingsMapping {
         throw new Exception("--rls-config and --rls-xds-server both name where the rate limit config comes from: keep one");
       }
       InetSocketAddress server = config.rlsXdsServer().get();
-      XdsSettings xds = XdsSettings.of(server.getHostString(), server.getPort()).withNodeId(config.rlsXdsNodeId());
+      XdsSettings xds = XdsSettings.of(server.getHostString(), server.getPort()).withNodeId(config.rlsXdsNodeId())
+          .withMergeDomains(config.rlsMergeDomains());
       Optional<TlsSettings> tls = defences(config).tls();
-      return new RlsSettings(config.bind(), config.grpcPort(), RlsConfigSource.none(), config.rlsResponseHeaders())
+      return new RlsSettings(config.bind(), config.grpcPort(), RlsConfigSource.none(), config.rlsBehaviour())
           .withLocalCacheBytes(config.rlsLocalCacheBytes())
           .withXds(tls.map(xds::withTls).orElse(xds));
     }
@@ -123,12 +124,12 @@ final class ServerSettingsMapping {
       source = RlsConfigSource.none();
     } else {
       try {
-        source = RlsConfigSource.load(config.rlsConfig().get());
+        source = RlsConfigSource.load(config.rlsConfig().get(), config.rlsMergeDomains());
       } catch (RlsConfigException refused) {
         throw new Exception("rate limit config (--rls-config) refused: " + refused.getMessage(), refused);
       }
     }
-    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsResponseHeaders())
+    return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsBehaviour())
         .withLocalCacheBytes(config.rlsLocalCacheBytes());
   }
 

@@ -59,6 +59,45 @@ class ConfigCheckTest {
   }
 
   @Test
+  void theRateLimitConfigIsCheckedAsAtStart() throws Exception {
+    assertThat(check("--check-config", "--rls-config", DEPLOY.resolve("ratelimit").toString())).as(printed()).isZero();
+    assertThat(printed()).containsPattern("Rate limit config: .*ratelimit: domains \\[edge\\]");
+  }
+
+  @Test
+  void aRefusedRateLimitConfigFailsTheCheckWithFileLineAndField() throws Exception {
+    Path rls = Files.writeString(directory.resolve("rls.yaml"), String.join("\n",
+        "domain: d",
+        "descriptors:",
+        "  - key: k",
+        "    rate_limit: {unit: fortnight, requests_per_unit: 1}",
+        ""));
+    assertThat(check("--check-config", "--rls-config", rls.toString())).isEqualTo(ConfigCheck.INVALID);
+    assertThat(printed()).contains("sluice: rate limit config (--rls-config) refused: " + rls
+            + ":4: descriptors[0].rate_limit.unit: must be one of")
+        .contains("configuration check failed").doesNotContain("configuration OK");
+  }
+
+  @Test
+  void aMissingRateLimitConfigFailsTheCheck() throws Exception {
+    Path nowhere = directory.resolve("nowhere");
+    assertThat(check("--check-config", "--rls-config", nowhere.toString())).isEqualTo(ConfigCheck.INVALID);
+    assertThat(printed()).contains(nowhere + ": no such file or directory").doesNotContain("configuration OK");
+  }
+
+  @Test
+  void aDomainInTwoFilesPassesOnlyWhenDomainsAreMerged() throws Exception {
+    Files.writeString(directory.resolve("a.yaml"), "domain: d\ndescriptors: [{key: a, rate_limit: {unit: second, requests_per_unit: 1}}]\n");
+    Files.writeString(directory.resolve("b.yaml"), "domain: d\ndescriptors: [{key: b, rate_limit: {unit: second, requests_per_unit: 1}}]\n");
+    assertThat(check("--check-config", "--rls-config", directory.toString())).isEqualTo(ConfigCheck.INVALID);
+    assertThat(printed()).contains("domain 'd' is also defined in");
+    out.reset();
+    err.reset();
+    assertThat(check("--check-config", "--rls-config", directory.toString(), "--rls-merge-domains", "true"))
+        .as(printed()).isZero();
+  }
+
+  @Test
   void aRateLimitConfigWithSluicesAlgorithmFieldsIsRefusedOnlyWhenMalformed() throws Exception {
     Path good = Files.writeString(directory.resolve("good.yaml"), String.join("\n",
         "domain: edge",
@@ -69,7 +108,7 @@ class ConfigCheckTest {
         "    rate_limit: {unit: second, requests_per_unit: 5, algorithm: token_bucket, burst: 20}",
         ""));
     assertThat(check("--check-config", "--rls-config", good.toString())).as(printed()).isZero();
-    assertThat(printed()).contains("Rate limit config: " + good + ": domains edge").endsWith("sluice: configuration OK\n");
+    assertThat(printed()).contains("Rate limit config: " + good + ": domains [edge]").endsWith("sluice: configuration OK\n");
 
     out.reset();
     err.reset();
@@ -80,7 +119,7 @@ class ConfigCheckTest {
         "    rate_limit: {unit: minute, requests_per_unit: 100, algorithm: rolling_window}",
         ""));
     assertThat(check("--check-config", "--rls-config", bad.toString())).isEqualTo(ConfigCheck.INVALID);
-    assertThat(printed()).contains("sluice: rate limit config (--rls-config): " + bad
+    assertThat(printed()).contains("sluice: rate limit config (--rls-config) refused: " + bad
         + ":4: descriptors[0].rate_limit.algorithm: must be one of fixed_window, sliding_window, token_bucket,"
         + " leaky_bucket, gcra, found 'rolling_window'").contains("configuration check failed");
   }

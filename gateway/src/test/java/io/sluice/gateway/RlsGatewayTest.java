@@ -68,7 +68,7 @@ class RlsGatewayTest {
         RateLimitResponse fifth = Traffic.shouldRateLimit(channel, trial.toBuilder().setHitsAddend(5).build());
         assertThat(fifth.getStatuses(0).getCurrentLimit().getRequestsPerUnit()).as("trial keys have 5 a minute").isEqualTo(5);
         assertThat(fifth.getResponseHeadersToAddList()).extracting(h -> h.getKey())
-            .containsExactly("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset");
+            .containsExactly("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
         sixth = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + gateway.server().httpPort() + "/json"))
             .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),

@@ -88,6 +88,7 @@ public final class ConfigLoader {
     throwIfProblems();
 
     Map<Option<?>, RawValue> fromEnvironment = readEnvironment(environment);
+    UpstreamConfigType.problem(environment).ifPresent(problems::add);
     Map<Option<?>, SluiceConfig.Setting> settings = new LinkedHashMap<>();
     // The file's location comes first, because the file is itself a source for everything else.
     SluiceConfig.Setting configFile = resolveOne(Options.CONFIG, List.of(fromEnvironment, fromCommandLine));
@@ -183,6 +184,15 @@ public final class ConfigLoader {
         String value = environment.get(variable);
         if (value != null && !value.isEmpty()) {
           found.put(option, new RawValue(value, "environment variable " + variable));
+          return;
+        }
+        for (EnvironmentAlias alias : option.environmentAliases()) {
+          String aliased = alias.read().apply(environment);
+          if (aliased != null && !aliased.isEmpty()) {
+            found.put(option, new RawValue(aliased, "environment variable " + alias.variable()
+                + " (envoyproxy/ratelimit's name for " + option.flag() + ")"));
+            return;
+          }
         }
       });
     }

@@ -1,5 +1,7 @@
 package io.sluice.gateway.config;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,6 +32,7 @@ public final class Option<T> {
   private final boolean isSwitch;
   private final String yamlKey;
   private final boolean readsEnvironment;
+  private final List<EnvironmentAlias> aliases;
   private final Supplier<T> defaultValue;
   private final String defaultDescription;
   private final boolean secret;
@@ -43,6 +46,7 @@ public final class Option<T> {
     this.isSwitch = builder.isSwitch;
     this.yamlKey = builder.yamlKey;
     this.readsEnvironment = builder.readsEnvironment;
+    this.aliases = List.copyOf(builder.aliases);
     this.defaultValue = builder.defaultValue;
     this.defaultDescription = builder.defaultDescription;
     this.secret = builder.secret;
@@ -101,6 +105,11 @@ public final class Option<T> {
         : Optional.empty();
   }
 
+  /** Other programs' variables that set the option when its own is not set, first found first. */
+  public List<EnvironmentAlias> environmentAliases() {
+    return aliases;
+  }
+
   /** The built-in value, or {@code null} when the option has none (it is then simply unset). */
   T defaultValue() {
     return defaultValue == null ? null : defaultValue.get();
@@ -148,6 +157,7 @@ public final class Option<T> {
     private final boolean isSwitch;
     private String yamlKey;
     private boolean readsEnvironment;
+    private final List<EnvironmentAlias> aliases = new ArrayList<>();
     private Supplier<T> defaultValue;
     private String defaultDescription;
     private boolean secret;
@@ -171,6 +181,17 @@ public final class Option<T> {
     Builder<T> environment() {
       this.readsEnvironment = true;
       return this;
+    }
+
+    /** Also settable through another program's variable (envoyproxy/ratelimit's), weaker than its own. */
+    Builder<T> alias(EnvironmentAlias alias) {
+      this.aliases.add(alias);
+      return this;
+    }
+
+    /** Also settable through another program's variable of this name. */
+    Builder<T> alias(String variable) {
+      return alias(EnvironmentAlias.named(variable));
     }
 
     Builder<T> defaultValue(T value) {

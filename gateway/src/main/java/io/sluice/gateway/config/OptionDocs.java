@@ -49,7 +49,8 @@ public final class OptionDocs {
     for (Option<?> option : Options.ALL) {
       boolean action = Options.isAction(option);
       table.append("| ").append(cell(code(usage(option))))
-          .append(" | ").append(cell(option.environmentVariable().map(OptionDocs::code).orElse(NOT_APPLICABLE)))
+          .append(" | ").append(cell(option.environmentVariable().map(OptionDocs::code).orElse(NOT_APPLICABLE)
+              + aliases(option, alias -> ", " + code(alias))))
           .append(" | ").append(cell(option.yamlKey().map(OptionDocs::code).orElse(NOT_APPLICABLE)))
           .append(" | ").append(cell(action ? NOT_APPLICABLE : option.defaultDescription()))
           .append(" | ").append(cell(action ? NOT_APPLICABLE : option.type().constraint()))
@@ -65,10 +66,16 @@ public final class OptionDocs {
   }
 
   private static String sourcesAndDefault(Option<?> option) {
-    return "env " + option.environmentVariable().orElse(NOT_APPLICABLE)
+    return "env " + option.environmentVariable().orElse(NOT_APPLICABLE) + aliases(option, alias -> " or " + alias)
         + "   yaml " + option.yamlKey().orElse(NOT_APPLICABLE)
         + "   default " + option.defaultDescription()
         + "   accepts " + option.type().constraint();
+  }
+
+  /** The option's aliases (envoyproxy/ratelimit's variables), each as {@code spelled} spells it. */
+  private static String aliases(Option<?> option, java.util.function.Function<String, String> spelled) {
+    return option.environmentAliases().stream().map(alias -> spelled.apply(alias.spelling()))
+        .collect(java.util.stream.Collectors.joining());
   }
 
   private static String code(String text) {

@@ -49,35 +49,35 @@ public final class Options {
       .describedAs("Port of the UDP text rate-limit protocol (over_limit key -> ok N 1.4 22.0 20); 0 picks a free port.");
 
   public static final Option<Integer> HTTP_PORT = Option.valued("http-port", "PORT", ValueType.port())
-      .yaml("http.port").environment()
+      .yaml("http.port").environment().alias("PORT")
       .defaultValue(8080)
       .describedAs("Port of the HTTP listener (dashboard at /, its API at /api, WebSocket bridge at /ws, check API at /v1, /metrics, /health, /ready); 0 picks a free port.");
 
   public static final Option<Integer> GRPC_PORT = Option.valued("grpc-port", "PORT", ValueType.port())
-      .yaml("grpc.port").environment()
+      .yaml("grpc.port").environment().alias("GRPC_PORT")
       .defaultValue(8081)
       .describedAs("Port of Envoy's rate limit service (envoy.service.ratelimit.v3 ShouldRateLimit) over gRPC, HTTP/2 cleartext; 0 picks a free port.");
 
   public static final Option<Path> RLS_CONFIG = Option.valued("rls-config", "PATH", ValueType.path())
-      .yaml("rls.config").environment()
+      .yaml("rls.config").environment().alias(EnvironmentAlias.runtimeDirectory())
       .describedAs("envoyproxy/ratelimit config: a YAML file, or a directory of them (one domain each); watched, edits apply within seconds. Unset: every descriptor is OK without a limit (docs/envoy.md).");
 
   public static final Option<Boolean> RLS_RESPONSE_HEADERS = Option.valued("rls-response-headers", "BOOL", ValueType.bool())
-      .yaml("rls.response-headers").environment()
+      .yaml("rls.response-headers").environment().alias(EnvironmentAlias.goBoolean("LIMIT_RESPONSE_HEADERS_ENABLED"))
       .defaultValue(false)
-      .describedAs("Add x-ratelimit-limit, x-ratelimit-remaining and x-ratelimit-reset to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
+      .describedAs("Add the limit, the hits left and the seconds to reset (RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset: --rls-header-*) of the descriptor closest to its limit to rate limit service answers, like envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED.");
 
   public static final Option<java.net.InetSocketAddress> RLS_XDS_SERVER = Option.valued("rls-xds-server", "HOST:PORT", XdsValueTypes.serverAddress())
-      .yaml("rls.xds-server").environment()
-      .describedAs("Take the rate limit config from this xDS management server (ADS, state of the world: envoyproxy/ratelimit's CONFIG_TYPE=GRPC_XDS_SOTW, CONFIG_GRPC_XDS_SERVER_URL), as Envoy Gateway serves it, instead of --rls-config; the gRPC port opens once a first config arrived. Over TLS with --tls-cert (docs/envoy.md).");
+      .yaml("rls.xds-server").environment().alias("CONFIG_GRPC_XDS_SERVER_URL")
+      .describedAs("Take the rate limit config from this xDS management server (ADS, state of the world: envoyproxy/ratelimit's CONFIG_TYPE=GRPC_XDS_SOTW, which needs nothing more here: the server chooses the source), as Envoy Gateway serves it, instead of --rls-config; the gRPC port opens once a first config arrived. Over TLS with --tls-cert (docs/envoy.md).");
 
   public static final Option<String> RLS_XDS_NODE_ID = Option.valued("rls-xds-node-id", "ID", XdsValueTypes.nodeId())
-      .yaml("rls.xds-node-id").environment()
+      .yaml("rls.xds-node-id").environment().alias("CONFIG_GRPC_XDS_NODE_ID")
       .defaultValue("default")
       .describedAs("The node id Sluice gives the xDS server, which picks its config by it (envoyproxy/ratelimit's CONFIG_GRPC_XDS_NODE_ID).");
 
   public static final Option<Long> RLS_LOCAL_CACHE_BYTES = Option.valued("rls-local-cache-bytes", "BYTES", ValueType.byteSize(0, 1L << 40))
-      .yaml("rls.local-cache-bytes").environment()
+      .yaml("rls.local-cache-bytes").environment().alias("LOCAL_CACHE_SIZE_IN_BYTES")
       .defaultValue(0L)
       .describedAs("Local over-limit cache of the rate limit service, like envoyproxy/ratelimit's LOCAL_CACHE_SIZE_IN_BYTES, e.g. 16mb: a descriptor found over its limit is answered OVER_LIMIT from memory until its window ends, without asking its shard or owner node. 0: off.");
 
@@ -392,7 +392,9 @@ public final class Options {
       CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
       CLUSTER_TLS_CERT, CLUSTER_TLS_KEY, CLUSTER_TLS_CA, CLUSTER_SECRET_FILE,
       MAX_KEYS, MAX_MEMORY, EVICTION,
-      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, RLS_XDS_SERVER, RLS_XDS_NODE_ID, RLS_LOCAL_CACHE_BYTES, OTEL_ENDPOINT,
+      GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, RlsOptions.LIMIT_HEADER, RlsOptions.REMAINING_HEADER,
+      RlsOptions.RESET_HEADER, RlsOptions.SHADOW_MODE, RlsOptions.NEAR_LIMIT_RATIO, RlsOptions.MERGE_DOMAINS,
+      RlsOptions.STOP_INCREMENT_OVER_LIMIT, RLS_XDS_SERVER, RLS_XDS_NODE_ID, RLS_LOCAL_CACHE_BYTES, OTEL_ENDPOINT,
       OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
       DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,

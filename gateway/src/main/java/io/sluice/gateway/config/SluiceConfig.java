@@ -130,6 +130,18 @@ public final class SluiceConfig {
     return value(Options.RLS_RESPONSE_HEADERS);
   }
 
+  /** How the rate limit service answers: its headers, near-limit ratio and global shadow mode. */
+  public io.sluice.verticles.rls.RlsBehaviour rlsBehaviour() {
+    return new io.sluice.verticles.rls.RlsBehaviour(rlsResponseHeaders(), value(RlsOptions.LIMIT_HEADER),
+        value(RlsOptions.REMAINING_HEADER), value(RlsOptions.RESET_HEADER), value(RlsOptions.NEAR_LIMIT_RATIO).floatValue(),
+        value(RlsOptions.SHADOW_MODE), value(RlsOptions.STOP_INCREMENT_OVER_LIMIT));
+  }
+
+  /** Whether several --rls-config files may define one domain (MERGE_DOMAIN_CONFIG). */
+  public boolean rlsMergeDomains() {
+    return value(RlsOptions.MERGE_DOMAINS);
+  }
+
   /** The bound of the rate limit service's local over-limit cache; 0: none. */
   public long rlsLocalCacheBytes() {
     return value(Options.RLS_LOCAL_CACHE_BYTES);

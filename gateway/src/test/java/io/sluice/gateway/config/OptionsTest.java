@@ -67,6 +67,7 @@ class OptionsTest {
   void toStringShowsEverySettingOnOneLine() throws Exception {
     assertThat(run().toString())
         .startsWith("SluiceConfig{bind=127.0.0.1, tcp-port=9000, udp-port=9001, rules=(not set), udp-max-stats-keys=100000, http-port=8080, allowed-origins=, allowed-hosts=, value-size=uint16, shards=")
-        .contains("auth-token=(not set), internal-metrics=false, log-level=info, log-format=text, config=(not set)");
+        .contains("auth-token=(not set), ws-jwt-secret-file=(not set)")
+        .contains("ws-publish-rate=(not set), internal-metrics=false, log-level=info, log-format=text, config=(not set)");
   }
 }

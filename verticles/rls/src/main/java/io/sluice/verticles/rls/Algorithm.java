@@ -32,8 +32,12 @@ sealed interface Algorithm permits CountedWindow, StrategyAlgorithm {
         : DurationText.format(Duration.ofSeconds(windowSeconds)));
   }
 
-  /** The record that keeps the descriptor's state at {@code nowNanos}, named by the request's entries. */
-  byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, long nowNanos);
+  /**
+   * The record that keeps the descriptor's state at {@code nowNanos}, named by the request's entries
+   * ({@code shared}: per entry, the {@code share_threshold} wildcard standing for its value, see
+   * {@link CounterKey#of}).
+   */
+  byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, List<String> shared, long nowNanos);
 
   /** Adds {@code hits} (0: only looks) to the state in {@code recordKey} on its owner. */
   CompletionStage<Count> count(ShardRouter router, byte[] recordKey, long hits, long nowNanos);

@@ -31,8 +31,8 @@ record CountedWindow(long windowSeconds, long requests) implements Algorithm {
   }
 
   @Override
-  public byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, long nowNanos) {
-    return CounterKey.of(domain, entries, windowStart(Math.floorDiv(nowNanos, NANOS_PER_SECOND)));
+  public byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, List<String> shared, long nowNanos) {
+    return CounterKey.of(domain, entries, shared, Long.toString(windowStart(Math.floorDiv(nowNanos, NANOS_PER_SECOND))));
   }
 
   /** The count goes on past the limit and never falls within a window: over stays over to its end. */

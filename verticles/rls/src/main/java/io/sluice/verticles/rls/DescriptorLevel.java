@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * The descriptors of one level of a domain's tree, looked up as envoyproxy/ratelimit does: an exact
- * key and value first, then the wildcard values ({@code value*}, a prefix) in file order, then the
- * key alone. Exact and key-only nodes are kept apart, so a key {@code a_b} can never be mistaken
+ * key and value first, then the wildcard values ({@code value*}, {@code a*b}: see
+ * {@link WildcardPattern}) in file order, then the key alone. Exact and key-only nodes are kept apart, so a key {@code a_b} can never be mistaken
  * for key {@code a} with value {@code b}.
  */
 public final class DescriptorLevel {
@@ -19,6 +19,7 @@ public final class DescriptorLevel {
   private final Map<String, Map<String, DescriptorNode>> exact = new HashMap<>();
   private final Map<String, DescriptorNode> keyOnly = new HashMap<>();
   private final List<DescriptorNode> wildcards = new ArrayList<>();
+  private final List<WildcardPattern> patterns = new ArrayList<>();
 
   /** @param nodes in file order; the reader has refused two with the same key and value */
   public DescriptorLevel(List<DescriptorNode> nodes) {
@@ -28,6 +29,7 @@ public final class DescriptorLevel {
         keyOnly.put(node.key(), node);
       } else if (node.isWildcard()) {
         wildcards.add(node);
+        patterns.add(new WildcardPattern(node.value()));
       } else {
         exact.computeIfAbsent(node.key(), k -> new HashMap<>()).put(node.value(), node);
       }
@@ -41,10 +43,9 @@ public final class DescriptorLevel {
     if (found != null) {
       return found;
     }
-    for (DescriptorNode wildcard : wildcards) {
-      String prefix = wildcard.value().substring(0, wildcard.value().length() - 1);
-      if (wildcard.key().equals(key) && value.startsWith(prefix)) {
-        return wildcard;
+    for (int i = 0; i < wildcards.size(); i++) {
+      if (wildcards.get(i).key().equals(key) && patterns.get(i).matches(value)) {
+        return wildcards.get(i);
       }
     }
     return keyOnly.get(key);

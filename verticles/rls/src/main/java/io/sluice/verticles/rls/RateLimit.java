@@ -4,7 +4,9 @@ import java.util.List;
 
 /**
  * A configured limit, with what decides how it is applied and counted: the {@code rate_limit}
- * block of a descriptor and the {@code shadow_mode} of that descriptor.
+ * block of a descriptor and the {@code shadow_mode}, {@code quota_mode} and
+ * {@code detailed_metric} of that descriptor. {@link RlsConfig#limitFor} hands out copies made for
+ * one request, whose statistics path and shared counter values come from the request.
  *
  * @param name            the {@code name} others may replace it by, or "" (none)
  * @param requestsPerUnit hits a window admits (0 refuses everything)
@@ -12,27 +14,48 @@ import java.util.List;
  * @param unlimited       always OK, no counter
  * @param replaces        names of limits this one replaces when both apply to one request
  * @param shadowMode      counted, but never makes the answer OVER_LIMIT
+ * @param quotaMode       over it makes the answer OVER_LIMIT only when every quota-mode limit of
+ *                        the request is over
  * @param statKey         the descriptor's path for statistics: {@code database_users},
- *                        {@code message_type_marketing.to_number}; null for an override the
- *                        config does not know, which is counted in no statistics
- * @param detailedMetric  statistics per request value where the path has a key without value
+ *                        {@code message_type_marketing.to_number}; null for a limit counted in no
+ *                        statistics
+ * @param requestMadeStat the statistics path holds request values ({@code detailed_metric},
+ *                        {@code value_to_metric}, an override): a client chooses it, so the number
+ *                        of such paths is capped ({@link RlsStats#MAX_DETAILED_PATHS})
+ * @param sharedValues    per request entry, the wildcard whose values share one counter
+ *                        ({@code share_threshold}), or "" for the entry's own value; empty when no
+ *                        entry shares
  * @param algorithm       how hits are counted (Sluice's {@code algorithm}, {@code burst} and
- *                        {@code window}); null when unlimited
+ *                        {@code window}); given null, envoyproxy/ratelimit's fixed window of the
+ *                        unit; null when unlimited
  */
 public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, boolean unlimited, List<String> replaces,
-                        boolean shadowMode, String statKey, boolean detailedMetric, Algorithm algorithm) {
+                        boolean shadowMode, boolean quotaMode, String statKey, boolean requestMadeStat,
+                        List<String> sharedValues, Algorithm algorithm) {
 
   public RateLimit {
     replaces = List.copyOf(replaces);
-    if (algorithm == null && !unlimited) {
+    sharedValues = List.copyOf(sharedValues);
+    if (algorithm == null && !unlimited && unit != null) {
       algorithm = new CountedWindow(unit.seconds(), requestsPerUnit);
     }
   }
 
-  /** A limit counted as envoyproxy/ratelimit counts: fixed windows of its unit. */
-  public RateLimit(String name, long requestsPerUnit, WindowUnit unit, boolean unlimited, List<String> replaces,
-                   boolean shadowMode, String statKey, boolean detailedMetric) {
-    this(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, statKey, detailedMetric, null);
+  /**
+   * A limit as a config file states it, under its configured statistics path.
+   *
+   * @param algorithm how it counts; null for envoyproxy/ratelimit's fixed window of the unit
+   */
+  public static RateLimit configured(String name, long requestsPerUnit, WindowUnit unit, boolean unlimited,
+                                     List<String> replaces, boolean shadowMode, boolean quotaMode, String statKey,
+                                     boolean detailedMetric, Algorithm algorithm) {
+    return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, quotaMode, statKey, detailedMetric,
+        List.of(), algorithm);
+  }
+
+  /** {@code detailed_metric}: statistics per request value. */
+  public boolean detailedMetric() {
+    return requestMadeStat;
   }
 
   /** For people (the dashboard): {@code unlimited}, {@code 10 per minute}, {@code 100 per 15m, sliding_window}. */
@@ -40,20 +63,17 @@ public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, bool
     return unlimited ? "unlimited" : algorithm.describe(requestsPerUnit, unit);
   }
 
-  /** The same limit with another statistics path. */
-  RateLimit withStatKey(String newStatKey) {
-    return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, newStatKey, detailedMetric,
-        algorithm);
+  /**
+   * A limit a caller sets in its request (a descriptor's {@code limit}) on a domain the config
+   * knows: never in shadow or quota mode, replacing nothing, counted under the request's own path
+   * ({@code key_value.key_value}, as envoyproxy/ratelimit), which is request-made.
+   */
+  static RateLimit override(long requestsPerUnit, WindowUnit unit, String requestPath) {
+    return new RateLimit("", requestsPerUnit, unit, false, List.of(), false, false, requestPath, true, List.of(), null);
   }
 
-  /**
-   * A limit a caller sets in its request (a descriptor's {@code limit}), counted as the configured
-   * one it overrides (its path, and whether that path is made of request values), or in no
-   * statistics when {@code configured} is null.
-   */
-  static RateLimit override(long requestsPerUnit, WindowUnit unit, RateLimit configured) {
-    return configured == null
-        ? new RateLimit("", requestsPerUnit, unit, false, List.of(), false, null, false)
-        : new RateLimit("", requestsPerUnit, unit, false, List.of(), false, configured.statKey(), configured.detailedMetric());
+  RateLimit forRequest(String statKey, boolean requestMade, List<String> shared) {
+    return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, quotaMode, statKey, requestMade,
+        shared, algorithm);
   }
 }

@@ -21,44 +21,39 @@ import java.util.function.Supplier;
  * in Sluice's shards instead of Redis. One instance per front event loop (its router's loop);
  * the config and the statistics are shared.
  *
- * <p>Per descriptor, in request order: the limit is the caller's override, else the configured
- * one its entries reach ({@link RlsConfig#limitFor}); a limit whose {@code name} another applying
- * limit {@code replaces} is dropped; an unlimited one answers OK with the largest remaining
- * (4294967295) and no counter. Every other limit adds the descriptor's hits through its
- * {@link Algorithm} — by default to the counter of the current fixed window (now truncated to the
- * unit) — and compares the use after: above the capacity ({@code requests_per_unit}, or a
- * bucket's burst) is OVER_LIMIT with 0 remaining, else OK with the rest. A shadow-mode
+ * <p>Per descriptor, in request order: the limit is the caller's override (on a domain the config
+ * knows), else the configured one its entries reach ({@link RlsConfig#limitFor}); a limit whose
+ * {@code name} another applying limit {@code replaces} is dropped; an unlimited one answers OK with
+ * the largest remaining (4294967295), no counter and no statistics. Every other limit adds the
+ * descriptor's hits through its {@link Algorithm} — by default to the counter of the current fixed
+ * window (now truncated to the unit) — and compares the use after: above the capacity
+ * ({@code requests_per_unit}, or a bucket's burst) is OVER_LIMIT with 0 remaining, else OK with the
+ * rest. A shadow-mode
  * descriptor is counted and reported in statistics, but its status says OK, so it never makes the
- * overall code OVER_LIMIT. The overall code is OVER_LIMIT when any status is.
+ * overall code OVER_LIMIT. The overall code is composed in {@link #answer}.
  */
 public final class RateLimitService {
 
-  /** envoyproxy/ratelimit's default NEAR_LIMIT_RATIO. */
-  public static final float NEAR_LIMIT_RATIO = 0.8f;
   /** Envoy's own bound on hits_addend; more is surely a mistake, and an unsigned 64-bit value could overflow. */
   public static final long MAX_HITS_ADDEND = 1_000_000_000L;
   /** What an unlimited descriptor reports as remaining: the largest uint32. */
   static final int UNLIMITED_REMAINING = (int) 0xFFFF_FFFFL;
 
-  public static final String LIMIT_HEADER = "x-ratelimit-limit";
-  public static final String REMAINING_HEADER = "x-ratelimit-remaining";
-  public static final String RESET_HEADER = "x-ratelimit-reset";
 
   private final Supplier<RlsConfig> config;
   private final ShardRouter router;
   private final Clock clock;
   private final RlsStats stats;
-  private final boolean responseHeaders;
+  private final RlsBehaviour behaviour;
   private final OverLimitCache overLimitCache;
 
   /**
-   * @param config          the config in force, read once per request
-   * @param responseHeaders add x-ratelimit-limit, -remaining and -reset of the descriptor with the
-   *                        fewest remaining (envoyproxy/ratelimit's LIMIT_RESPONSE_HEADERS_ENABLED)
+   * @param config    the config in force, read once per request
+   * @param behaviour the response headers, the near-limit ratio and the global shadow mode
    */
   public RateLimitService(Supplier<RlsConfig> config, ShardRouter router, Clock clock, RlsStats stats,
-                          boolean responseHeaders) {
-    this(config, router, clock, stats, responseHeaders, OverLimitCache.off());
+                          RlsBehaviour behaviour) {
+    this(config, router, clock, stats, behaviour, OverLimitCache.off());
   }
 
   /**
@@ -66,12 +61,12 @@ public final class RateLimitService {
    *                       LOCAL_CACHE_SIZE_IN_BYTES), shared by the services of every loop
    */
   public RateLimitService(Supplier<RlsConfig> config, ShardRouter router, Clock clock, RlsStats stats,
-                          boolean responseHeaders, OverLimitCache overLimitCache) {
+                          RlsBehaviour behaviour, OverLimitCache overLimitCache) {
     this.config = config;
     this.router = router;
     this.clock = clock;
     this.stats = stats;
-    this.responseHeaders = responseHeaders;
+    this.behaviour = behaviour;
     this.overLimitCache = overLimitCache;
   }
 
@@ -89,6 +84,32 @@ public final class RateLimitService {
       return CompletableFuture.failedFuture(invalid);
     }
     long nowNanos = clock.epochNanos();
+    if (!behaviour.stopIncrementOverLimit()) {
+      return add(request, limits, hits, nowNanos).thenApply(counts -> answer(request.getDomain(), limits, hits, counts));
+    }
+    // STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, as upstream: look at the counts first (0 hits); when
+    // a descriptor would go over, only the descriptors that would go over are counted. Like
+    // upstream's, the look and the addition are two steps, not one.
+    return add(request, limits, new long[hits.length], nowNanos).thenCompose(current -> {
+      long[] adding = new long[hits.length];
+      boolean anyOver = false;
+      for (int i = 0; i < hits.length; i++) {
+        anyOver |= wouldGoOver(current[i], hits[i]);
+      }
+      for (int i = 0; i < hits.length; i++) {
+        adding[i] = !anyOver || wouldGoOver(current[i], hits[i]) ? hits[i] : 0;
+      }
+      return add(request, limits, adding, nowNanos);
+    }).thenApply(counts -> answer(request.getDomain(), limits, hits, counts));
+  }
+
+  private static boolean wouldGoOver(Algorithm.Count current, long hits) {
+    return current != null && current.after() + hits > current.capacity();
+  }
+
+  /** Adds each counted descriptor's hits through its algorithm; the counts after, null where none. */
+  private CompletableFuture<Algorithm.Count[]> add(RateLimitRequest request, RateLimit[] limits, long[] hits,
+                                                   long nowNanos) {
     int n = limits.length;
     @SuppressWarnings("unchecked")
     CompletableFuture<Algorithm.Count>[] counts = new CompletableFuture[n];
@@ -98,19 +119,26 @@ public final class RateLimitService {
       if (limit == null || limit.unlimited()) {
         continue;
       }
-      counts[i] = count(limit.algorithm(), request.getDomain(), request.getDescriptors(i), hits[i], nowNanos);
+      counts[i] = count(limit, request.getDomain(), request.getDescriptors(i), hits[i], nowNanos);
       all = all.thenCombine(counts[i], (a, b) -> null);
     }
-    return all.thenApply(done -> answer(request.getDomain(), limits, hits, counts));
+    return all.thenApply(done -> {
+      Algorithm.Count[] after = new Algorithm.Count[n];
+      for (int i = 0; i < n; i++) {
+        after[i] = counts[i] == null ? null : counts[i].join();
+      }
+      return after;
+    });
   }
 
   /**
    * A descriptor's count: from the over-limit cache when it knows the record is over, else from
    * the record's shard, whose over answer the cache then remembers for as long as it holds.
    */
-  private CompletableFuture<Algorithm.Count> count(Algorithm algorithm, String domain, RateLimitDescriptor descriptor,
+  private CompletableFuture<Algorithm.Count> count(RateLimit limit, String domain, RateLimitDescriptor descriptor,
                                                    long hits, long nowNanos) {
-    byte[] recordKey = algorithm.recordKey(domain, descriptor.getEntriesList(), nowNanos);
+    Algorithm algorithm = limit.algorithm();
+    byte[] recordKey = algorithm.recordKey(domain, descriptor.getEntriesList(), limit.sharedValues(), nowNanos);
     if (overLimitCache.isOver(recordKey, nowNanos)) {
       return CompletableFuture.completedFuture(algorithm.overFromCache(hits, nowNanos));
     }
@@ -122,37 +150,58 @@ public final class RateLimitService {
     });
   }
 
-  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits,
-                                   CompletableFuture<Algorithm.Count>[] counts) {
-    RateLimitResponse.Builder response = RateLimitResponse.newBuilder().setOverallCode(Code.OK);
-    DescriptorStatus fewest = null;
+  /**
+   * The answer, as envoyproxy/ratelimit composes it: OVER_LIMIT when a limit not in quota mode is
+   * over, or when every quota-mode limit of the request is; the headers of the last limit over
+   * (not in quota mode), else of the one with the fewest remaining; and with the global shadow
+   * mode, OK instead of OVER_LIMIT (the statuses still say which were over).
+   */
+  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits, Algorithm.Count[] counts) {
+    RateLimitResponse.Builder response = RateLimitResponse.newBuilder();
+    DescriptorStatus closest = null;
+    long fewestRemaining = 0xFFFF_FFFFL;
+    int overLimit = 0;
+    int quotaLimits = 0;
+    int quotaOverLimit = 0;
     for (int i = 0; i < limits.length; i++) {
       RateLimit limit = limits[i];
       DescriptorStatus status;
       if (limit == null) {
         status = DescriptorStatus.newBuilder().setCode(Code.OK).build();
       } else if (limit.unlimited()) {
-        RlsStats.Counts counted = stats.of(domain, limit);
-        counted.totalHits.add(hits[i]);
-        counted.withinLimit.add(hits[i]);
         status = DescriptorStatus.newBuilder().setCode(Code.OK).setLimitRemaining(UNLIMITED_REMAINING).build();
       } else {
-        status = counted(domain, limit, hits[i], counts[i].join());
-        if (fewest == null || Integer.compareUnsigned(status.getLimitRemaining(), fewest.getLimitRemaining()) < 0) {
-          fewest = status;
+        status = counted(domain, limit, hits[i], counts[i]);
+        long remaining = Integer.toUnsignedLong(status.getLimitRemaining());
+        if (remaining < fewestRemaining) {
+          closest = status;
+          fewestRemaining = remaining;
         }
-      }
-      if (status.getCode() == Code.OVER_LIMIT) {
-        response.setOverallCode(Code.OVER_LIMIT);
+        quotaLimits += limit.quotaMode() ? 1 : 0;
+        if (status.getCode() == Code.OVER_LIMIT) {
+          if (limit.quotaMode()) {
+            quotaOverLimit++;
+          } else {
+            overLimit++;
+            closest = status;
+            fewestRemaining = 0;
+          }
+        }
       }
       response.addStatuses(status);
     }
-    if (responseHeaders && fewest != null) {
-      response.addResponseHeadersToAdd(header(LIMIT_HEADER, Integer.toUnsignedString(fewest.getCurrentLimit().getRequestsPerUnit())))
-          .addResponseHeadersToAdd(header(REMAINING_HEADER, Integer.toUnsignedString(fewest.getLimitRemaining())))
-          .addResponseHeadersToAdd(header(RESET_HEADER, Long.toString(fewest.getDurationUntilReset().getSeconds())));
+    boolean over = overLimit > 0 || (quotaLimits > 0 && quotaOverLimit == quotaLimits);
+    if (over && behaviour.globalShadowMode()) {
+      stats.globalShadowMode();
+      over = false;
     }
-    stats.answered(response.getOverallCode() == Code.OVER_LIMIT);
+    response.setOverallCode(over ? Code.OVER_LIMIT : Code.OK);
+    if (behaviour.responseHeaders() && closest != null) {
+      response.addResponseHeadersToAdd(header(behaviour.limitHeader(), Integer.toUnsignedString(closest.getCurrentLimit().getRequestsPerUnit())))
+          .addResponseHeadersToAdd(header(behaviour.remainingHeader(), Integer.toUnsignedString(closest.getLimitRemaining())))
+          .addResponseHeadersToAdd(header(behaviour.resetHeader(), Long.toString(closest.getDurationUntilReset().getSeconds())));
+    }
+    stats.answered(over);
     return response.build();
   }
 
@@ -161,7 +210,7 @@ public final class RateLimitService {
     long after = count.after();
     long before = after - hits;
     long overThreshold = count.capacity();
-    long nearThreshold = (long) Math.floor((double) ((float) overThreshold * NEAR_LIMIT_RATIO));
+    long nearThreshold = (long) Math.floor((double) ((float) overThreshold * behaviour.nearLimitRatio()));
     RlsStats.Counts counted = stats.of(domain, limit);
     counted.totalHits.add(hits);
     DescriptorStatus.Builder status = DescriptorStatus.newBuilder()
@@ -180,7 +229,8 @@ public final class RateLimitService {
         counted.nearLimit.add(overThreshold - Math.max(nearThreshold, before));
       }
       if (limit.shadowMode()) {
-        counted.shadowMode.add(hits);
+        // As the over-limit count: only the hits past the limit.
+        counted.shadowMode.add(before >= overThreshold ? hits : after - overThreshold);
       }
       status.setCode(limit.shadowMode() ? Code.OK : Code.OVER_LIMIT).setLimitRemaining(0);
     } else {
@@ -218,17 +268,21 @@ public final class RateLimitService {
     RateLimit[] limits = new RateLimit[request.getDescriptorsCount()];
     for (int i = 0; i < limits.length; i++) {
       RateLimitDescriptor descriptor = request.getDescriptors(i);
-      RateLimit configured = snapshot.limitFor(request.getDomain(), descriptor.getEntriesList());
-      limits[i] = descriptor.hasLimit() ? override(descriptor, i, configured) : configured;
+      if (!descriptor.hasLimit()) {
+        limits[i] = snapshot.limitFor(request.getDomain(), descriptor.getEntriesList());
+      } else if (snapshot.hasDomain(request.getDomain())) {
+        limits[i] = override(descriptor, i);
+      }
     }
     Set<String> replaced = new HashSet<>();
     for (RateLimit limit : limits) {
-      if (limit != null && !limit.unlimited()) {
+      if (limit != null) {
         replaced.addAll(limit.replaces());
       }
     }
     for (int i = 0; i < limits.length; i++) {
-      if (limits[i] != null && !limits[i].name().isEmpty() && replaced.contains(limits[i].name())) {
+      // An unlimited limit stays unlimited even when replaced, as upstream answers it.
+      if (limits[i] != null && !limits[i].unlimited() && !limits[i].name().isEmpty() && replaced.contains(limits[i].name())) {
         limits[i] = null;
       }
     }
@@ -236,14 +290,22 @@ public final class RateLimitService {
   }
 
   /**
-   * The caller's own limit, counted under the configured descriptor's statistics when there is
-   * one, and in none otherwise: a statistics path never comes from what a client sends.
+   * The caller's own limit on a known domain (upstream applies none on an unknown one), counted
+   * under the request's path {@code key_value.key_value}, or {@code key} for an empty value, as
+   * upstream counts it; that path is request-made, so capped in number.
    */
-  private static RateLimit override(RateLimitDescriptor descriptor, int index, RateLimit configured) {
+  private static RateLimit override(RateLimitDescriptor descriptor, int index) {
     RateLimitDescriptor.RateLimitOverride override = descriptor.getLimit();
     WindowUnit unit = WindowUnit.of(override.getUnit()).orElseThrow(() -> new InvalidRateLimitRequest(
         "descriptor " + index + ": the limit override's unit must be one of SECOND … WEEK, not " + override.getUnitValue()));
-    return RateLimit.override(Integer.toUnsignedLong(override.getRequestsPerUnit()), unit, configured);
+    StringBuilder path = new StringBuilder();
+    for (RateLimitDescriptor.Entry entry : descriptor.getEntriesList()) {
+      path.append(path.isEmpty() ? "" : ".").append(entry.getKey());
+      if (!entry.getValue().isEmpty()) {
+        path.append('_').append(entry.getValue());
+      }
+    }
+    return RateLimit.override(Integer.toUnsignedLong(override.getRequestsPerUnit()), unit, path.toString());
   }
 
   private static HeaderValue header(String key, String value) {

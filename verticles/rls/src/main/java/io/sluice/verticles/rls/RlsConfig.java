@@ -2,9 +2,9 @@ package io.sluice.verticles.rls;
 
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * The loaded rate limit configuration: every domain's descriptor tree, and where each came from.
@@ -27,36 +27,94 @@ public record RlsConfig(Map<String, DescriptorLevel> domains, List<String> sourc
     return domains.keySet().stream().filter(domain -> !next.domains().containsKey(domain)).sorted().toList();
   }
 
+  /** Whether the domain is configured: a request's limit override applies only on a known domain. */
+  public boolean hasDomain(String domain) {
+    return domains.containsKey(domain);
+  }
+
   /**
    * The limit that applies to one descriptor of a request, or null: the entries are walked down
    * the domain's tree level by level, and the limit is the one of the node the LAST entry reaches.
    * A descriptor with more entries than the tree has levels, or whose last node has no
    * {@code rate_limit}, has no limit (envoyproxy/ratelimit's README, example 4). An unknown
    * domain has no limits at all.
+   *
+   * <p>The limit handed out is made for this request: its statistics path is the configured one,
+   * or, with {@code detailed_metric}, the request's {@code key_value} path, or, where a level has
+   * {@code value_to_metric}, the configured path with that level's request value; an entry
+   * matched by a {@code share_threshold} wildcard is counted, and named in statistics, by the
+   * wildcard instead of its value (envoyproxy/ratelimit's config_impl semantics).
    */
   public RateLimit limitFor(String domain, List<RateLimitDescriptor.Entry> entries) {
     DescriptorLevel level = domains.get(domain);
-    DescriptorNode node = null;
-    for (RateLimitDescriptor.Entry entry : entries) {
+    DescriptorNode[] path = new DescriptorNode[entries.size()];
+    for (int i = 0; i < path.length; i++) {
       if (level == null) {
         return null;
       }
-      node = level.find(entry.getKey(), entry.getValue());
-      if (node == null) {
+      RateLimitDescriptor.Entry entry = entries.get(i);
+      path[i] = level.find(entry.getKey(), entry.getValue());
+      if (path[i] == null) {
         return null;
       }
-      level = node.children().isEmpty() ? null : node.children();
+      level = path[i].children().isEmpty() ? null : path[i].children();
     }
-    if (node == null || node.limit() == null) {
+    if (path.length == 0 || path[path.length - 1].limit() == null) {
       return null;
     }
-    RateLimit limit = node.limit();
+    RateLimit limit = path[path.length - 1].limit();
+    List<String> shared = sharedValues(path);
     if (limit.detailedMetric()) {
-      // One series per request value, which the operator asked for with detailed_metric.
-      return withStatKey(limit, entries.stream().map(e -> e.getKey() + '_' + e.getValue())
-          .collect(Collectors.joining(".")));
+      return limit.forRequest(requestPath(entries, shared), true, shared);
     }
-    return limit;
+    if (Arrays.stream(path).anyMatch(DescriptorNode::valueToMetric)) {
+      return limit.forRequest(valueToMetricPath(entries, path, shared), true, shared);
+    }
+    return shared.isEmpty() ? limit : limit.forRequest(limit.statKey(), false, shared);
+  }
+
+  /** Per entry, the wildcard it is counted by ({@code share_threshold}), or ""; empty when none is. */
+  private static List<String> sharedValues(DescriptorNode[] path) {
+    if (Arrays.stream(path).noneMatch(node -> node.shareThreshold() && node.isWildcard())) {
+      return List.of();
+    }
+    return Arrays.stream(path).map(node -> node.shareThreshold() && node.isWildcard() ? node.value() : "").toList();
+  }
+
+  /** {@code key_value.key_value…} of the request (a shared entry as its wildcard). */
+  private static String requestPath(List<RateLimitDescriptor.Entry> entries, List<String> shared) {
+    StringBuilder path = new StringBuilder();
+    for (int i = 0; i < entries.size(); i++) {
+      String value = shared.isEmpty() || shared.get(i).isEmpty() ? entries.get(i).getValue() : shared.get(i);
+      path.append(i == 0 ? "" : ".").append(entries.get(i).getKey()).append('_').append(value);
+    }
+    return path.toString();
+  }
+
+  /**
+   * The configured path, where each level with {@code value_to_metric} names the request's value
+   * (a key-only node gains it, a wildcard gives way to it) unless the level shares its wildcard's
+   * counter, which then names the wildcard.
+   */
+  private static String valueToMetricPath(List<RateLimitDescriptor.Entry> entries, DescriptorNode[] path,
+                                          List<String> shared) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < path.length; i++) {
+      DescriptorNode node = path[i];
+      String value;
+      if (!shared.isEmpty() && !shared.get(i).isEmpty()) {
+        value = shared.get(i);
+      } else if (node.valueToMetric() || (node.value() != null && !node.isWildcard())) {
+        value = entries.get(i).getValue();
+      } else {
+        value = node.value();
+      }
+      text.append(i == 0 ? "" : ".").append(node.key());
+      if (value != null && !value.isEmpty()) {
+        text.append('_').append(value);
+      }
+    }
+    return text.toString();
   }
 
   /** Every limit of a domain's tree, depth first in file order (the dashboard lists them). */
@@ -73,9 +131,5 @@ public record RlsConfig(Map<String, DescriptorLevel> domains, List<String> sourc
       }
       collect(node.children(), limits);
     }
-  }
-
-  private static RateLimit withStatKey(RateLimit limit, String statKey) {
-    return limit.withStatKey(statKey);
   }
 }

@@ -35,25 +35,37 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
   public enum Outcome { UNCHANGED, RELOADED, REFUSED }
 
   private final Path path;
+  private final boolean mergeDomains;
   private volatile RlsConfig current;
   /** What the files looked like when last read, refused or not: a broken file is reported once. */
   private List<String> lastSeen;
 
-  private RlsConfigSource(Path path, RlsConfig current, List<String> seen) {
+  private RlsConfigSource(Path path, boolean mergeDomains, RlsConfig current, List<String> seen) {
     this.path = path;
+    this.mergeDomains = mergeDomains;
     this.current = current;
     this.lastSeen = seen;
   }
 
   /** No config: every domain unknown, every descriptor OK without a limit. */
   public static RlsConfigSource none() {
-    return new RlsConfigSource(null, RlsConfig.EMPTY, List.of());
+    return new RlsConfigSource(null, false, RlsConfig.EMPTY, List.of());
   }
 
   /** Reads the config at startup, where a refused config stops the start. */
   public static RlsConfigSource load(Path path) throws RlsConfigException {
+    return load(path, false);
+  }
+
+  /** Reads the config at startup, merging the files of one domain when asked (MERGE_DOMAIN_CONFIG). */
+  public static RlsConfigSource load(Path path, boolean mergeDomains) throws RlsConfigException {
     List<String> seen = fingerprint(path);
-    return new RlsConfigSource(path, RlsConfigReader.read(path), seen);
+    return new RlsConfigSource(path, mergeDomains, RlsConfigReader.read(path, mergeDomains), seen);
+  }
+
+  /** Reads the config as this source reads it, without putting it in force (a SIGHUP reads first). */
+  public RlsConfig read() throws RlsConfigException {
+    return RlsConfigReader.read(path, mergeDomains);
   }
 
   @Override
@@ -81,7 +93,7 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
     }
     lastSeen = fingerprint(path);
     try {
-      return swapIn(RlsConfigReader.read(path));
+      return swapIn(read());
     } catch (RlsConfigException refused) {
       return new Reload(Outcome.REFUSED, refused.getMessage());
     }

@@ -82,6 +82,7 @@ public final class RlsStats {
   private final Consumer<Counts> onNew;
   private final LongAdder calls = new LongAdder();
   private final LongAdder overLimitCalls = new LongAdder();
+  private final LongAdder globalShadowMode = new LongAdder();
 
   /** @param onNew told once of each new path's counts (to register its metrics series) */
   public RlsStats(Consumer<Counts> onNew) {
@@ -139,6 +140,16 @@ public final class RlsStats {
    */
   void answered(boolean overLimit) {
     (overLimit ? overLimitCalls : calls).increment();
+  }
+
+  /** Counts one call the global shadow mode answered OK instead of OVER_LIMIT. */
+  void globalShadowMode() {
+    globalShadowMode.increment();
+  }
+
+  /** Calls the global shadow mode (SHADOW_MODE) answered OK instead of OVER_LIMIT. */
+  public long globalShadowModeCalls() {
+    return globalShadowMode.sum();
   }
 
   /** Calls answered OK (shadow-mode limits included: they answer OK). */

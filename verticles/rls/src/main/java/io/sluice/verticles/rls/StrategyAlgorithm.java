@@ -122,8 +122,8 @@ final class StrategyAlgorithm implements Algorithm {
   }
 
   @Override
-  public byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, long nowNanos) {
-    return CounterKey.of(domain, entries, name());
+  public byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, List<String> shared, long nowNanos) {
+    return CounterKey.of(domain, entries, shared, name());
   }
 
   @Override

@@ -36,6 +36,14 @@ public final class XdsRateLimitConfigs {
 
   /** Every resource of one pushed version, read as one config: all of them are in force, or none. */
   public static RlsConfig read(List<Any> resources) throws RlsConfigException {
+    return read(resources, false);
+  }
+
+  /**
+   * As {@link #read(List)}, with several resources of one domain merged when asked, as files are
+   * (envoyproxy/ratelimit's MERGE_DOMAIN_CONFIG applies to its xDS configs too).
+   */
+  public static RlsConfig read(List<Any> resources, boolean mergeDomains) throws RlsConfigException {
     XdsRateLimitConfigs reader = new XdsRateLimitConfigs();
     Map<String, String> texts = new LinkedHashMap<>();
     for (int i = 0; i < resources.size(); i++) {
@@ -54,7 +62,7 @@ public final class XdsRateLimitConfigs {
     if (!reader.problems.isEmpty()) {
       throw new RlsConfigException(reader.problems);
     }
-    return RlsConfigReader.parse(texts);
+    return RlsConfigReader.parse(texts, mergeDomains);
   }
 
   private RateLimitConfig unpack(Any resource, int index) {

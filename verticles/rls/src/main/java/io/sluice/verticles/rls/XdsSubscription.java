@@ -33,11 +33,18 @@ public final class XdsSubscription {
   }
 
   private final Node node;
+  private final boolean mergeDomains;
   /** The version in force, "" before the first: what a NACK and a new stream's first request name. */
   private volatile String acceptedVersion = "";
 
   public XdsSubscription(String nodeId) {
+    this(nodeId, false);
+  }
+
+  /** @param mergeDomains whether several resources may define one domain ({@code --rls-merge-domains}) */
+  public XdsSubscription(String nodeId, boolean mergeDomains) {
     this.node = Node.newBuilder().setId(nodeId).setUserAgentName("sluice").build();
+    this.mergeDomains = mergeDomains;
   }
 
   /** The first request of a stream: the node, the type, and the version in force (none at first). */
@@ -53,7 +60,7 @@ public final class XdsSubscription {
     }
     RlsConfig config;
     try {
-      config = XdsRateLimitConfigs.read(response.getResourcesList());
+      config = XdsRateLimitConfigs.read(response.getResourcesList(), mergeDomains);
     } catch (RlsConfigException refused) {
       return refuse(response, refused.getMessage());
     }

@@ -85,6 +85,8 @@ class RlsConfigReaderTest {
           - key: user
             value: a*b
             shadow_mode: maybe
+            share_threshold: true
+            metadata: [1]
           - key: ldap
             rate_limit:
               unlimited: true
@@ -96,14 +98,13 @@ class RlsConfigReaderTest {
         """)).containsExactly(
         "rls.yaml:6: descriptors[0].rate_limit.request_per_unit: unknown field (known here: unit, requests_per_unit, name, replaces, unlimited, algorithm, burst, window)",
         "rls.yaml:5: descriptors[0].rate_limit.unit: must be one of second, minute, hour, day, month, year, week, found 'fortnight'",
-        "rls.yaml:4: descriptors[0].rate_limit: requests_per_unit is required (a whole number from 0 to 4294967295, or unlimited: true)",
         "rls.yaml:7: descriptors[1]: key is required",
-        "rls.yaml:9: descriptors[2].value: a wildcard * may only end the value, found 'a*b'",
         "rls.yaml:10: descriptors[2].shadow_mode: must be true or false, found the string \"maybe\"",
-        "rls.yaml:14: descriptors[3].rate_limit.unit: an unlimited limit has no unit",
-        "rls.yaml:16: descriptors[4].rate_limit.requests_per_unit: must be a whole number from 0 to 4294967295, found the string \"-1\"",
-        "rls.yaml:18: descriptors[5].rate_limit.requests_per_unit: must be a whole number from 0 to 4294967295, found the string \"4294967296\"",
-        "rls.yaml:17: descriptors[5]: key 'n' without a value is already defined on this level");
+        "rls.yaml:12: descriptors[2].metadata: must be a mapping, found a list",
+        "rls.yaml:16: descriptors[3].rate_limit.unit: an unlimited limit has no unit",
+        "rls.yaml:18: descriptors[4].rate_limit.requests_per_unit: must be a whole number from 0 to 4294967295, found the string \"-1\"",
+        "rls.yaml:20: descriptors[5].rate_limit.requests_per_unit: must be a whole number from 0 to 4294967295, found the string \"4294967296\"",
+        "rls.yaml:19: descriptors[5]: key 'n' without a value is already defined on this level");
   }
 
   @Test
@@ -123,6 +124,6 @@ class RlsConfigReaderTest {
     files.put("a.yaml", "domain: d\ndescriptors: []\n");
     files.put("b.yaml", "\ndomain: d\n");
     assertThatThrownBy(() -> RlsConfigReader.parse(files)).isInstanceOf(RlsConfigException.class)
-        .hasMessage("b.yaml:2: domain: domain 'd' is also defined in a.yaml (a domain lives in one file)");
+        .hasMessage("b.yaml:2: domain: domain 'd' is also defined in a.yaml (a domain lives in one file, unless domains are merged: --rls-merge-domains)");
   }
 }

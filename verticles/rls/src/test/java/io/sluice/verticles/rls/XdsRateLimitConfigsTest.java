@@ -81,6 +81,19 @@ class XdsRateLimitConfigsTest {
   }
 
   @Test
+  void resourcesOfOneDomainMergeOnlyWhenAsked() throws Exception {
+    RateLimitConfig users = domain("api", RateLimitDescriptor.newBuilder().setKey("user").setRateLimit(perMinute(3))
+        .setQuotaMode(true).build());
+    RateLimitConfig addresses = domain("api", RateLimitDescriptor.newBuilder().setKey("ip").setRateLimit(perMinute(7))
+        .build()).toBuilder().setName("api-addresses").build();
+    List<Any> both = List.of(Any.pack(users), Any.pack(addresses));
+    assertThatThrownBy(() -> XdsRateLimitConfigs.read(both)).hasMessageContaining("domain 'api' is also defined in");
+    RlsConfig merged = XdsRateLimitConfigs.read(both, true);
+    assertThat(merged.limitFor("api", entries("user", "u1")).quotaMode()).isTrue();
+    assertThat(merged.limitFor("api", entries("ip", "10.0.0.1")).requestsPerUnit()).isEqualTo(7);
+  }
+
+  @Test
   void aFieldTheseProtosDoNotKnowAndAResourceOfAnotherTypeAreRefused() {
     RateLimitDescriptor withMetadata = RateLimitDescriptor.newBuilder().setKey("user").setRateLimit(perMinute(1))
         .setUnknownFields(UnknownFieldSet.newBuilder()

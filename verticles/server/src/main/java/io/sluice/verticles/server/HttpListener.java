@@ -123,6 +123,7 @@ final class HttpListener {
     checkApi.mounts().forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     features.add(rls.json(token));
     features.add(rls.dashboardApi(token));
+    features.add(rls.configDump(token));
     features.add(new Dashboard(wide.instance(), directory, token, dashboardData, protectedMode,
         storage.persistence()));
     return features;

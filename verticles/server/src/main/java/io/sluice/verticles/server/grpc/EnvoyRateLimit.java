@@ -57,6 +57,7 @@ public final class EnvoyRateLimit {
     this.shards = shards;
     this.clock = clock;
     this.stats = new RlsStats(counts -> RlsMetrics.register(metrics, counts));
+    RlsMetrics.registerGlobal(metrics, stats);
     this.overLimitCache = new OverLimitCache(settings.localCacheBytes());
     RlsMetrics.register(metrics, overLimitCache);
     this.pendingBytes = new PendingBytes(metrics);
@@ -107,7 +108,7 @@ public final class EnvoyRateLimit {
   /** The service of the calling front event loop. */
   RateLimitService service() {
     return servicesByLoop.computeIfAbsent(Vertx.currentContext(), loop -> new RateLimitService(settings.config(),
-        new ShardQueries(loop, shards).router(), clock, stats, settings.responseHeaders(), overLimitCache));
+        new ShardQueries(loop, shards).router(), clock, stats, settings.behaviour(), overLimitCache));
   }
 
   /** A new book for one gRPC front event loop's callers. */
@@ -126,6 +127,17 @@ public final class EnvoyRateLimit {
     return HttpFeature.at("/api/rls", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), token, context -> {
       context.response().putHeader(io.vertx.core.http.HttpHeaders.CONTENT_TYPE, Endpoint.JSON);
       return context.response().end(RlsOverview.of(settings.config().get(), stats).toBuffer());
+    }));
+  }
+
+  /**
+   * {@code GET /rlconfig}: the config in force in envoyproxy/ratelimit's debug text, one line per
+   * limit ({@link io.sluice.verticles.rls.RlsConfigDump}); with {@code --auth-token}, the token.
+   */
+  public HttpFeature configDump(BearerToken token) {
+    return HttpFeature.at("/rlconfig", () -> new Endpoint(List.of(HttpMethod.GET, HttpMethod.HEAD), token, context -> {
+      context.response().putHeader(io.vertx.core.http.HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8");
+      return context.response().end(io.sluice.verticles.rls.RlsConfigDump.of(settings.config().get()));
     }));
   }
 

@@ -25,7 +25,7 @@ final class RlsMetrics {
   static void register(MeterRegistry registry, RlsStats.Counts counts) {
     series(registry, counts, "total.hits", "Hits on the descriptor's limit", RlsStats.Counts::totalHits);
     series(registry, counts, "over.limit", "Hits over the limit", RlsStats.Counts::overLimit);
-    series(registry, counts, "near.limit", "Hits past the near-limit ratio (0.8) but within the limit",
+    series(registry, counts, "near.limit", "Hits past the near-limit ratio (--rls-near-limit-ratio) but within the limit",
         RlsStats.Counts::nearLimit);
     series(registry, counts, "within.limit", "Hits within the limit", RlsStats.Counts::withinLimit);
     series(registry, counts, "shadow.mode", "Hits over a shadow-mode limit, answered OK", RlsStats.Counts::shadowMode);
@@ -54,6 +54,13 @@ final class RlsMetrics {
         .register(registry);
     Gauge.builder("sluice.rls.local.cache.entries", cache, OverLimitCache::entries)
         .description("Envoy rate limit service: records the local over-limit cache knows to be over")
+        .register(registry);
+  }
+
+  /** Registers {@code sluice_rls_global_shadow_mode_total}, the calls the global shadow mode answered OK. */
+  static void registerGlobal(MeterRegistry registry, RlsStats stats) {
+    FunctionCounter.builder("sluice.rls.global.shadow.mode", stats, RlsStats::globalShadowModeCalls)
+        .description("Envoy rate limit service: calls answered OK instead of OVER_LIMIT by --rls-shadow-mode")
         .register(registry);
   }
 

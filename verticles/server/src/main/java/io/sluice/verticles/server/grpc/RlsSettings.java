@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.grpc;
 
+import io.sluice.verticles.rls.RlsBehaviour;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.server.xds.XdsSettings;
 
@@ -11,12 +12,13 @@ import java.util.Optional;
  * @param port            the gRPC port (h2c); 0 picks a free one, -1 opens none (POST /json still answers)
  * @param config          the envoyproxy/ratelimit config files, read at startup and watched; with
  *                        {@code xds}, none at first, then what the xDS server pushes
- * @param responseHeaders add x-ratelimit-limit, -remaining and -reset to answers
+ * @param behaviour       the response headers, the near-limit ratio, the global shadow mode and
+ *                        whether counting stops over the limit
  * @param localCacheBytes the bound of the local over-limit cache ({@code --rls-local-cache-bytes},
  *                        envoyproxy/ratelimit's LOCAL_CACHE_SIZE_IN_BYTES); 0 turns it off
  * @param xds             the xDS server the config comes from, or empty for files
  */
-public record RlsSettings(String bind, int port, RlsConfigSource config, boolean responseHeaders, long localCacheBytes,
+public record RlsSettings(String bind, int port, RlsConfigSource config, RlsBehaviour behaviour, long localCacheBytes,
                           Optional<XdsSettings> xds) {
 
   public RlsSettings {
@@ -26,8 +28,13 @@ public record RlsSettings(String bind, int port, RlsConfigSource config, boolean
   }
 
   /** The config from files (or none), without a local over-limit cache. */
+  public RlsSettings(String bind, int port, RlsConfigSource config, RlsBehaviour behaviour) {
+    this(bind, port, config, behaviour, 0, Optional.empty());
+  }
+
+  /** envoyproxy/ratelimit's defaults, with its response headers added to answers or not. */
   public RlsSettings(String bind, int port, RlsConfigSource config, boolean responseHeaders) {
-    this(bind, port, config, responseHeaders, 0, Optional.empty());
+    this(bind, port, config, RlsBehaviour.defaults(responseHeaders));
   }
 
   /** No gRPC listener and no config: what embedders and tests that do not use it get. */
@@ -35,12 +42,19 @@ public record RlsSettings(String bind, int port, RlsConfigSource config, boolean
     return new RlsSettings("127.0.0.1", -1, RlsConfigSource.none(), false);
   }
 
+  public RlsSettings withBehaviour(RlsBehaviour newBehaviour) {
+    return new RlsSettings(bind, port, config, newBehaviour, localCacheBytes, xds);
+  }
+
+  /** The same behaviour, with the response headers added to answers or not. */
   public RlsSettings withResponseHeaders(boolean add) {
-    return new RlsSettings(bind, port, config, add, localCacheBytes, xds);
+    return withBehaviour(new RlsBehaviour(add, behaviour.limitHeader(), behaviour.remainingHeader(),
+        behaviour.resetHeader(), behaviour.nearLimitRatio(), behaviour.globalShadowMode(),
+        behaviour.stopIncrementOverLimit()));
   }
 
   public RlsSettings withLocalCacheBytes(long bytes) {
-    return new RlsSettings(bind, port, config, responseHeaders, bytes, xds);
+    return new RlsSettings(bind, port, config, behaviour, bytes, xds);
   }
 
   /**
@@ -48,6 +62,6 @@ public record RlsSettings(String bind, int port, RlsConfigSource config, boolean
    * version is in force.
    */
   public RlsSettings withXds(XdsSettings xds) {
-    return new RlsSettings(bind, port, config, responseHeaders, localCacheBytes, Optional.of(xds));
+    return new RlsSettings(bind, port, config, behaviour, localCacheBytes, Optional.of(xds));
   }
 }

@@ -26,6 +26,8 @@ import java.util.function.Supplier;
  * {@link #READY_TIMEOUT_MILLIS} (readiness: a shard that is gone or stuck makes the instance
  * unready) and no write to the data directory has failed since the last repairing snapshot (the
  * requests are still answered then, but what they change may not survive a restart).
+ * {@code /healthcheck} is that readiness as envoyproxy/ratelimit's probe answers it: 200 {@code OK},
+ * or 500 with the reason.
  */
 public final class Health implements HttpFeature {
 
@@ -54,13 +56,23 @@ public final class Health implements HttpFeature {
     ShardQueries shards = new ShardQueries(Vertx.currentContext(), directory);
     router.get("/health").handler(new Endpoint(List.of(), null,
         context -> answer(context, 200, new JsonObject().put("status", "UP"))));
-    router.get("/ready").handler(new Endpoint(List.of(), null, context -> ready(context, shards)));
+    router.get("/ready").handler(new Endpoint(List.of(), null, context -> readiness(context, shards).compose(
+        ok -> answer(context, 200, new JsonObject().put("status", "READY").put("shards", shards.routes())),
+        failure -> notReady(context, failure.getMessage()))));
+    // envoyproxy/ratelimit's probe, which Envoy-side tooling expects: "OK" when ready, else 500.
+    router.get("/healthcheck").handler(new Endpoint(List.of(), null, context -> readiness(context, shards).compose(
+        ok -> context.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain").end("OK"),
+        failure -> {
+          return context.response().setStatusCode(500).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
+              .end(failure.getMessage());
+        })));
   }
 
-  private Future<Void> ready(RoutingContext context, ShardQueries shards) {
+  /** Succeeds when this node can serve; fails with the reason otherwise. */
+  private Future<Void> readiness(RoutingContext context, ShardQueries shards) {
     Optional<String> waiting = notReady.get();
     if (waiting.isPresent()) {
-      return notReady(context, waiting.get());
+      return Future.failedFuture(waiting.get());
     }
     Promise<Void> answered = Promise.promise();
     long timeout = context.vertx().setTimer(READY_TIMEOUT_MILLIS, t -> answered.tryFail("no answer within "
@@ -73,9 +85,7 @@ public final class Health implements HttpFeature {
         answered.tryFail(all.cause());
       }
     });
-    return answered.future().compose(
-        ok -> answer(context, 200, new JsonObject().put("status", "READY").put("shards", shards.routes())),
-        failure -> notReady(context, "storage shards: " + failure.getMessage()));
+    return answered.future().recover(failure -> Future.failedFuture("storage shards: " + failure.getMessage()));
   }
 
   private Future<Void> notReady(RoutingContext context, String reason) {

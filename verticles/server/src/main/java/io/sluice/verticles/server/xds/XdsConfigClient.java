@@ -57,7 +57,7 @@ public final class XdsConfigClient extends VerticleBase {
   public XdsConfigClient(XdsSettings settings, RlsConfigSource config) {
     this.settings = settings;
     this.config = config;
-    this.subscription = new XdsSubscription(settings.nodeId());
+    this.subscription = new XdsSubscription(settings.nodeId(), settings.mergeDomains());
     this.backoff = new ReconnectBackoff(settings.initialBackoff(), settings.maxBackoff(),
         () -> ThreadLocalRandom.current().nextDouble());
   }

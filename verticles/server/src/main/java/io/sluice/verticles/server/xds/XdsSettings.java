@@ -16,28 +16,34 @@ import java.util.Optional;
  *                       empty for h2c
  * @param initialBackoff the wait before the first reconnection; it doubles at each failure
  * @param maxBackoff     the longest wait between reconnections
+ * @param mergeDomains   whether several resources may define one domain ({@code --rls-merge-domains})
  */
 public record XdsSettings(String host, int port, String nodeId, Optional<TlsSettings> tls, Duration initialBackoff,
-                          Duration maxBackoff) {
+                          Duration maxBackoff, boolean mergeDomains) {
 
   /** envoyproxy/ratelimit's CONFIG_GRPC_XDS_NODE_ID default. */
   public static final String DEFAULT_NODE_ID = "default";
 
   /** A server at {@code host:port}, node id {@code default}, h2c, reconnecting after 1 s to 30 s. */
   public static XdsSettings of(String host, int port) {
-    return new XdsSettings(host, port, DEFAULT_NODE_ID, Optional.empty(), Duration.ofSeconds(1), Duration.ofSeconds(30));
+    return new XdsSettings(host, port, DEFAULT_NODE_ID, Optional.empty(), Duration.ofSeconds(1), Duration.ofSeconds(30),
+        false);
   }
 
   public XdsSettings withNodeId(String nodeId) {
-    return new XdsSettings(host, port, nodeId, tls, initialBackoff, maxBackoff);
+    return new XdsSettings(host, port, nodeId, tls, initialBackoff, maxBackoff, mergeDomains);
   }
 
   public XdsSettings withTls(TlsSettings tls) {
-    return new XdsSettings(host, port, nodeId, Optional.of(tls), initialBackoff, maxBackoff);
+    return new XdsSettings(host, port, nodeId, Optional.of(tls), initialBackoff, maxBackoff, mergeDomains);
   }
 
   public XdsSettings withBackoff(Duration initial, Duration max) {
-    return new XdsSettings(host, port, nodeId, tls, initial, max);
+    return new XdsSettings(host, port, nodeId, tls, initial, max, mergeDomains);
+  }
+
+  public XdsSettings withMergeDomains(boolean merge) {
+    return new XdsSettings(host, port, nodeId, tls, initialBackoff, maxBackoff, merge);
   }
 
   /** {@code host:port}, for log lines. */

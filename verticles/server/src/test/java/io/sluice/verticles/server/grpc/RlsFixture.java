@@ -64,10 +64,28 @@ public final class RlsFixture implements AutoCloseable {
   }
 
   /**
+   * @param behaviour    the headers, near-limit ratio and global shadow mode
+   * @param mergeDomains whether files may share a domain (MERGE_DOMAIN_CONFIG)
+   * @param files        alternately a file name and its YAML text
+   */
+  RlsFixture(io.sluice.verticles.rls.RlsBehaviour behaviour, boolean mergeDomains, String... files) {
+    this(settings -> settings.withBehaviour(behaviour), mergeDomains, files);
+  }
+
+  /**
    * @param settings what the test sets in the service's settings
    * @param files    alternately a file name and its YAML text
    */
   RlsFixture(java.util.function.UnaryOperator<RlsSettings> settings, String... files) {
+    this(settings, false, files);
+  }
+
+  /**
+   * @param settings     what the test sets in the service's settings
+   * @param mergeDomains whether files may share a domain (MERGE_DOMAIN_CONFIG)
+   * @param files        alternately a file name and its YAML text
+   */
+  RlsFixture(java.util.function.UnaryOperator<RlsSettings> settings, boolean mergeDomains, String... files) {
     try {
       configDir = Files.createTempDirectory("rls-config");
     } catch (IOException e) {
@@ -78,7 +96,7 @@ public final class RlsFixture implements AutoCloseable {
     }
     RlsConfigSource config;
     try {
-      config = RlsConfigSource.load(configDir);
+      config = RlsConfigSource.load(configDir, mergeDomains);
     } catch (Exception e) {
       throw new AssertionError("the test's config was refused: " + e.getMessage(), e);
     }

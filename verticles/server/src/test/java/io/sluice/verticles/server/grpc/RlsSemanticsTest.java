@@ -149,9 +149,9 @@ class RlsSemanticsTest {
     RateLimitResponse response = rls.call(request("headers", withHits(descriptor("user", "h"), 7), descriptor("plan", "gold")));
     assertThat(response.getResponseHeadersToAddList()).extracting(HeaderValue::getKey, HeaderValue::getValue)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("x-ratelimit-limit", "10"),
-            org.assertj.core.groups.Tuple.tuple("x-ratelimit-remaining", "3"),
-            org.assertj.core.groups.Tuple.tuple("x-ratelimit-reset", "60"));
+            org.assertj.core.groups.Tuple.tuple("RateLimit-Limit", "10"),
+            org.assertj.core.groups.Tuple.tuple("RateLimit-Remaining", "3"),
+            org.assertj.core.groups.Tuple.tuple("RateLimit-Reset", "60"));
   }
 
   @Test
