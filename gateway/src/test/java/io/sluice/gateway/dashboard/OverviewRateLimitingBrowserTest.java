@@ -127,7 +127,11 @@ class OverviewRateLimitingBrowserTest {
     HeadlessChromium.screenshot(browser, "overview-rate-limiting");
 
     // The denying key's link opens its rate limit state.
-    browser.findElement(By.cssSelector("#overview-top-key a")).click();
+    // The live view draws the card again every second: a link found just before that is gone when clicked.
+    wait.ignoring(StaleElementReferenceException.class).until(driver -> {
+      driver.findElement(By.cssSelector("#overview-top-key a")).click();
+      return true;
+    });
     wait.until(driver -> driver.getCurrentUrl().endsWith("#/keys/" + "rl%3Aper-key%3Abob"));
 
     // Envoy RLS: the domain's hits per second with its chart, and the descriptor most over its limit.
