@@ -116,7 +116,7 @@ final class ClusterMembers {
   Future<Void> follow(Vertx vertx, Context context, ClusterMeters meters, Runnable changed) {
     this.meters = meters;
     this.vertx = vertx;
-    admission = new MemberAdmission(vertx, context, hazelcast.getCluster().getLocalMember().getUuid(), self, meters,
+    admission = new MemberAdmission(vertx, context, () -> hazelcast.getCluster().getLocalMember().getUuid(), self, meters,
         changed, () -> published.get(self), published::put);
     // Where members' clients go is heard on the bus only: the ready map can be written by anyone
     // who joins Hazelcast's port.
