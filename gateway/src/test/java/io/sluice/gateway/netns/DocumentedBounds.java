@@ -32,8 +32,8 @@ final class DocumentedBounds {
   /**
    * At the heal each key goes on from the copy that consumed more: no quota is handed out afresh,
    * and the join counts only the larger side's use, so a limit's grants beyond it are at most the
-   * grants of the split itself, those the side apart admitted ({@code grantsApart}); so are those
-   * admitted after the heal.
+   * grants of the split itself, those served from the copy apart until the two copies were joined
+   * ({@code grantsApart}); so are those admitted after the heal.
    */
   static void afterHeal(OverAdmission.Report report, long grantsApart) {
     assertThat(report.excessAfter()).as("grants admitted after the heal beyond the limit").isLessThanOrEqualTo(grantsApart);
