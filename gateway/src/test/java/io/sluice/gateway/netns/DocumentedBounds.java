@@ -30,10 +30,13 @@ final class DocumentedBounds {
   }
 
   /**
-   * At the heal one side's counts of a partition are dropped, so that side's callers may be granted
-   * afresh up to the limit. Once a heal keeps the state that consumed more, this bound becomes 0.
+   * At the heal each key goes on from the copy that consumed more: no quota is handed out afresh,
+   * and the join counts only the larger side's use, so a limit's grants beyond it are at most the
+   * grants of the split itself, those served from the copy apart until the two copies were joined
+   * ({@code grantsApart}); so are those admitted after the heal.
    */
-  static void afterHeal(OverAdmission.Report report, long limit) {
-    assertThat(report.excessAfter()).as("grants admitted after the heal beyond the limit").isLessThanOrEqualTo(limit);
+  static void afterHeal(OverAdmission.Report report, long grantsApart) {
+    assertThat(report.excessAfter()).as("grants admitted after the heal beyond the limit").isLessThanOrEqualTo(grantsApart);
+    assertThat(report.excess()).as("grants beyond the limit, the split and its heal").isLessThanOrEqualTo(grantsApart);
   }
 }

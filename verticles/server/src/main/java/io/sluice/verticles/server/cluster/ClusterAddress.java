@@ -29,11 +29,13 @@ final class ClusterAddress {
   }
 
   /**
-   * Asks a node to admit the asker, a Hazelcast member UUID, answered with the node's own: heard
-   * only from a holder of the cluster's credentials when the bus speaks mutual TLS.
+   * Asks the node {@code node} (its id, {@link HazelcastSetup#NODE_ID}: kept when Hazelcast merges
+   * it after a split, unlike its member UUID) to admit the asker, a Hazelcast member UUID, answered
+   * with the node's own: heard only from a holder of the cluster's credentials when the bus speaks
+   * mutual TLS.
    */
-  static String admit(String member) {
-    return "sluice.cluster.admit." + member;
+  static String admit(String node) {
+    return "sluice.cluster.admit." + node;
   }
 
   /** Published by a node once its listeners are bound: its id and where clients reach it. */

@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
@@ -53,6 +54,7 @@ final class ClusterMembers {
   private ClusterMeters meters;
   private UUID readyListener;
   private UUID membershipListener;
+  private UUID lifecycleListener;
 
   ClusterMembers(HazelcastInstance hazelcast, String valueSize) {
     this.hazelcast = hazelcast;
@@ -116,7 +118,7 @@ final class ClusterMembers {
   Future<Void> follow(Vertx vertx, Context context, ClusterMeters meters, Runnable changed) {
     this.meters = meters;
     this.vertx = vertx;
-    admission = new MemberAdmission(vertx, context, hazelcast.getCluster().getLocalMember().getUuid(), self, meters,
+    admission = new MemberAdmission(vertx, context, () -> hazelcast.getCluster().getLocalMember().getUuid(), self, meters,
         changed, () -> published.get(self), published::put);
     // Where members' clients go is heard on the bus only: the ready map can be written by anyone
     // who joins Hazelcast's port.
@@ -150,12 +152,37 @@ final class ClusterMembers {
         context.runOnContext(v -> changed.run());
       }
     });
+    lifecycleListener = hazelcast.getLifecycleService().addLifecycleListener(event -> {
+      if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
+        merged(context, changed);
+      }
+    });
     return answering.compose(v -> vertx.executeBlocking(() -> {
       readyMembers = hazelcast.getMap(READY_MAP);
       readyListener = readyMembers.addEntryListener(new ReadyListener(context, changed), true);
       readyMembers.keySet().forEach(readyIds::add);
       return null;
     }));
+  }
+
+  /**
+   * Hazelcast merged this node's side of a split into the other side's cluster: this node has a
+   * new member UUID (it is asked and admitted again under it, {@link MemberAdmission}), and what the
+   * other side's members said while its listeners were being moved over may not have reached it.
+   * It reads the ready map again, and says again that it is ready.
+   */
+  private void merged(Context context, Runnable changed) {
+    LOG.log(System.Logger.Level.WARNING, "cluster member " + self + " was merged into the cluster after a split"
+        + " (Hazelcast member " + hazelcast.getCluster().getLocalMember().getUuid() + " now): reading the ready members"
+        + " again and saying it is ready again; the partitions' copies of both sides are joined (docs/cluster.md)");
+    vertx.executeBlocking(() -> {
+      IMap<String, String> ready = readyMembers;
+      if (ready != null) {
+        ready.keySet().forEach(readyIds::add);
+        sayAgainIfReady();
+      }
+      return null;
+    }).onComplete(read -> context.runOnContext(v -> changed.run()));
   }
 
   /** Tells every member that this node is ready to take partitions. */
@@ -220,6 +247,7 @@ final class ClusterMembers {
     }
     return admission.stop().compose(v -> addressesHeard.unregister()).recover(gone -> Future.succeededFuture()).compose(v -> vertx.executeBlocking(() -> {
       hazelcast.getCluster().removeMembershipListener(membershipListener);
+      hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListener);
       if (readyMembers != null) {
         readyMembers.removeEntryListener(readyListener);
         readyMembers.removeAsync(self);

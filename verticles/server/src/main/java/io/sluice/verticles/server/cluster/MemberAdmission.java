@@ -24,7 +24,9 @@ import java.util.function.Supplier;
  * arrives on it comes from a holder of the credentials. Each node asks every member that says it
  * is ready to admit it ({@link ClusterAddress#admit}): the one asked admits the asker, the asker
  * admits whoever answered. Each admits only the member a message names as its sender, and members
- * name only themselves, so no member can vouch for another. The ask and the answer also carry the
+ * name only themselves, so no member can vouch for another. A node is asked at its node id, and
+ * names itself by its Hazelcast member UUID as it is when it answers: a member that Hazelcast merged
+ * into another cluster after a split has a new UUID, and is asked and admitted again under it. The ask and the answer also carry the
  * sender's node id and the client addresses it published, if any: what Hazelcast's ready map says of
  * them is not trusted ({@link ClusterMembers}).
  *
@@ -43,7 +45,8 @@ final class MemberAdmission {
 
   private final Vertx vertx;
   private final Context context;
-  private final String self;
+  /** This node's Hazelcast member UUID now: Hazelcast gives it a new one when it merges after a split. */
+  private final Supplier<UUID> self;
   private final ClusterMeters meters;
   private final Runnable changed;
   private final String nodeId;
@@ -60,22 +63,21 @@ final class MemberAdmission {
    * @param ownAddresses   what this node published of its client addresses, or null
    * @param heardAddresses takes a member's node id and the addresses it published
    */
-  MemberAdmission(Vertx vertx, Context context, UUID self, String nodeId, ClusterMeters meters, Runnable changed,
+  MemberAdmission(Vertx vertx, Context context, Supplier<UUID> self, String nodeId, ClusterMeters meters, Runnable changed,
                   Supplier<String> ownAddresses, BiConsumer<String, String> heardAddresses) {
     this.nodeId = nodeId;
     this.ownAddresses = ownAddresses;
     this.heardAddresses = heardAddresses;
     this.vertx = vertx;
     this.context = context;
-    this.self = self.toString();
+    this.self = self;
     this.meters = meters;
     this.changed = changed;
-    admitted.add(this.self);
   }
 
   /** Answers other members' asks from now on. */
   Future<Void> start() {
-    consumer = vertx.eventBus().consumer(ClusterAddress.admit(self), this::onAsked);
+    consumer = vertx.eventBus().consumer(ClusterAddress.admit(nodeId), this::onAsked);
     return consumer.completion();
   }
 
@@ -85,7 +87,7 @@ final class MemberAdmission {
 
   /** Whether {@code member} proved itself (this node always has). */
   boolean admitted(Member member) {
-    return admitted.contains(member.getUuid().toString());
+    return member.localMember() || admitted.contains(member.getUuid().toString());
   }
 
   /**
@@ -127,18 +129,22 @@ final class MemberAdmission {
 
   private void send(Member member) {
     String uuid = member.getUuid().toString();
-    vertx.eventBus().<JsonObject>request(ClusterAddress.admit(uuid), introduction(), new DeliveryOptions()
-        .setSendTimeout(ASK_TIMEOUT_MILLIS)).onComplete(answer -> context.runOnContext(v -> {
-          if (answer.succeeded()) {
+    vertx.eventBus().<JsonObject>request(ClusterAddress.admit(ClusterMembers.nodeIdOf(member)), introduction(),
+        new DeliveryOptions().setSendTimeout(ASK_TIMEOUT_MILLIS)).onComplete(answer -> context.runOnContext(v -> {
+          String answered = answer.succeeded() ? heard(answer.result().body()) : null;
+          if (answered != null) {
+            admitted.add(answered);
+            refused.remove(answered);
+          }
+          if (uuid.equals(answered)) {
             // The ask settles even when the member was admitted meanwhile (it asked first): a node
             // that waits for its asks to settle before its first table must hear of it.
             asking.remove(uuid);
-            String answered = heard(answer.result().body());
-            admitted.add(answered);
-            refused.remove(answered);
             changed.run();
             return;
           }
+          // No answer, or another member of that node id answered (its previous UUID, before a merge
+          // gave it a new one): asked again until the window closes.
           Long deadline = asking.get(uuid);
           if (deadline == null) {
             return;
@@ -152,7 +158,8 @@ final class MemberAdmission {
           } else {
             asking.remove(uuid);
             refuse(member, "it proved no cluster credentials on the event bus within " + WINDOW_MILLIS / 1000 + " s ("
-                + answer.cause().getMessage() + ")");
+                + (answer.succeeded() ? "member " + answered + " answered for its node id" : answer.cause().getMessage())
+                + ")");
             changed.run();
           }
         }));
@@ -165,7 +172,7 @@ final class MemberAdmission {
 
   /** Who this node is, told only over the bus. */
   private JsonObject introduction() {
-    return new JsonObject().put("member", self).put("node", nodeId).put("addresses", ownAddresses.get());
+    return new JsonObject().put("member", self.get().toString()).put("node", nodeId).put("addresses", ownAddresses.get());
   }
 
   /** Takes what a member said of itself; returns its Hazelcast member UUID. */

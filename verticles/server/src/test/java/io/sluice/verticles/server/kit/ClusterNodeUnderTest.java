@@ -84,6 +84,14 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
         SluiceUnderTest.defaults().shards(), credentials);
   }
 
+  /**
+   * A node on the cluster port {@code clusterPort} (from {@link #freePort}), looking for the nodes
+   * at {@code join}: to start one before the node it names, which then makes a cluster of its own.
+   */
+  public static ClusterNodeUnderTest startOn(int clusterPort, List<Integer> join, Clock clock) {
+    return new ClusterNodeUnderTest(clusterPort, join, 1, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT);
+  }
+
   /** Starts a node joining the nodes at {@code join} (their cluster ports). */
   public static ClusterNodeUnderTest start(List<Integer> join, int backups, Clock clock) {
     return new ClusterNodeUnderTest(freePort(), join, backups, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT);
