@@ -8,6 +8,7 @@ import io.sluice.verticles.engine.shard.ResultTask;
 import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.udprate.rate.RateEvaluation;
 import io.sluice.verticles.engine.udprate.rate.StoredRate;
+import io.sluice.verticles.engine.udprate.rate.StoredState;
 import io.sluice.verticles.engine.udprate.store.AsyncStateStore;
 import io.sluice.verticles.engine.udprate.store.RateUse;
 import io.sluice.verticles.engine.udprate.store.StateTransition;
@@ -101,9 +102,9 @@ final class ShardRateStore implements AsyncStateStore {
           throw new IllegalStateException("key " + new String(key(), StandardCharsets.ISO_8859_1) + " holds a Throttr counter");
         }
         byte[] stored = state.value();
-        StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : StoredRate.decode(stored));
+        StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : StoredState.decode(stored));
         boolean kept = outcome.stateToStore() == null
-            || state.put(StoredRate.encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
+            || state.put(StoredState.encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
         return kept ? outcome.result() : outcome.resultIfRefused();
       } catch (RuntimeException e) {
         return refuse(e);
