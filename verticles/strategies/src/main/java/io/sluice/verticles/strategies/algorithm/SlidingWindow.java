@@ -145,13 +145,13 @@ public final class SlidingWindow extends PolicyStrategy<Quota> {
     return Duration.ofNanos(Math.max(untilNextEnds, Nanos.SECOND));
   }
 
-  String encode(Windows windows) {
-    return header() + windows.previous() + '|' + windows.current() + '|' + windows.startNs();
+  static String encode(Windows windows) {
+    return StateFormat.SLIDING_WINDOW + windows.previous() + '|' + windows.current() + '|' + windows.startNs();
   }
 
   /** Rejected: another prefix, a missing field, a negative count, anything after the start. */
-  Windows decode(String state) {
-    Fields fields = Fields.open(state, header(), name());
+  static Windows decode(String state) {
+    Fields fields = Fields.open(state, StateFormat.SLIDING_WINDOW, NAME);
     long previous = fields.nextLong();
     long current = fields.nextLong();
     if (previous < 0 || current < 0) {
