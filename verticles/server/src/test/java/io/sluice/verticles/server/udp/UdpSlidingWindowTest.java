@@ -3,8 +3,10 @@ package io.sluice.verticles.server.udp;
 import io.sluice.protocol.udp.rules.Rule;
 import io.sluice.protocol.udp.rules.RuleAlgorithm;
 import io.sluice.protocol.udp.rules.RuleSet;
+import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A rule with {@code algorithm: sliding-window} over real sockets: 16 sockets at once over one key
  * get exactly the limit admitted, the clock standing still; half a window later the previous
- * window weighs half, and exactly the rest of the limit is admitted again.
+ * window weighs half, and exactly the rest of the limit is admitted again. The key's record in the
+ * shards holds the sliding window's own state text.
  */
 class UdpSlidingWindowTest {
 
@@ -37,10 +40,12 @@ class UdpSlidingWindowTest {
           List.of(Rule.limit("^shared$", LIMIT, PERIOD.toSeconds(), false).withAlgorithm(RuleAlgorithm.SLIDING_WINDOW)),
           Rule.allowAllDefault()))));
   private final ExecutorService threads = Executors.newFixedThreadPool(SENDERS);
+  private final HttpCalls http = new HttpCalls(vertx, sut.httpPort());
 
   @AfterEach
   void stop() {
     threads.shutdownNow();
+    http.close();
     sut.close();
     await(vertx.close());
   }
@@ -66,6 +71,11 @@ class UdpSlidingWindowTest {
     return all;
   }
 
+  /** The key's record in the shards as the dashboard decodes it. */
+  private JsonObject stored() {
+    return http.getJson("/api/keys/udp%3Ashared").getJsonObject("decoded");
+  }
+
   private static long admitted(List<String> replies) {
     return replies.stream().filter(reply -> reply.startsWith("ok N ")).count();
   }
@@ -73,16 +83,20 @@ class UdpSlidingWindowTest {
   @Test
   void sixteenSendersOverOneKeyGetExactlyTheLimitInEachSlidingWindow() throws Exception {
     long now = sut.clock().epochNanos();
-    sut.clock().set(now - Math.floorMod(now, PERIOD.toNanos())); // a window's start
+    long start = now - Math.floorMod(now, PERIOD.toNanos());
+    sut.clock().set(start);
 
     List<String> first = sendFromEverySender();
     assertThat(admitted(first)).isEqualTo(LIMIT);
     assertThat(first).allMatch(reply -> reply.matches("ok [YN] \\d+\\.0 50\\.0 60"));
     assertThat(first).filteredOn(reply -> reply.startsWith("ok Y ")).allMatch(reply -> reply.equals("ok Y 50.0 50.0 60"));
+    assertThat(stored().getString("kind")).isEqualTo("udp-window");
+    assertThat(stored().getString("state")).isEqualTo("71|0|50|" + start);
 
     sut.advance(PERIOD.multipliedBy(3).dividedBy(2)); // halfway into the next window: the first weighs 25
     List<String> second = sendFromEverySender();
     assertThat(admitted(second)).isEqualTo(LIMIT / 2);
     assertThat(second).filteredOn(reply -> reply.startsWith("ok Y ")).allMatch(reply -> reply.equals("ok Y 50.0 50.0 60"));
+    assertThat(stored().getString("state")).isEqualTo("71|50|25|" + (start + PERIOD.toNanos()));
   }
 }
