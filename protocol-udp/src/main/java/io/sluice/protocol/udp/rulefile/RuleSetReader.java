@@ -4,6 +4,7 @@ import io.sluice.protocol.udp.rules.FixedReply;
 import io.sluice.protocol.udp.rules.KeyPattern;
 import io.sluice.protocol.udp.rules.KeyRewrite;
 import io.sluice.protocol.udp.rules.Rule;
+import io.sluice.protocol.udp.rules.RuleAlgorithm;
 import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.protocol.udp.rules.StatsOnlyHook;
 import io.sluice.verticles.yaml.ConfigValues;
@@ -40,14 +41,15 @@ public final class RuleSetReader {
   private static final String SUBSTITUTE_KEY = "substitute-key";
   private static final String OVER = "over";
   private static final String RATE = "rate";
+  private static final String ALGORITHM = "algorithm";
 
   private static final List<String> TABLE_FIELDS = List.of(STATS_ONLY, REWRITES, RULES, DEFAULT);
   private static final List<String> HOOK_FIELDS = List.of(PATTERN, STATS_KEY, LOWERCASE);
   private static final List<String> REWRITE_FIELDS = List.of(PATTERN, REPLACEMENT, WHOLE_KEY, UNLESS);
   private static final List<String> RULE_FIELDS =
-      List.of(PATTERN, LIMIT, PERIOD, STRICT, KEEP_STATS, FIXED_REPLY, SUBSTITUTE_KEY);
+      List.of(PATTERN, LIMIT, PERIOD, STRICT, KEEP_STATS, FIXED_REPLY, SUBSTITUTE_KEY, ALGORITHM);
   private static final List<String> DEFAULT_RULE_FIELDS =
-      List.of(LIMIT, PERIOD, STRICT, KEEP_STATS, FIXED_REPLY, SUBSTITUTE_KEY);
+      List.of(LIMIT, PERIOD, STRICT, KEEP_STATS, FIXED_REPLY, SUBSTITUTE_KEY, ALGORITHM);
   private static final List<String> FIXED_REPLY_FIELDS = List.of(OVER, RATE);
 
   private final List<String> problems = new ArrayList<>();
@@ -62,8 +64,9 @@ public final class RuleSetReader {
    * <pre>
    * stats-only: [ {pattern, stats-key?, lowercase?} … ]
    * rewrites:   [ {pattern, replacement, whole-key?, unless?} … ]
-   * rules:      [ {pattern, limit, period, strict?, keep-stats?, fixed-reply?: {over, rate?}, substitute-key?} … ]
-   * default:    {limit, period, strict?, keep-stats?, fixed-reply?, substitute-key?}
+   * rules:      [ {pattern, limit, period, strict?, keep-stats?, fixed-reply?: {over, rate?}, substitute-key?,
+   *                algorithm?: decaying-rate | sliding-window} … ]
+   * default:    {limit, period, strict?, keep-stats?, fixed-reply?, substitute-key?, algorithm?}
    * </pre>
    *
    * <p>Every section is optional; without {@code default} the original's default applies
@@ -185,10 +188,36 @@ public final class RuleSetReader {
       fixedReply = readFixedReply(entry.get(FIXED_REPLY), where + "." + FIXED_REPLY);
       fixedReplyValid = fixedReply != null;
     }
-    if ((withPattern && pattern == null) || limit == null || period == null || !fixedReplyValid) {
+    RuleAlgorithm algorithm = readAlgorithm(entry, where);
+    if ((withPattern && pattern == null) || limit == null || period == null || !fixedReplyValid || algorithm == null) {
       return null;
     }
-    return new Rule(pattern, limit, period, strict, keepStats, fixedReply, substituteKey);
+    double checkedLimit = limit;
+    double checkedPeriod = period;
+    String substitute = substituteKey;
+    FixedReply reply = fixedReply;
+    return construct(where, ALGORITHM, () -> new Rule(pattern, checkedLimit, checkedPeriod, strict, keepStats, reply,
+        substitute, algorithm));
+  }
+
+  private RuleAlgorithm readAlgorithm(Map<String, ?> entry, String where) {
+    if (entry.get(ALGORITHM) == null) {
+      return RuleAlgorithm.DECAYING_RATE;
+    }
+    String spelling = asString(entry.get(ALGORITHM), where, ALGORITHM);
+    if (spelling == null) {
+      return null;
+    }
+    RuleAlgorithm algorithm = RuleAlgorithm.named(spelling);
+    if (algorithm == null) {
+      List<String> known = new ArrayList<>();
+      for (RuleAlgorithm each : RuleAlgorithm.values()) {
+        known.add(each.spelling());
+      }
+      problems.add(where + "." + ALGORITHM + ": unknown algorithm '" + spelling + "' (known: "
+          + String.join(", ", known) + ")");
+    }
+    return algorithm;
   }
 
   private FixedReply readFixedReply(Object value, String where) {

@@ -13,9 +13,11 @@ package io.sluice.protocol.udp.rules;
  * @param fixedReply     answer this verdict without rate state, or {@code null} to run the algorithm
  * @param substituteKey  the key to keep state and statistics under instead of the rewritten key,
  *                       or {@code null}
+ * @param algorithm      how uses are measured; a {@link RuleAlgorithm#SLIDING_WINDOW sliding window}
+ *                       needs a whole limit ≥ 1 and cannot be strict (it never counts a refusal)
  */
 public record Rule(KeyPattern pattern, double limit, double periodSeconds, boolean strict, boolean keepStats,
-    FixedReply fixedReply, String substituteKey) {
+    FixedReply fixedReply, String substituteKey, RuleAlgorithm algorithm) {
 
   public Rule {
     if (!Double.isFinite(limit) || limit < 0) {
@@ -27,7 +29,22 @@ public record Rule(KeyPattern pattern, double limit, double periodSeconds, boole
     if (fixedReply != null && (!Double.isFinite(fixedReply.rate()) || fixedReply.rate() < 0)) {
       throw new IllegalArgumentException("fixed reply rate must be a finite number ≥ 0, got " + fixedReply.rate());
     }
+    java.util.Objects.requireNonNull(algorithm, "algorithm");
+    if (algorithm == RuleAlgorithm.SLIDING_WINDOW) {
+      if (!(limit >= 1) || limit != Math.rint(limit)) {
+        throw new IllegalArgumentException("a sliding window's limit must be a whole number ≥ 1, got " + limit);
+      }
+      if (strict) {
+        throw new IllegalArgumentException("a sliding window cannot be strict: it never counts a refused use");
+      }
+    }
     limit += 0.0; // -0.0 → 0.0, so that it prints as 0.0
+  }
+
+  /** A rule of the protocol's own decaying rate. */
+  public Rule(KeyPattern pattern, double limit, double periodSeconds, boolean strict, boolean keepStats,
+      FixedReply fixedReply, String substituteKey) {
+    this(pattern, limit, periodSeconds, strict, keepStats, fixedReply, substituteKey, RuleAlgorithm.DECAYING_RATE);
   }
 
   /** A rate-limited rule with no statistics and no key substitution. */
@@ -59,14 +76,18 @@ public record Rule(KeyPattern pattern, double limit, double periodSeconds, boole
   }
 
   public Rule withKeepStats(boolean keep) {
-    return new Rule(pattern, limit, periodSeconds, strict, keep, fixedReply, substituteKey);
+    return new Rule(pattern, limit, periodSeconds, strict, keep, fixedReply, substituteKey, algorithm);
   }
 
   public Rule withSubstituteKey(String key) {
-    return new Rule(pattern, limit, periodSeconds, strict, keepStats, fixedReply, key);
+    return new Rule(pattern, limit, periodSeconds, strict, keepStats, fixedReply, key, algorithm);
   }
 
   public Rule withFixedReply(FixedReply reply) {
-    return new Rule(pattern, limit, periodSeconds, strict, keepStats, reply, substituteKey);
+    return new Rule(pattern, limit, periodSeconds, strict, keepStats, reply, substituteKey, algorithm);
+  }
+
+  public Rule withAlgorithm(RuleAlgorithm measuredBy) {
+    return new Rule(pattern, limit, periodSeconds, strict, keepStats, fixedReply, substituteKey, measuredBy);
   }
 }

@@ -3,6 +3,7 @@ package io.sluice.protocol.udp.rulefile;
 import io.sluice.protocol.udp.rules.FixedReply;
 import io.sluice.protocol.udp.rules.KeyResolution;
 import io.sluice.protocol.udp.rules.Rule;
+import io.sluice.protocol.udp.rules.RuleAlgorithm;
 import io.sluice.protocol.udp.rules.RuleSet;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +79,40 @@ class RuleSetReaderTest {
   }
 
   @Test
+  void aRuleOrTheDefaultMayChooseTheSlidingWindow() throws Exception {
+    RuleSet rules = RuleSetReader.read(map(
+        "rules", List.of(map("pattern", "^a$", "limit", 5, "period", 2.5, "algorithm", "sliding-window"),
+            map("pattern", "^b$", "limit", 5, "period", 1, "algorithm", "decaying-rate")),
+        "default", map("limit", 10, "period", 20, "algorithm", "sliding-window")));
+
+    assertThat(rules.ruleFor("a", BYTES)).isEqualTo(
+        Rule.limit("^a$", 5, 2.5, false).withAlgorithm(RuleAlgorithm.SLIDING_WINDOW));
+    assertThat(rules.ruleFor("b", BYTES).algorithm()).isEqualTo(RuleAlgorithm.DECAYING_RATE);
+    assertThat(rules.defaultRule().algorithm()).isEqualTo(RuleAlgorithm.SLIDING_WINDOW);
+    assertThat(RuleSetReader.read(map("default", map("limit", 1, "period", 1))).defaultRule().algorithm())
+        .isEqualTo(RuleAlgorithm.DECAYING_RATE);
+  }
+
+  @Test
+  void aSlidingWindowThatCannotBeCountedIsRefusedWithItsLocation() {
+    Map<String, Object> table = map(
+        "rules", List.of(map("pattern", "^a$", "limit", 2.5, "period", 1, "algorithm", "sliding-window"),
+            map("pattern", "^b$", "limit", 0, "period", 1, "algorithm", "sliding-window"),
+            map("pattern", "^c$", "limit", 3, "period", 1, "strict", true, "algorithm", "sliding-window"),
+            map("pattern", "^d$", "limit", 3, "period", 1, "algorithm", "sliding_window"),
+            map("pattern", "^e$", "limit", 3, "period", 1, "algorithm", 7)),
+        "default", map("limit", 3, "period", 1, "algorithm", "fixed-window"));
+
+    assertThat(problems(table)).containsExactly(
+        "rules[0].algorithm: a sliding window's limit must be a whole number ≥ 1, got 2.5",
+        "rules[1].algorithm: a sliding window's limit must be a whole number ≥ 1, got 0.0",
+        "rules[2].algorithm: a sliding window cannot be strict: it never counts a refused use",
+        "rules[3].algorithm: unknown algorithm 'sliding_window' (known: decaying-rate, sliding-window)",
+        "rules[4].algorithm: must be a string, got integer 7 (quote it)",
+        "default.algorithm: unknown algorithm 'fixed-window' (known: decaying-rate, sliding-window)");
+  }
+
+  @Test
   void firstMatchingRuleWins() throws Exception {
     RuleSet rules = RuleSetReader.read(map("rules", List.of(
         map("pattern", "^ws ", "limit", 1, "period", 1),
@@ -118,7 +153,7 @@ class RuleSetReaderTest {
         "stats-only: must be a list, got the string \"not a list\"",
         "rewrites[0].replacement: replacement $2: refers to group $2 but the pattern has 1 group(s)",
         "rewrites[1].replacement: must be a string, got integer 5 (quote it)",
-        "rules[1]: unknown field 'perod' (known: pattern, limit, period, strict, keep-stats, fixed-reply, substitute-key)",
+        "rules[1]: unknown field 'perod' (known: pattern, limit, period, strict, keep-stats, fixed-reply, substitute-key, algorithm)",
         "rules[1].pattern: invalid regular expression (: Unclosed group near index 1",
         "rules[1].limit: must be at least 0, got -1",
         "rules[1].period: must be greater than 0 seconds, got 0",
@@ -130,7 +165,7 @@ class RuleSetReaderTest {
         "rules[2].fixed-reply.over: missing",
         "rules[2].fixed-reply.rate: must be at least 0, got -1",
         "rules[3]: must be a mapping of fields, got the string \"not a map\"",
-        "default: unknown field 'pattern' (known: limit, period, strict, keep-stats, fixed-reply, substitute-key)",
+        "default: unknown field 'pattern' (known: limit, period, strict, keep-stats, fixed-reply, substitute-key, algorithm)",
         "default.period: must be a finite number, got Infinity");
   }
 

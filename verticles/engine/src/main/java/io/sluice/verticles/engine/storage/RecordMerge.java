@@ -14,7 +14,8 @@ import java.nio.charset.StandardCharsets;
  *   <li>a Throttr counter holds the remaining quota: the lower one (unsigned, as the wire's values);
  *   <li>a check API state ({@link StateMerge}): each strategy's stricter state;
  *   <li>a UDP rate ({@link StoredRate}): the higher rate, at the later time (it then decays from
- *       later on);
+ *       later on); a UDP sliding window rule's state is the check API's {@code sliding_window}
+ *       text, merged as that;
  *   <li>a count in ASCII decimal (an Envoy descriptor's window counter) counts up: the higher one;
  *   <li>any other buffer (a Throttr SET's value) has no quota: the held copy's value.
  * </ul>

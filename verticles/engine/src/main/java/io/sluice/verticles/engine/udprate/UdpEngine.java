@@ -10,6 +10,7 @@ import io.sluice.protocol.udp.rules.StatsOnlyHook;
 import io.sluice.verticles.engine.udprate.store.AsyncStateStore;
 import io.sluice.verticles.engine.udprate.store.RateUse;
 import io.sluice.verticles.engine.udprate.store.StateStore;
+import io.sluice.verticles.engine.udprate.store.WindowUse;
 import io.sluice.verticles.engine.udprate.stats.BucketRotation;
 import io.sluice.verticles.engine.udprate.stats.KeyStatistics;
 import io.sluice.verticles.engine.udprate.stats.StatsSnapshot;
@@ -199,7 +200,7 @@ public final class UdpEngine {
     Rule rule = resolution.rule();
     CompletionStage<RateEvaluation> evaluation = rule.hasFixedReply()
         ? CompletableFuture.completedFuture(new RateEvaluation(rule.fixedReply().rate(), rule.fixedReply().over(), null))
-        : useKey(resolution.stateKey(), rule.limit(), rule.periodSeconds(), rule.strict());
+        : useKey(resolution.stateKey(), rule);
     return evaluation.thenApply(result -> {
       if (rule.keepStats()) {
         statistics.record(resolution.stateKey(), result.over(), result.rate(), nowSeconds());
@@ -208,6 +209,14 @@ public final class UdpEngine {
       listener.verdict(result.over());
       return new KeyOutcome(key, result.over(), reply);
     });
+  }
+
+  /** One use of {@code stateKey} as {@code rule} measures it, timed now. */
+  private CompletionStage<RateEvaluation> useKey(String stateKey, Rule rule) {
+    return switch (rule.algorithm()) {
+      case DECAYING_RATE -> useKey(stateKey, rule.limit(), rule.periodSeconds(), rule.strict());
+      case SLIDING_WINDOW -> store.update(stateKey, new WindowUse(clock.epochNanos(), rule.limit(), rule.periodSeconds()));
+    };
   }
 
   /** One read-compute-write step of the decaying rate on {@code stateKey}, timed now. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.verticles.engine.udprate.rate.RateState;
 import io.sluice.verticles.engine.udprate.rate.StoredRate;
+import io.sluice.verticles.engine.udprate.rate.StoredState;
+import io.sluice.verticles.engine.udprate.rate.WindowState;
 
 import java.nio.charset.StandardCharsets;
 
@@ -40,6 +42,15 @@ class RecordMergeTest {
     RecordCopy held = RecordCopy.buffer(3, 60, StoredRate.encode(new RateState(10, 4.5)));
     RecordCopy incoming = RecordCopy.buffer(3, 60, StoredRate.encode(new RateState(12, 2)));
     assertThat(StoredRate.decode(RecordMerge.consumedMore(held, incoming).buffer())).isEqualTo(new RateState(12, 4.5));
+  }
+
+  @Test
+  void aUdpSlidingWindowKeepsTheStricterWindowAsTheCheckApisDoes() {
+    RecordCopy held = RecordCopy.buffer(3, 60, StoredState.encode(new WindowState("71|3|1|600")));
+    RecordCopy incoming = RecordCopy.buffer(3, 90, StoredState.encode(new WindowState("71|2|4|600")));
+    RecordCopy joined = RecordMerge.consumedMore(held, incoming);
+    assertThat(StoredState.decode(joined.buffer())).isEqualTo(new WindowState("71|3|4|600"));
+    assertThat(joined.expiresAtNanos()).isEqualTo(90);
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
 import io.sluice.protocol.udp.rules.StatsOnlyHook;
 import io.sluice.verticles.engine.udprate.rate.DecayingRateEvaluation;
 import io.sluice.verticles.engine.udprate.rate.RateEvaluation;
+import io.sluice.verticles.engine.udprate.rate.RateState;
 import io.sluice.protocol.udp.rules.FixedReply;
 import io.sluice.protocol.udp.rules.KeyPattern;
 import io.sluice.protocol.udp.rules.KeyRewrite;
@@ -100,7 +101,7 @@ class UpstreamTestsTest {
     for (String key : List.of("key 1", "key 1", "key 3", "key 2")) {
       double now = server.engine.nowSeconds();
       server.store.update(key, current -> {
-        RateEvaluation evaluation = DecayingRateEvaluation.evaluate(current, now, 10, 10, false);
+        RateEvaluation evaluation = DecayingRateEvaluation.evaluate((RateState) current, now, 10, 10, false);
         return evaluation.leavesStateUnchanged()
             ? StateTransition.Outcome.leaveUnchanged(evaluation)
             : StateTransition.Outcome.store(evaluation.stateToStore(), 600_000, evaluation);

@@ -1,6 +1,8 @@
 package io.sluice.verticles.server.dashboard;
 
 import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.UdpState;
+import io.sluice.verticles.engine.udprate.rate.WindowState;
 import io.sluice.verticles.server.check.LimitKey;
 import io.sluice.verticles.server.udp.UdpRateRecords;
 import io.sluice.verticles.strategies.Decision;
@@ -77,12 +79,17 @@ final class KeyStates {
   }
 
   private static JsonObject decodeUdp(String key, byte[] value) {
-    JsonObject decoded = new JsonObject().put("kind", "udp-rate").put("key", key);
+    UdpState state;
     try {
-      RateState state = UdpRateRecords.decode(value);
-      return decoded.put("rate", state.rate()).put("lastSeenMillis", Math.round(state.tLastSeconds() * 1000));
+      state = UdpRateRecords.decode(value);
     } catch (IllegalStateException malformed) {
-      return decoded.put("error", malformed.getMessage());
+      return new JsonObject().put("kind", "udp-rate").put("key", key).put("error", malformed.getMessage());
     }
+    if (state instanceof WindowState window) {
+      return new JsonObject().put("kind", "udp-window").put("key", key).put("state", window.text());
+    }
+    RateState rate = (RateState) state;
+    return new JsonObject().put("kind", "udp-rate").put("key", key)
+        .put("rate", rate.rate()).put("lastSeenMillis", Math.round(rate.tLastSeconds() * 1000));
   }
 }

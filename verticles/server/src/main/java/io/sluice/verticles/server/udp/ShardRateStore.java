@@ -8,9 +8,11 @@ import io.sluice.verticles.engine.shard.ResultTask;
 import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.udprate.rate.RateEvaluation;
 import io.sluice.verticles.engine.udprate.rate.StoredRate;
+import io.sluice.verticles.engine.udprate.rate.StoredState;
 import io.sluice.verticles.engine.udprate.store.AsyncStateStore;
 import io.sluice.verticles.engine.udprate.store.RateUse;
 import io.sluice.verticles.engine.udprate.store.StateTransition;
+import io.sluice.verticles.engine.udprate.store.WindowUse;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -40,9 +42,15 @@ final class ShardRateStore implements AsyncStateStore {
   @SuppressWarnings("unchecked")
   public <R> CompletionStage<R> update(String key, StateTransition<R> transition) {
     byte[] recordKey = recordKey(key);
-    // A rate use is data, so it runs on the key's owner wherever that is; R is its RateEvaluation.
-    ResultTask<R> task = transition instanceof RateUse use
-        ? (ResultTask<R>) new RateUpdate(recordKey, use) : new Update<>(recordKey, transition);
+    // A rate or window use is data, so it runs on the key's owner wherever that is; R is its RateEvaluation.
+    ResultTask<R> task;
+    if (transition instanceof RateUse use) {
+      task = (ResultTask<R>) new RateUpdate(recordKey, use);
+    } else if (transition instanceof WindowUse use) {
+      task = (ResultTask<R>) new WindowUpdate(recordKey, use);
+    } else {
+      task = new Update<>(recordKey, transition);
+    }
     return router.call(task);
   }
 
@@ -101,9 +109,9 @@ final class ShardRateStore implements AsyncStateStore {
           throw new IllegalStateException("key " + new String(key(), StandardCharsets.ISO_8859_1) + " holds a Throttr counter");
         }
         byte[] stored = state.value();
-        StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : StoredRate.decode(stored));
+        StateTransition.Outcome<R> outcome = transition.apply(stored == null ? null : StoredState.decode(stored));
         boolean kept = outcome.stateToStore() == null
-            || state.put(StoredRate.encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
+            || state.put(StoredState.encode(outcome.stateToStore()), TimeUnit.MILLISECONDS.toNanos(outcome.ttlMillis()));
         return kept ? outcome.result() : outcome.resultIfRefused();
       } catch (RuntimeException e) {
         return refuse(e);
@@ -119,6 +127,17 @@ final class ShardRateStore implements AsyncStateStore {
 
     RateUse use() {
       return (RateUse) transition();
+    }
+  }
+
+  /** A sliding window rule's {@code over_limit} step, travelling like {@link RateUpdate}. */
+  static final class WindowUpdate extends Update<RateEvaluation> {
+    WindowUpdate(byte[] key, WindowUse use) {
+      super(key, use);
+    }
+
+    WindowUse use() {
+      return (WindowUse) transition();
     }
   }
 

@@ -8,6 +8,7 @@ import io.sluice.verticles.engine.shard.TaskCodec;
 import io.sluice.verticles.engine.udprate.rate.RateEvaluation;
 import io.sluice.verticles.engine.udprate.rate.RateState;
 import io.sluice.verticles.engine.udprate.store.RateUse;
+import io.sluice.verticles.engine.udprate.store.WindowUse;
 
 import java.util.List;
 
@@ -22,6 +23,8 @@ public final class UdpRateCodecs {
 
   /** The wire id of an {@code over_limit} step: fixed, see {@link TaskCodec#id}. */
   public static final int RATE_UPDATE_ID = 1;
+  /** The wire id of a sliding window rule's {@code over_limit} step: fixed, see {@link TaskCodec#id}. */
+  public static final int WINDOW_UPDATE_ID = 4;
   /** The wire id of get_size's count: fixed, see {@link ScanCodec#id}. */
   public static final int COUNT_ID = 0;
 
@@ -29,14 +32,39 @@ public final class UdpRateCodecs {
   }
 
   public static List<TaskCodec<?>> tasks() {
-    return List.of(new RateUpdateCodec());
+    return List.of(new RateUpdateCodec(), new WindowUpdateCodec());
   }
 
   public static List<ScanCodec<?>> scans() {
     return List.of(new CountCodec());
   }
 
-  private static final class RateUpdateCodec extends ResultTaskCodec<RateEvaluation, ShardRateStore.RateUpdate> {
+  /** An {@code over_limit} step's answer, the same for every algorithm: the evaluation comes back. */
+  private abstract static class EvaluationCodec<T extends ShardRateStore.Update<RateEvaluation>>
+      extends ResultTaskCodec<RateEvaluation, T> {
+
+    @Override
+    protected void writeValue(ByteBuf out, RateEvaluation result) {
+      out.writeDoubleLE(result.rate());
+      out.writeBoolean(result.over());
+      RateState stored = result.stateToStore();
+      out.writeBoolean(stored != null);
+      if (stored != null) {
+        out.writeDoubleLE(stored.tLastSeconds());
+        out.writeDoubleLE(stored.rate());
+      }
+    }
+
+    @Override
+    protected RateEvaluation readValue(ByteBuf in) {
+      double rate = in.readDoubleLE();
+      boolean over = in.readBoolean();
+      RateState stored = in.readBoolean() ? new RateState(in.readDoubleLE(), in.readDoubleLE()) : null;
+      return new RateEvaluation(rate, over, stored);
+    }
+  }
+
+  private static final class RateUpdateCodec extends EvaluationCodec<ShardRateStore.RateUpdate> {
 
     @Override
     public int id() {
@@ -64,25 +92,33 @@ public final class UdpRateCodecs {
       return new ShardRateStore.RateUpdate(key, new RateUse(in.readDoubleLE(), in.readDoubleLE(), in.readDoubleLE(),
           in.readBoolean()));
     }
+  }
+
+  private static final class WindowUpdateCodec extends EvaluationCodec<ShardRateStore.WindowUpdate> {
 
     @Override
-    protected void writeValue(ByteBuf out, RateEvaluation result) {
-      out.writeDoubleLE(result.rate());
-      out.writeBoolean(result.over());
-      RateState stored = result.stateToStore();
-      out.writeBoolean(stored != null);
-      if (stored != null) {
-        out.writeDoubleLE(stored.tLastSeconds());
-        out.writeDoubleLE(stored.rate());
-      }
+    public int id() {
+      return WINDOW_UPDATE_ID;
     }
 
     @Override
-    protected RateEvaluation readValue(ByteBuf in) {
-      double rate = in.readDoubleLE();
-      boolean over = in.readBoolean();
-      RateState stored = in.readBoolean() ? new RateState(in.readDoubleLE(), in.readDoubleLE()) : null;
-      return new RateEvaluation(rate, over, stored);
+    public Class<ShardRateStore.WindowUpdate> type() {
+      return ShardRateStore.WindowUpdate.class;
+    }
+
+    @Override
+    public void writeTask(ByteBuf out, ShardRateStore.WindowUpdate task) {
+      BatchWire.writeBytes(out, task.key());
+      WindowUse use = task.use();
+      out.writeLongLE(use.nowNs());
+      out.writeDoubleLE(use.limit());
+      out.writeDoubleLE(use.periodSeconds());
+    }
+
+    @Override
+    public ShardRateStore.WindowUpdate readTask(ByteBuf in) {
+      byte[] key = BatchWire.readBytes(in);
+      return new ShardRateStore.WindowUpdate(key, new WindowUse(in.readLongLE(), in.readDoubleLE(), in.readDoubleLE()));
     }
   }
 

@@ -1,7 +1,7 @@
 package io.sluice.verticles.server.udp;
 
-import io.sluice.verticles.engine.udprate.rate.RateState;
-import io.sluice.verticles.engine.udprate.rate.StoredRate;
+import io.sluice.verticles.engine.udprate.rate.StoredState;
+import io.sluice.verticles.engine.udprate.rate.UdpState;
 
 import java.nio.charset.StandardCharsets;
 
@@ -15,11 +15,11 @@ public final class UdpRateRecords {
   }
 
   /**
-   * The stored rate and when it was computed.
+   * The stored rate and when it was computed, or a sliding window rule's windows.
    *
-   * @throws IllegalStateException when the value is not a UDP rate state
+   * @throws IllegalStateException when the value is not a UDP state
    */
-  public static RateState decode(byte[] value) {
-    return StoredRate.decode(value);
+  public static UdpState decode(byte[] value) {
+    return StoredState.decode(value);
   }
 }

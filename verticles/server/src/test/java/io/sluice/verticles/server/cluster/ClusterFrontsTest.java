@@ -6,6 +6,9 @@ import io.grpc.ManagedChannel;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.udp.rulefile.MusicBrainzRulesFile;
+import io.sluice.protocol.udp.rules.Rule;
+import io.sluice.protocol.udp.rules.RuleAlgorithm;
+import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.rls.RlsConfigSource;
 import io.sluice.verticles.server.grpc.RlsFixture;
@@ -61,8 +64,14 @@ class ClusterFrontsTest {
     Files.writeString(rlsConfig.resolve("cluster.yaml"), RLS_CONFIG);
     RlsSettings rls = new RlsSettings("127.0.0.1", 0, RlsConfigSource.load(rlsConfig), false)
         .withLocalCacheBytes(1 << 20);
+    RuleSet musicBrainz = MusicBrainzRulesFile.load();
+    List<Rule> rules = new ArrayList<>(List.of(
+        Rule.limit("^sliding ", 4, 60, false).withAlgorithm(RuleAlgorithm.SLIDING_WINDOW)));
+    rules.addAll(musicBrainz.rules());
+    RuleSet udpRules = new RuleSet(musicBrainz.statsOnlyHooks(), musicBrainz.rewrites(), rules,
+        musicBrainz.defaultRule());
     NODES.addAll(ClusterNodeUnderTest.formThree(1, CLOCK, Policies.none(),
-        new ClusterNodeUnderTest.Fronts(MusicBrainzRulesFile.load(), rls)));
+        new ClusterNodeUnderTest.Fronts(udpRules, rls)));
     clients = Vertx.vertx();
   }
 
@@ -106,6 +115,26 @@ class ClusterFrontsTest {
       await(remote.send(new byte[] {0x18}));
       assertThat(Hex.of(await(remote.receive(1)))).isEqualTo("00");
       assertThat(await(remote.receive(17))[0]).isEqualTo((byte) 0x01);
+    }
+  }
+
+  @Test
+  void udpSlidingWindowThroughEveryNodeAdmitsTheLimitOncePerKey() {
+    List<UdpTestClient> udp = NODES.stream().map(node -> new UdpTestClient(node.udpPort())).toList();
+    try {
+      for (int k = 0; k < 3; k++) {
+        String key = "sliding " + k;
+        // The clock stands still: every node's use counts on the key's owner, limit 4 per 60 s.
+        for (int use = 1; use <= 4; use++) {
+          assertThat(udp.get((k + use) % 3).request("over_limit " + key)).as("use %d of %s", use, key)
+              .isEqualTo("ok N " + use + ".0 4.0 60");
+        }
+        for (UdpTestClient client : udp) {
+          assertThat(client.request("over_limit " + key)).isEqualTo("ok Y 4.0 4.0 60");
+        }
+      }
+    } finally {
+      udp.forEach(UdpTestClient::close);
     }
   }
 

@@ -40,9 +40,10 @@ class TravellingWorkIdsTest {
   void eachTaskKindKeepsItsId() {
     Map<String, Integer> ids = new TreeMap<>();
     TASKS.forEach(codec -> ids.put(codec.type().getSimpleName(), codec.id()));
-    assertThat(ids).isEqualTo(Map.of("LimitTask", 0, "RateUpdate", 1, "WindowCounter", 2, "StrategyTask", 3));
-    assertThat(List.of(LimitTaskCodec.ID, UdpRateCodecs.RATE_UPDATE_ID, WindowCounterCodec.ID, StrategyTaskCodec.ID))
-        .containsExactly(0, 1, 2, 3);
+    assertThat(ids).isEqualTo(Map.of("LimitTask", 0, "RateUpdate", 1, "WindowCounter", 2, "StrategyTask", 3,
+        "WindowUpdate", 4));
+    assertThat(List.of(LimitTaskCodec.ID, UdpRateCodecs.RATE_UPDATE_ID, WindowCounterCodec.ID, StrategyTaskCodec.ID,
+        UdpRateCodecs.WINDOW_UPDATE_ID)).containsExactly(0, 1, 2, 3, 4);
   }
 
   @Test

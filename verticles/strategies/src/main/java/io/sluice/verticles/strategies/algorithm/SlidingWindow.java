@@ -72,6 +72,15 @@ public final class SlidingWindow extends PolicyStrategy<Quota> {
         allowed ? 0 : retryAfter(windows, nowNs, 1));
   }
 
+  /**
+   * The estimated requests in the sliding window ending at {@code nowNs}, from a stored state (or
+   * {@code null} for none): what a caller that reports a rate rather than a remaining quota shows
+   * (the UDP protocol's rules).
+   */
+  public double estimate(String state, long nowNs) {
+    return estimate(at(stored(state, nowNs), nowNs), nowNs);
+  }
+
   /** The estimated requests in the window ending at {@code nowNs}. */
   double estimate(Windows windows, long nowNs) {
     return windows.previous() * weightOfPrevious(windows, nowNs) + windows.current();
@@ -136,13 +145,13 @@ public final class SlidingWindow extends PolicyStrategy<Quota> {
     return Duration.ofNanos(Math.max(untilNextEnds, Nanos.SECOND));
   }
 
-  String encode(Windows windows) {
-    return header() + windows.previous() + '|' + windows.current() + '|' + windows.startNs();
+  static String encode(Windows windows) {
+    return StateFormat.SLIDING_WINDOW + windows.previous() + '|' + windows.current() + '|' + windows.startNs();
   }
 
   /** Rejected: another prefix, a missing field, a negative count, anything after the start. */
-  Windows decode(String state) {
-    Fields fields = Fields.open(state, header(), name());
+  static Windows decode(String state) {
+    Fields fields = Fields.open(state, StateFormat.SLIDING_WINDOW, NAME);
     long previous = fields.nextLong();
     long current = fields.nextLong();
     if (previous < 0 || current < 0) {

@@ -46,6 +46,7 @@ public final class StateMerge {
         case StateFormat.DECAYING_RATE -> levels(held, incoming, header, DecayingRate.NAME, true);
         case StateFormat.GCRA -> header + Math.max(arrival(held), arrival(incoming));
         case StateFormat.FIXED_WINDOW -> windows(held, incoming);
+        case StateFormat.SLIDING_WINDOW -> slidingWindows(held, incoming);
         default -> composite(held, incoming);
       };
     } catch (MalformedStateException | NumberFormatException bad) {
@@ -55,7 +56,7 @@ public final class StateMerge {
 
   private static String headerOf(String state) {
     for (String header : List.of(StateFormat.TOKEN_BUCKET, StateFormat.LEAKY_BUCKET, StateFormat.DECAYING_RATE,
-        StateFormat.GCRA, StateFormat.FIXED_WINDOW, StateFormat.COMPOSITE)) {
+        StateFormat.GCRA, StateFormat.FIXED_WINDOW, StateFormat.SLIDING_WINDOW, StateFormat.COMPOSITE)) {
       if (state.startsWith(header)) {
         return header;
       }
@@ -98,6 +99,28 @@ public final class StateMerge {
       }
     }
     return joined.equals(ours) ? held : FixedWindow.encode(joined);
+  }
+
+  /**
+   * The same windows: the higher of each count. Different ones: the later copy's, its previous
+   * count at least the earlier copy's current one. The state does not say how long a window is,
+   * so that holds whether or not the earlier window is the one just before; when it is not, it
+   * errs strict, for the one window the previous count weighs in.
+   */
+  private static String slidingWindows(String held, String incoming) {
+    SlidingWindow.Windows ours = SlidingWindow.decode(held);
+    SlidingWindow.Windows theirs = SlidingWindow.decode(incoming);
+    SlidingWindow.Windows joined;
+    if (ours.startNs() == theirs.startNs()) {
+      joined = new SlidingWindow.Windows(Math.max(ours.previous(), theirs.previous()),
+          Math.max(ours.current(), theirs.current()), ours.startNs());
+    } else {
+      SlidingWindow.Windows later = ours.startNs() > theirs.startNs() ? ours : theirs;
+      SlidingWindow.Windows earlier = later == ours ? theirs : ours;
+      joined = new SlidingWindow.Windows(Math.max(later.previous(), earlier.current()), later.current(),
+          later.startNs());
+    }
+    return joined.equals(ours) ? held : SlidingWindow.encode(joined);
   }
 
   private static FixedWindow.Window take(List<FixedWindow.Window> windows, String name) {

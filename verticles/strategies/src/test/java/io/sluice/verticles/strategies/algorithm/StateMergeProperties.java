@@ -109,6 +109,9 @@ class StateMergeProperties {
     Arbitrary<Strategy> decaying = Combinators.combine(Arbitraries.doubles().between(0.5, 20),
             Arbitraries.integers().between(1, 60), Arbitraries.of(true, false))
         .as((limit, seconds, strict) -> new DecayingRate(new DecayPolicy(limit, Duration.ofSeconds(seconds), strict)));
+    Arbitrary<Strategy> sliding = Combinators.combine(Arbitraries.longs().between(1, 20),
+            Arbitraries.integers().between(1, 30))
+        .as((limit, seconds) -> new SlidingWindow(new Quota("sliding", limit, Duration.ofSeconds(seconds))));
     return Arbitraries.oneOf(
         buckets.map(TokenBucket::new),
         buckets.map(LeakyBucket::new),
@@ -116,6 +119,7 @@ class StateMergeProperties {
         windows.map(w -> w),
         Combinators.combine(windows, buckets.map(TokenBucket::new)).as(Composite::new),
         Combinators.combine(windows, buckets.map(Gcra::new)).as(Composite::new),
-        decaying);
+        decaying,
+        sliding);
   }
 }

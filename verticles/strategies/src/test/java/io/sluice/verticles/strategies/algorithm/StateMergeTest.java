@@ -38,6 +38,18 @@ class StateMergeTest {
   }
 
   @Test
+  void slidingWindowKeepsTheHigherCountsOfTheSameWindows() {
+    assertThat(StateMerge.stricter("71|3|1|600", "71|2|4|600")).isEqualTo("71|3|4|600");
+    assertThat(StateMerge.stricter("71|3|4|600", "71|2|4|600")).isEqualTo("71|3|4|600");
+  }
+
+  @Test
+  void slidingWindowKeepsTheLaterWindowsWithTheEarlierCurrentAsItsPreviousAtLeast() {
+    assertThat(StateMerge.stricter("71|0|5|600", "71|2|1|660")).isEqualTo("71|5|1|660");
+    assertThat(StateMerge.stricter("71|9|1|660", "71|0|5|600")).isEqualTo("71|9|1|660");
+  }
+
+  @Test
   void compositeJoinsEachSideAndTakesTheOnlySideThere() {
     assertThat(StateMerge.stricter("51|23|1|minute|1|100$12|9|100", "51|23|1|minute|4|100$"))
         .isEqualTo("51|23|1|minute|4|100$12|9|100");

@@ -7,5 +7,5 @@ package io.sluice.verticles.engine.udprate.rate;
  * @param tLastSeconds wall-clock time of the last stored evaluation, in seconds (fractional)
  * @param rate         events per period at that time
  */
-public record RateState(double tLastSeconds, double rate) {
+public record RateState(double tLastSeconds, double rate) implements UdpState {
 }

@@ -1,6 +1,6 @@
 package io.sluice.verticles.engine.udprate.store;
 
-import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.UdpState;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  */
 public final class InMemoryStateStore implements StateStore {
 
-  private record Entry(RateState state, long expiresAtMillis) {
+  private record Entry(UdpState state, long expiresAtMillis) {
   }
 
   private final Map<String, Entry> entries = new ConcurrentHashMap<>();
@@ -53,7 +53,7 @@ public final class InMemoryStateStore implements StateStore {
   }
 
   /** The stored state of a key, or {@code null} when absent or expired (for tests and diagnostics). */
-  public RateState get(String key) {
+  public UdpState get(String key) {
     Entry entry = entries.get(key);
     return entry == null || isExpired(entry, nowMillis.getAsLong()) ? null : entry.state();
   }

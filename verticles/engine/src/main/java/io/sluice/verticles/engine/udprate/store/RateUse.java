@@ -3,6 +3,7 @@ package io.sluice.verticles.engine.udprate.store;
 import io.sluice.verticles.engine.udprate.rate.DecayingRateEvaluation;
 import io.sluice.verticles.engine.udprate.rate.RateEvaluation;
 import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.UdpState;
 
 /**
  * One use of a key's decaying rate (an {@code over_limit} step) as a {@link StateTransition} made
@@ -18,8 +19,10 @@ public record RateUse(double nowSeconds, double limit, double periodSeconds, boo
     implements StateTransition<RateEvaluation> {
 
   @Override
-  public Outcome<RateEvaluation> apply(RateState current) {
-    RateEvaluation evaluation = DecayingRateEvaluation.evaluate(current, nowSeconds, limit, periodSeconds, strict);
+  public Outcome<RateEvaluation> apply(UdpState current) {
+    // A sliding window's state, left by the rule before a reload changed algorithm, starts afresh.
+    RateState rate = current instanceof RateState stored ? stored : null;
+    RateEvaluation evaluation = DecayingRateEvaluation.evaluate(rate, nowSeconds, limit, periodSeconds, strict);
     if (evaluation.leavesStateUnchanged()) {
       return Outcome.leaveUnchanged(evaluation);
     }

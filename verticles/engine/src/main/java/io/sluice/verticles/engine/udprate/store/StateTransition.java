@@ -1,6 +1,6 @@
 package io.sluice.verticles.engine.udprate.store;
 
-import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.UdpState;
 
 /**
  * One read-compute-write step on the rate state of one key, run by a {@link StateStore} atomically
@@ -16,7 +16,7 @@ public interface StateTransition<R> {
    * @param current the stored state, or {@code null} when the key has none (never seen, or expired)
    * @return what to store and what to report
    */
-  Outcome<R> apply(RateState current);
+  Outcome<R> apply(UdpState current);
 
   /**
    * @param stateToStore the new state, or {@code null} to leave the stored state (and its expiry)
@@ -27,7 +27,7 @@ public interface StateTransition<R> {
    * @param resultIfRefused reported instead when a full store refuses to keep {@code stateToStore}
    *                     (the gateway's shards under {@code --eviction reject})
    */
-  record Outcome<R>(RateState stateToStore, long ttlMillis, R result, R resultIfRefused) {
+  record Outcome<R>(UdpState stateToStore, long ttlMillis, R result, R resultIfRefused) {
 
     public Outcome {
       if (stateToStore != null && ttlMillis <= 0) {
@@ -35,11 +35,11 @@ public interface StateTransition<R> {
       }
     }
 
-    public static <R> Outcome<R> store(RateState state, long ttlMillis, R result) {
+    public static <R> Outcome<R> store(UdpState state, long ttlMillis, R result) {
       return store(state, ttlMillis, result, result);
     }
 
-    public static <R> Outcome<R> store(RateState state, long ttlMillis, R result, R resultIfRefused) {
+    public static <R> Outcome<R> store(UdpState state, long ttlMillis, R result, R resultIfRefused) {
       return new Outcome<>(java.util.Objects.requireNonNull(state, "state"), ttlMillis, result, resultIfRefused);
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.verticles.engine.udprate.store;
 
 import io.sluice.verticles.engine.udprate.rate.RateState;
+import io.sluice.verticles.engine.udprate.rate.UdpState;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
@@ -17,11 +18,11 @@ class InMemoryStateStoreTest {
   private final AtomicLong nowMillis = new AtomicLong(1_000);
   private final InMemoryStateStore store = new InMemoryStateStore(nowMillis::get);
 
-  private static StateTransition<RateState> storing(RateState state, long ttlMillis) {
+  private static StateTransition<UdpState> storing(UdpState state, long ttlMillis) {
     return current -> StateTransition.Outcome.store(state, ttlMillis, current);
   }
 
-  private static StateTransition<RateState> reading() {
+  private static StateTransition<UdpState> reading() {
     return current -> StateTransition.Outcome.leaveUnchanged(current);
   }
 
@@ -72,7 +73,7 @@ class InMemoryStateStoreTest {
         all[t] = CompletableFuture.runAsync(() -> {
           for (int i = 0; i < 10_000; i++) {
             store.update("counter", current -> StateTransition.Outcome.store(
-                new RateState(0, current == null ? 1 : current.rate() + 1), 60_000, null));
+                new RateState(0, current == null ? 1 : ((RateState) current).rate() + 1), 60_000, null));
           }
         }, threads);
       }
@@ -80,7 +81,7 @@ class InMemoryStateStoreTest {
     } finally {
       threads.shutdownNow();
     }
-    assertThat(store.get("counter").rate()).isEqualTo(40_000);
+    assertThat(store.get("counter")).isEqualTo(new RateState(0, 40_000));
   }
 
   @Test
