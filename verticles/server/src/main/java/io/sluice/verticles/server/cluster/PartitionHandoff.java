@@ -101,6 +101,7 @@ final class PartitionHandoff {
    */
   void takeOver(int partition, String from, boolean keepLoaded) {
     states.set(partition, PartitionStates.AWAITING);
+    states.takenFrom(partition, from);
     awaitingFrom.put(partition, from);
     ask(partition, from, keepLoaded, ClusterNode.handoffDeadlineNanos());
   }
@@ -117,6 +118,7 @@ final class PartitionHandoff {
   /** Stops waiting for the partition: it is no longer this node's. */
   void forget(int partition) {
     awaitingFrom.remove(partition);
+    states.released(partition);
     splitCopies.forget(partition);
   }
 

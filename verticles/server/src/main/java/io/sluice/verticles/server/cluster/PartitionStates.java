@@ -3,6 +3,7 @@ package io.sluice.verticles.server.cluster;
 import io.sluice.verticles.engine.routing.PartitionTable;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What this node does with each partition right now: serve it (it owns it and holds its records),
@@ -17,6 +18,28 @@ public final class PartitionStates {
   static final int AWAITING = 2;
 
   private final AtomicIntegerArray states = new AtomicIntegerArray(PartitionTable.PARTITIONS);
+  /** The node this node took each partition over from, while it owns it; null when it owned it already. */
+  private final AtomicReferenceArray<String> takenFrom = new AtomicReferenceArray<>(PartitionTable.PARTITIONS);
+
+  /** Notes that the partition's records come (came) from {@code node} by a handoff. */
+  void takenFrom(int partition, String node) {
+    takenFrom.set(partition, node);
+  }
+
+  /** The partition is no longer this node's: whatever it was taken from no longer matters. */
+  void released(int partition) {
+    takenFrom.set(partition, null);
+  }
+
+  /**
+   * Whether {@code node} handed this partition over to this node. Its copy of the partition is then
+   * the one handed over (or older), never a copy served apart during a split: joining it into the
+   * stricter state would undo what this node served since, an acknowledged UPDATE that raised a
+   * quota among it.
+   */
+  boolean handedOverBy(int partition, String node) {
+    return node.equals(takenFrom.get(partition));
+  }
 
   boolean serving(int partition) {
     return states.get(partition) == SERVING;

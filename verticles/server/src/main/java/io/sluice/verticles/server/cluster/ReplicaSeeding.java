@@ -191,6 +191,12 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
     ByteBuf in = replica.images();
     // Decided here, on the node's loop, in order with the table changes that stop serving it.
     boolean servedHere = states.serving(replica.partition());
+    if (replica.kind() == PartitionMessages.HEAL && states.handedOverBy(replica.partition(), replica.sender())) {
+      // At a plain join the node that handed the partition over sends its copy too (it cannot tell
+      // a joiner from the other side of a split): that copy is the one handed over, or older.
+      message.reply(Buffer.buffer());
+      return;
+    }
     work.on(replica.partition(), store -> {
       if (replica.kind() == PartitionMessages.HEAL) {
         splitCopies.join(replica.partition(), store, in);
