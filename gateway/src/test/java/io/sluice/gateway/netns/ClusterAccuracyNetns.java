@@ -76,20 +76,20 @@ class ClusterAccuracyNetns {
 
   @Test
   void steadyStateIsExact() throws Exception {
-    int owner = begin(false);
-    takers.start(PER_SECOND);
-    awaitEveryLimitDenying(allNodes());
-    OverAdmission.Report report = finish("steady state, no fault", Long.MAX_VALUE, owner);
-    DocumentedBounds.noFault(report.of(Takers.CHECK), LIMIT);
-    DocumentedBounds.noFault(report.of(Takers.THROTTR), LIMIT);
+    steadyState(false, "steady state, no fault");
   }
 
   @Test
   void steadyStateWithLatencyAndLossIsExact() throws Exception {
-    int owner = begin(true);
+    steadyState(true, "steady state, netem 1 ms ± 0.5 ms and 0.1 % loss each way");
+  }
+
+  /** With no fault, every limit grants exactly its limit, whatever the network's latency. */
+  private void steadyState(boolean latency, String scenario) throws Exception {
+    int owner = begin(latency);
     takers.start(PER_SECOND);
     awaitEveryLimitDenying(allNodes());
-    OverAdmission.Report report = finish("steady state, netem 1 ms ± 0.5 ms and 0.1 % loss each way", Long.MAX_VALUE, owner);
+    OverAdmission.Report report = finish(scenario, Long.MAX_VALUE, owner);
     DocumentedBounds.noFault(report.of(Takers.CHECK), LIMIT);
     DocumentedBounds.noFault(report.of(Takers.THROTTR), LIMIT);
   }

@@ -208,6 +208,7 @@ public final class ClusterNode extends VerticleBase {
     }
     PartitionTable next = PartitionTable.of(counted, backups);
     table = next;
+    boolean membersChanged = !next.members().equals(previous.members());
     for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
       String was = previous.owner(p);
       boolean mine = self.equals(next.owner(p));
@@ -219,6 +220,11 @@ public final class ClusterNode extends VerticleBase {
           seeding.seedNewBackups(p, previous, next);
         }
       } else if (mine) {
+        if (membersChanged && states.serving(p)) {
+          // Kept across a change of members (a split among them): a copy the node it was handed
+          // over from sends now was served apart, and is joined.
+          states.released(p);
+        }
         // The node its records were coming from died: serve what replication brought here.
         handoff.unlessAwaitedFromGone(p, live);
         seeding.seedNewBackups(p, previous, next);

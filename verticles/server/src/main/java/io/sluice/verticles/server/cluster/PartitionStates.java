@@ -26,7 +26,10 @@ public final class PartitionStates {
     takenFrom.set(partition, node);
   }
 
-  /** The partition is no longer this node's: whatever it was taken from no longer matters. */
+  /**
+   * The partition is no longer this node's, or it kept it across a change of members: what it was
+   * taken from no longer matters.
+   */
   void released(int partition) {
     takenFrom.set(partition, null);
   }
