@@ -44,6 +44,16 @@ public final class RlsOptions {
       .defaultValue(false)
       .describedAs("When a descriptor of a request would go over its limit, count only the descriptors that would (envoyproxy/ratelimit's STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT): a refused request does not use up its other limits. Costs a second trip to the counters.");
 
+  public static final Option<Boolean> QUOTA_MODE = Option.valued("rls-quota-mode", "BOOL", ValueType.bool())
+      .yaml("rls.quota-mode").environment().alias(EnvironmentAlias.goBoolean("QUOTA_MODE"))
+      .defaultValue(false)
+      .describedAs("Treat every limit as quota_mode: true (envoyproxy/ratelimit's global QUOTA_MODE): a request is OVER_LIMIT only when all its counted limits are over.");
+
+  public static final Option<Boolean> RESPONSE_DYNAMIC_METADATA = Option.valued("rls-response-dynamic-metadata", "BOOL", ValueType.bool())
+      .yaml("rls.response-dynamic-metadata").environment().alias(EnvironmentAlias.goBoolean("RESPONSE_DYNAMIC_METADATA"))
+      .defaultValue(false)
+      .describedAs("Send each answer's dynamic_metadata as envoyproxy/ratelimit's RESPONSE_DYNAMIC_METADATA does: the domain, the descriptors, the hits and the metadata of the limits that passed.");
+
   private RlsOptions() {
   }
 

@@ -130,11 +130,12 @@ public final class SluiceConfig {
     return value(Options.RLS_RESPONSE_HEADERS);
   }
 
-  /** How the rate limit service answers: its headers, near-limit ratio and global shadow mode. */
+  /** How the rate limit service answers: its headers, near-limit ratio, global modes and dynamic metadata. */
   public io.sluice.verticles.rls.RlsBehaviour rlsBehaviour() {
     return new io.sluice.verticles.rls.RlsBehaviour(rlsResponseHeaders(), value(RlsOptions.LIMIT_HEADER),
         value(RlsOptions.REMAINING_HEADER), value(RlsOptions.RESET_HEADER), value(RlsOptions.NEAR_LIMIT_RATIO).floatValue(),
-        value(RlsOptions.SHADOW_MODE), value(RlsOptions.STOP_INCREMENT_OVER_LIMIT));
+        value(RlsOptions.SHADOW_MODE), value(RlsOptions.STOP_INCREMENT_OVER_LIMIT), value(RlsOptions.QUOTA_MODE),
+        value(RlsOptions.RESPONSE_DYNAMIC_METADATA));
   }
 
   /** Whether several --rls-config files may define one domain (MERGE_DOMAIN_CONFIG). */

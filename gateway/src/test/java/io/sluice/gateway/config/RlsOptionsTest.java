@@ -22,8 +22,16 @@ class RlsOptionsTest {
   void theDefaultsAreUpstreams() throws Exception {
     RlsBehaviour behaviour = run().rlsBehaviour();
     assertThat(behaviour).isEqualTo(new RlsBehaviour(false, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
-        0.8f, false, false));
+        0.8f, false, false, false, false));
     assertThat(run().rlsMergeDomains()).isFalse();
+  }
+
+  @Test
+  void theQuotaModeAndDynamicMetadataVariablesSetTheirOptions() throws Exception {
+    RlsBehaviour behaviour = run(Map.of("QUOTA_MODE", "true", "RESPONSE_DYNAMIC_METADATA", "1")).rlsBehaviour();
+    assertThat(behaviour.globalQuotaMode()).isTrue();
+    assertThat(behaviour.dynamicMetadata()).isTrue();
+    assertThat(run(Map.of("QUOTA_MODE", "true"), "--rls-quota-mode", "false").rlsBehaviour().globalQuotaMode()).isFalse();
   }
 
   @Test
@@ -39,7 +47,7 @@ class RlsOptionsTest {
         "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT", "1",
         "GRPC_PORT", "18081",
         "PORT", "18080"));
-    assertThat(config.rlsBehaviour()).isEqualTo(new RlsBehaviour(true, "X-Limit", "X-Left", "X-Reset", 0.5f, true, true));
+    assertThat(config.rlsBehaviour()).isEqualTo(new RlsBehaviour(true, "X-Limit", "X-Left", "X-Reset", 0.5f, true, true, false, false));
     assertThat(config.rlsMergeDomains()).isTrue();
     assertThat(config.grpcPort()).isEqualTo(18081);
     assertThat(config.httpPort()).isEqualTo(18080);

@@ -91,9 +91,13 @@ final class DescriptorReader {
     boolean detailed = flag(fields, path, "detailed_metric");
     RateLimit limit = readLimit(fields.get("rate_limit"), PlainDocument.field(path, "rate_limit"),
         RateLimit.configured("", 0, null, false, List.of(), shadow, quota, statKey, detailed, null));
+    Struct metadata = metadata(fields.get("metadata"), PlainDocument.field(path, "metadata"));
+    if (limit != null && metadata.getFieldsCount() > 0) {
+      limit = limit.withMetadata(metadata);
+    }
     DescriptorLevel children = readLevel(fields.get("descriptors"), PlainDocument.field(path, "descriptors"), statKey);
     DescriptorNode node = new DescriptorNode(key, entryValue, limit, children, flag(fields, path, "value_to_metric"),
-        flag(fields, path, "share_threshold"), metadata(fields.get("metadata"), PlainDocument.field(path, "metadata")));
+        flag(fields, path, "share_threshold"), metadata);
     report(path, RlsConfigRules.ofDescriptor(node));
     return node;
   }
@@ -183,7 +187,10 @@ final class DescriptorReader {
     return names;
   }
 
-  /** {@code metadata}: any mapping, kept as a protobuf Struct (its scalars as text, as YAML gives them). */
+  /**
+   * {@code metadata}: any mapping, kept as a protobuf Struct. Its scalars are text, as the project's
+   * YAML reader gives them (upstream sends YAML's numbers and booleans as such).
+   */
   private Struct metadata(Object value, String path) {
     if (value == null) {
       return Struct.getDefaultInstance();

@@ -1,5 +1,7 @@
 package io.sluice.verticles.rls;
 
+import com.google.protobuf.Struct;
+
 import java.util.List;
 
 /**
@@ -28,12 +30,15 @@ import java.util.List;
  * @param algorithm       how hits are counted (Sluice's {@code algorithm}, {@code burst} and
  *                        {@code window}); given null, envoyproxy/ratelimit's fixed window of the
  *                        unit; null when unlimited
+ * @param metadata        its descriptor's {@code metadata}, sent in the answer's dynamic metadata
+ *                        when the limit passes; empty when none
  */
 public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, boolean unlimited, List<String> replaces,
                         boolean shadowMode, boolean quotaMode, String statKey, boolean requestMadeStat,
-                        List<String> sharedValues, Algorithm algorithm) {
+                        List<String> sharedValues, Algorithm algorithm, Struct metadata) {
 
   public RateLimit {
+    metadata = metadata == null ? Struct.getDefaultInstance() : metadata;
     replaces = List.copyOf(replaces);
     sharedValues = List.copyOf(sharedValues);
     if (algorithm == null && !unlimited && unit != null) {
@@ -50,7 +55,13 @@ public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, bool
                                      List<String> replaces, boolean shadowMode, boolean quotaMode, String statKey,
                                      boolean detailedMetric, Algorithm algorithm) {
     return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, quotaMode, statKey, detailedMetric,
-        List.of(), algorithm);
+        List.of(), algorithm, null);
+  }
+
+  /** The same limit, carrying its descriptor's {@code metadata}. */
+  public RateLimit withMetadata(Struct descriptorMetadata) {
+    return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, quotaMode, statKey, requestMadeStat,
+        sharedValues, algorithm, descriptorMetadata);
   }
 
   /** {@code detailed_metric}: statistics per request value. */
@@ -69,11 +80,11 @@ public record RateLimit(String name, long requestsPerUnit, WindowUnit unit, bool
    * ({@code key_value.key_value}, as envoyproxy/ratelimit), which is request-made.
    */
   static RateLimit override(long requestsPerUnit, WindowUnit unit, String requestPath) {
-    return new RateLimit("", requestsPerUnit, unit, false, List.of(), false, false, requestPath, true, List.of(), null);
+    return new RateLimit("", requestsPerUnit, unit, false, List.of(), false, false, requestPath, true, List.of(), null, null);
   }
 
   RateLimit forRequest(String statKey, boolean requestMade, List<String> shared) {
     return new RateLimit(name, requestsPerUnit, unit, unlimited, replaces, shadowMode, quotaMode, statKey, requestMade,
-        shared, algorithm);
+        shared, algorithm, metadata);
   }
 }

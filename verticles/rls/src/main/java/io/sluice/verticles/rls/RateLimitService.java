@@ -85,7 +85,7 @@ public final class RateLimitService {
     }
     long nowNanos = clock.epochNanos();
     if (!behaviour.stopIncrementOverLimit()) {
-      return add(request, limits, hits, nowNanos).thenApply(counts -> answer(request.getDomain(), limits, hits, counts));
+      return add(request, limits, hits, nowNanos).thenApply(counts -> answer(request, limits, hits, counts));
     }
     // STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, as upstream: look at the counts first (0 hits); when
     // a descriptor would go over, only the descriptors that would go over are counted. Like
@@ -100,7 +100,7 @@ public final class RateLimitService {
         adding[i] = !anyOver || wouldGoOver(current[i], hits[i]) ? hits[i] : 0;
       }
       return add(request, limits, adding, nowNanos);
-    }).thenApply(counts -> answer(request.getDomain(), limits, hits, counts));
+    }).thenApply(counts -> answer(request, limits, hits, counts));
   }
 
   private static boolean wouldGoOver(Algorithm.Count current, long hits) {
@@ -154,10 +154,14 @@ public final class RateLimitService {
    * The answer, as envoyproxy/ratelimit composes it: OVER_LIMIT when a limit not in quota mode is
    * over, or when every quota-mode limit of the request is; the headers of the last limit over
    * (not in quota mode), else of the one with the fewest remaining; and with the global shadow
-   * mode, OK instead of OVER_LIMIT (the statuses still say which were over).
+   * mode, OK instead of OVER_LIMIT (the statuses still say which were over). With the global quota
+   * mode every limit is in quota mode; with dynamic metadata on, the answer carries
+   * {@link DynamicMetadata} of the limits that passed.
    */
-  private RateLimitResponse answer(String domain, RateLimit[] limits, long[] hits, Algorithm.Count[] counts) {
+  private RateLimitResponse answer(RateLimitRequest request, RateLimit[] limits, long[] hits, Algorithm.Count[] counts) {
+    String domain = request.getDomain();
     RateLimitResponse.Builder response = RateLimitResponse.newBuilder();
+    RateLimit[] passed = behaviour.dynamicMetadata() ? new RateLimit[limits.length] : null;
     DescriptorStatus closest = null;
     long fewestRemaining = 0xFFFF_FFFFL;
     int overLimit = 0;
@@ -177,15 +181,18 @@ public final class RateLimitService {
           closest = status;
           fewestRemaining = remaining;
         }
-        quotaLimits += limit.quotaMode() ? 1 : 0;
+        boolean quotaMode = behaviour.globalQuotaMode() || limit.quotaMode();
+        quotaLimits += quotaMode ? 1 : 0;
         if (status.getCode() == Code.OVER_LIMIT) {
-          if (limit.quotaMode()) {
+          if (quotaMode) {
             quotaOverLimit++;
           } else {
             overLimit++;
             closest = status;
             fewestRemaining = 0;
           }
+        } else if (passed != null) {
+          passed[i] = limit;
         }
       }
       response.addStatuses(status);
@@ -200,6 +207,9 @@ public final class RateLimitService {
       response.addResponseHeadersToAdd(header(behaviour.limitHeader(), Integer.toUnsignedString(closest.getCurrentLimit().getRequestsPerUnit())))
           .addResponseHeadersToAdd(header(behaviour.remainingHeader(), Integer.toUnsignedString(closest.getLimitRemaining())))
           .addResponseHeadersToAdd(header(behaviour.resetHeader(), Long.toString(closest.getDurationUntilReset().getSeconds())));
+    }
+    if (passed != null) {
+      response.setDynamicMetadata(DynamicMetadata.of(request, passed));
     }
     stats.answered(over);
     return response.build();

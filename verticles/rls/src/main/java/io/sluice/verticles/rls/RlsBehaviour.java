@@ -13,9 +13,13 @@ package io.sluice.verticles.rls;
  * @param globalShadowMode an answer that would be OVER_LIMIT says OK, and is counted (SHADOW_MODE)
  * @param stopIncrementOverLimit when a descriptor of a request would go over its limit, the others
  *                         are not counted (STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT)
+ * @param globalQuotaMode  every limit is in quota mode (QUOTA_MODE)
+ * @param dynamicMetadata  answers carry dynamic metadata: the domain, the descriptors, the hits and
+ *                         the metadata of the limits that passed (RESPONSE_DYNAMIC_METADATA)
  */
 public record RlsBehaviour(boolean responseHeaders, String limitHeader, String remainingHeader, String resetHeader,
-                           float nearLimitRatio, boolean globalShadowMode, boolean stopIncrementOverLimit) {
+                           float nearLimitRatio, boolean globalShadowMode, boolean stopIncrementOverLimit,
+                           boolean globalQuotaMode, boolean dynamicMetadata) {
 
   public static final String LIMIT_HEADER = "RateLimit-Limit";
   public static final String REMAINING_HEADER = "RateLimit-Remaining";
@@ -24,6 +28,6 @@ public record RlsBehaviour(boolean responseHeaders, String limitHeader, String r
 
   /** envoyproxy/ratelimit's defaults, with the response headers on or off. */
   public static RlsBehaviour defaults(boolean responseHeaders) {
-    return new RlsBehaviour(responseHeaders, LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER, NEAR_LIMIT_RATIO, false, false);
+    return new RlsBehaviour(responseHeaders, LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER, NEAR_LIMIT_RATIO, false, false, false, false);
   }
 }

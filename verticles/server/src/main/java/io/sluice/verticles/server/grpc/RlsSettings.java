@@ -50,7 +50,7 @@ public record RlsSettings(String bind, int port, RlsConfigSource config, RlsBeha
   public RlsSettings withResponseHeaders(boolean add) {
     return withBehaviour(new RlsBehaviour(add, behaviour.limitHeader(), behaviour.remainingHeader(),
         behaviour.resetHeader(), behaviour.nearLimitRatio(), behaviour.globalShadowMode(),
-        behaviour.stopIncrementOverLimit()));
+        behaviour.stopIncrementOverLimit(), behaviour.globalQuotaMode(), behaviour.dynamicMetadata()));
   }
 
   public RlsSettings withLocalCacheBytes(long bytes) {

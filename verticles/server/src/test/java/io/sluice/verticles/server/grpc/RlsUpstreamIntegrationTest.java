@@ -227,7 +227,7 @@ class RlsUpstreamIntegrationTest {
   /** STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT: a refused request counts only on the limits it goes over. */
   @Test
   void aRefusedRequestDoesNotUseUpItsOtherLimits() {
-    RlsBehaviour behaviour = new RlsBehaviour(false, "a", "b", "c", 0.8f, false, true);
+    RlsBehaviour behaviour = new RlsBehaviour(false, "a", "b", "c", 0.8f, false, true, false, false);
     try (RlsFixture stopping = new RlsFixture(behaviour, false, "s.yaml", """
         domain: stop
         descriptors:
@@ -250,7 +250,7 @@ class RlsUpstreamIntegrationTest {
   /** SHADOW_MODE, LIMIT_*_HEADER, NEAR_LIMIT_RATIO and MERGE_DOMAIN_CONFIG, set as settings. */
   @Test
   void theGlobalSettings() {
-    RlsBehaviour behaviour = new RlsBehaviour(true, "X-Limit", "X-Left", "X-Reset", 0.5f, true, false);
+    RlsBehaviour behaviour = new RlsBehaviour(true, "X-Limit", "X-Left", "X-Reset", 0.5f, true, false, false, false);
     try (RlsFixture global = new RlsFixture(behaviour, true,
         "a.yaml", "domain: merged\ndescriptors: [{key: a, rate_limit: {unit: minute, requests_per_unit: 4}}]\n",
         "b.yaml", "domain: merged\ndescriptors: [{key: b, rate_limit: {unit: minute, requests_per_unit: 1}}]\n")) {
