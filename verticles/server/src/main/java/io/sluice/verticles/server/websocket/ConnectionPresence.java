@@ -2,6 +2,7 @@ package io.sluice.verticles.server.websocket;
 
 import io.sluice.verticles.engine.channel.ChannelName;
 import io.sluice.verticles.engine.channel.Presence;
+import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -27,6 +28,15 @@ final class ConnectionPresence {
     this.loop = loop;
     this.connection = connection;
     this.listener = listener;
+  }
+
+  /** A subscribe's {@code "join_leave"}: absent is false. */
+  static boolean asksJoinLeave(JsonObject subscribe) {
+    Object value = subscribe.getValue("join_leave", false);
+    if (!(value instanceof Boolean asked)) {
+      throw new IllegalArgumentException("\"join_leave\" must be true or false");
+    }
+    return asked;
   }
 
   /** After a subscribe: present from now on, and hearing joins and leaves if {@code joinLeave}. */

@@ -265,7 +265,8 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   private void handleSubscribe(JsonObject command, Object id) {
     String channel = channel(command);
-    boolean joinLeave = joinLeave(command);
+    boolean joinLeave = ConnectionPresence.asksJoinLeave(command);
+    // Join and leave events tell whoever is there: the right to ask for presence.
     if (!access.maySubscribe(channel, stats.idHex()) || joinLeave && !access.presence()) {
       sendText(JsonFrames.forbidden("subscribe", channel, id));
       return;
@@ -285,15 +286,6 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     countRequest(RequestType.UNSUBSCRIBE);
     presence.leave(channel);
     sendText(JsonFrames.ack("unsubscribe", channel, channels.unsubscribe(channel.getBytes(StandardCharsets.UTF_8)), id));
-  }
-
-  /** Join and leave events are seen by whoever may ask for presence: the same right. */
-  private static boolean joinLeave(JsonObject command) {
-    Object value = command.getValue("join_leave", false);
-    if (!(value instanceof Boolean asked)) {
-      throw new IllegalArgumentException("\"join_leave\" must be true or false");
-    }
-    return asked;
   }
 
   /** Who is in the channel across the cluster: for the admin, and users whose token has {@code presence}. */
