@@ -15,6 +15,7 @@ export function mount(root, { signal }) {
     columns: [
       { title: 'Channel', className: 'key mono', cell: (item) => item.name },
       { title: 'Subscribers', className: 'num', cell: (item) => formatNumber(item.subscribers) },
+      { title: 'Presence', className: 'num', cell: (item) => formatNumber(item.presence ?? 0) },
       { title: 'Delivered', className: 'num', cell: (item) => formatBytes(item.bytes) },
     ],
     rowData: (item) => ({ channel: item.name }),

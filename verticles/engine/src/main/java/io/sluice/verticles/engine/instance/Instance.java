@@ -1,6 +1,7 @@
 package io.sluice.verticles.engine.instance;
 
 import io.sluice.verticles.engine.channel.ChannelDirectory;
+import io.sluice.verticles.engine.channel.PresenceRegistry;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.engine.time.MinuteWindow;
 import io.sluice.protocol.binary.codec.ValueSize;
@@ -15,7 +16,8 @@ public record Instance(
     RequestCounters counters,
     ConnectionRegistry connections,
     ChannelDirectory channels,
-    UdpPeers udpPeers) {
+    UdpPeers udpPeers,
+    PresenceRegistry presence) {
 
   /** UDP peers shown: at most this many, each until silent for {@link #UDP_PEER_IDLE_NANOS}. */
   public static final int UDP_PEERS_SHOWN = 1000;
@@ -28,6 +30,7 @@ public record Instance(
 
   public static Instance start(String version, ValueSize valueSize, int shards, Clock clock) {
     return new Instance(version, valueSize, shards, clock, clock.epochNanos(), new RequestCounters(),
-        new ConnectionRegistry(), new ChannelDirectory(), new UdpPeers(UDP_PEERS_SHOWN, UDP_PEER_IDLE_NANOS));
+        new ConnectionRegistry(), new ChannelDirectory(), new UdpPeers(UDP_PEERS_SHOWN, UDP_PEER_IDLE_NANOS),
+        new PresenceRegistry());
   }
 }

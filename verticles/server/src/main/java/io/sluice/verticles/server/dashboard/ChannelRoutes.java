@@ -24,7 +24,8 @@ final class ChannelRoutes {
   /**
    * GET /api/channels?offset=&limit=&ids= (byte order of the names). Every connection's own channel
    * (its 32-hex ID) is left out unless {@code ids=true}: with many clients they would bury the
-   * channels people made. {@code hiddenIds} says how many were left out.
+   * channels people made. {@code hiddenIds} says how many were left out. {@code presence} counts
+   * this node's WebSocket connections present in the channel (docs/websocket.md, "Presence").
    */
   Future<Void> list(RoutingContext context) {
     Paging paging = Paging.of(context);
@@ -34,6 +35,7 @@ final class ChannelRoutes {
     return DashboardContext.ok(context, paging.page(shown, channel ->
         Names.put(new JsonObject(), "name", channel.channel())
             .put("subscribers", channel.subscriptions())
+            .put("presence", dashboard.instance().presence().count(new ChannelName(channel.channel())))
             .put("bytes", channel.readBytes()))
         .put("hiddenIds", all.size() - shown.size()));
   }

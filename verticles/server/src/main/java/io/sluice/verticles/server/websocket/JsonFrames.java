@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.websocket;
 
+import io.sluice.verticles.engine.channel.PresencePart;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
@@ -56,10 +57,27 @@ final class JsonFrames {
     return withId(new JsonObject().put("event", "error").put("reason", reason), id).encode();
   }
 
-  /** A subscribe or publish the connection's token (or anonymity) does not allow; nothing changed. */
+  /** A subscribe, publish or presence query the connection's token (or anonymity) does not allow; nothing changed. */
   static String forbidden(String op, String channel, Object id) {
     return withId(new JsonObject().put("event", "error").put("op", op).put("channel", channel)
         .put("reason", "forbidden"), id).encode();
+  }
+
+  /**
+   * The answer to {@code {"op":"presence"}}: the users present on every node that answered, at most
+   * {@link PresenceCensus#MAX_USERS} (the earliest; {@code truncated} says some were left out), and
+   * how many anonymous clients; {@code complete} is false when a node did not answer in time.
+   */
+  static String presence(String channel, PresencePart part, Object id) {
+    return withId(new JsonObject().put("event", "presence").put("channel", channel)
+        .put("users", PresenceJson.users(part)).put("anonymous", part.anonymous())
+        .put("truncated", part.truncated()).put("complete", part.complete()), id).encode();
+  }
+
+  /** {@code {"event":"join"|"leave","channel":…,"user":…,"connection":…}} */
+  static String presenceEvent(String event, String channel, String user, String connection) {
+    return new JsonObject().put("event", event).put("channel", channel).put("user", user)
+        .put("connection", connection).encode();
   }
 
   /** A publish over {@code --ws-publish-rate}; -1 when no wait lets it through. */

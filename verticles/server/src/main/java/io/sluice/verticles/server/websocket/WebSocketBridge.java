@@ -72,6 +72,7 @@ public final class WebSocketBridge {
    */
   public Handler<RoutingContext> handler() {
     FrontLoop loop = FrontLoop.on(Vertx.currentContext(), instance, shards, limits, durations, closers);
+    PresenceLoop presence = PresenceLoop.on(Vertx.currentContext().owner(), instance);
     Optional<PublishRate> publishRate = publishLimits.map(policy ->
         new PublishRate(policy, new ShardQueries(Vertx.currentContext(), shards)));
     return context -> {
@@ -87,31 +88,33 @@ public final class WebSocketBridge {
       }
       String presented = Admission.presented(request);
       if (presented == null) {
-        upgrade(request, loop, publishRate, admission.anonymous());
+        upgrade(request, loop, presence, publishRate, admission.anonymous());
         return;
       }
       admission.check(presented, address).onComplete(result -> {
         if (result.succeeded()) {
-          upgrade(request, loop, publishRate, result.result());
+          upgrade(request, loop, presence, publishRate, result.result());
         } else if (admission.isUserToken(presented)) {
           // A user's token that fails is refused outright: the browser learns now, not at its first command.
           context.response().putHeader("WWW-Authenticate", "Bearer realm=\"sluice\", error=\"invalid_token\"");
           Endpoint.send(context.response(), new ApiError(401, TokenVerifier.REFUSED, null));
         } else {
           // A wrong admin token leaves the client anonymous, to authenticate later (counted as a guess).
-          upgrade(request, loop, publishRate, admission.anonymous());
+          upgrade(request, loop, presence, publishRate, admission.anonymous());
         }
       });
     };
   }
 
-  private void upgrade(HttpServerRequest request, FrontLoop loop, Optional<PublishRate> publishRate,
+  private void upgrade(HttpServerRequest request, FrontLoop loop, PresenceLoop presence,
+                       Optional<PublishRate> publishRate,
                        ChannelAccess access) {
     // The upgraded socket keeps the HTTP connection's Netty channel; vertx-web's wrapper of the
     // socket does not reveal it, the connection does.
     Channel channel = ((ConnectionBase) request.connection()).channel();
     boolean writesRefused = protectedMode.refusesWritesFrom(request.remoteAddress());
     request.toWebSocket().onSuccess(socket ->
-        new WebSocketConnection(socket, channel, loop, admission, access, writesRefused, publishRate).start());
+        new WebSocketConnection(socket, channel, loop, admission, access, writesRefused, publishRate, presence)
+            .start());
   }
 }

@@ -46,6 +46,8 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private final Optional<PublishRate> publishRate;
   private final Vertx vertx;
   private final MessageAssembler messages;
+  private final PresenceCensus presenceCensus;
+  private final ConnectionPresence presence;
   private ChannelAccess access;
   private boolean joinedAutomaticChannels;
   private long expiryTimer = -1;
@@ -60,11 +62,13 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
    * @param channel       the Netty channel under the socket (the upgraded HTTP connection's)
    * @param access        what the token presented at the upgrade earned, or the anonymous access
    * @param publishRate   the limit on publishes ({@code --ws-publish-rate}), if any
+   * @param presenceLoop  presence on this loop: the node's registry, join/leave events, the cluster's query
    * @param writesRefused protected mode: this client may subscribe, not publish nor send Throttr frames,
    *                      until it presents a token
    */
   WebSocketConnection(ServerWebSocket socket, Channel channel, FrontLoop loop, Admission admission,
-                      ChannelAccess access, boolean writesRefused, Optional<PublishRate> publishRate) {
+                      ChannelAccess access, boolean writesRefused, Optional<PublishRate> publishRate,
+                      PresenceLoop presenceLoop) {
     super(KIND, loop, new Wire(socket.remoteAddress(), socket, socket, channel));
     this.socket = socket;
     this.eventLoop = channel.eventLoop();
@@ -75,6 +79,8 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     this.writesRefused = writesRefused;
     this.maxSubscriptions = loop.limits().maxSubscriptions();
     this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
+    this.presenceCensus = presenceLoop.census();
+    this.presence = new ConnectionPresence(presenceLoop, stats.idHex(), this::pushPresenceEvent);
   }
 
   /** A client that has not shown a token, where one is needed, joins no channel, not even * and its own ID. */
@@ -85,6 +91,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     socket.frameHandler(this::onFrame);
     socket.closeHandler(v -> {
       vertx.cancelTimer(expiryTimer);
+      presence.leaveAll();
       closed();
     });
   }
@@ -182,7 +189,9 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
         case "subscribe": handleSubscribe(command, id); break;
         case "unsubscribe": handleUnsubscribe(command, id); break;
         case "publish": handlePublish(command, id); break;
-        default: sendText(JsonFrames.error("unknown op '" + op + "' (subscribe, unsubscribe, publish, auth, refresh)", id));
+        case "presence": handlePresence(command, id); break;
+        default: sendText(JsonFrames.error("unknown op '" + op
+            + "' (subscribe, unsubscribe, publish, presence, auth, refresh)", id));
       }
     } catch (IllegalArgumentException e) {
       sendText(JsonFrames.error(e.getMessage(), id));
@@ -256,13 +265,16 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   private void handleSubscribe(JsonObject command, Object id) {
     String channel = channel(command);
-    if (!access.maySubscribe(channel, stats.idHex())) {
+    boolean joinLeave = ConnectionPresence.asksJoinLeave(command);
+    // Join and leave events tell whoever is there: the right to ask for presence.
+    if (!access.maySubscribe(channel, stats.idHex()) || joinLeave && !access.presence()) {
       sendText(JsonFrames.forbidden("subscribe", channel, id));
       return;
     }
     countRequest(RequestType.SUBSCRIBE);
     if (channels.subscribe(channel.getBytes(StandardCharsets.UTF_8))) {
       sendText(JsonFrames.ack("subscribe", channel, true, id));
+      presence.join(channel, access.user(), joinLeave);
     } else {
       sendText(JsonFrames.error("this connection holds " + maxSubscriptions
           + " subscriptions, the most it may (--max-subscriptions)", id));
@@ -272,7 +284,27 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private void handleUnsubscribe(JsonObject command, Object id) {
     String channel = channel(command);
     countRequest(RequestType.UNSUBSCRIBE);
+    presence.leave(channel);
     sendText(JsonFrames.ack("unsubscribe", channel, channels.unsubscribe(channel.getBytes(StandardCharsets.UTF_8)), id));
+  }
+
+  /** Who is in the channel across the cluster: for the admin, and users whose token has {@code presence}. */
+  private void handlePresence(JsonObject command, Object id) {
+    String channel = channel(command);
+    if (!access.presence() || !access.maySubscribe(channel, stats.idHex())) {
+      sendText(JsonFrames.forbidden("presence", channel, id));
+      return;
+    }
+    presenceCensus.ask(vertx, channel).onSuccess(part -> sendText(JsonFrames.presence(channel, part, id)));
+  }
+
+  /** As pushes are: dropped, and counted, when the client does not read fast enough. */
+  private void pushPresenceEvent(String event) {
+    if (writable() && !socket.writeQueueFull()) {
+      sendPush(() -> sendText(event));
+    } else if (writable()) {
+      stats.countDroppedPush();
+    }
   }
 
   /** As in the binary protocol, this client's own pushes come before its acknowledgement. */

@@ -281,6 +281,7 @@ class DashboardApiTest {
       JsonObject news = page.getJsonArray("items").stream().map(JsonObject.class::cast)
           .filter(channel -> channel.getString("name").equals("news")).findFirst().orElseThrow();
       assertThat(news.getLong("subscribers")).isEqualTo(2);
+      assertThat(news.getLong("presence")).as("the WebSocket client, not the Throttr one").isEqualTo(1);
 
       await(tcp.send(ChannelFrames.publish("news", ChannelFrames.utf8("hi"))));
       await(tcp.receive(1 + 1 + 2 + 4 + 2 + 1)); // its own push, then 01

@@ -14,6 +14,7 @@ import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.cluster.HazelcastSetup;
 import io.sluice.verticles.server.cluster.MemberCredentials;
 import io.sluice.verticles.server.grpc.RlsSettings;
+import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
@@ -66,16 +67,24 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
         cluster, size));
     ServerSettings settings = SluiceUnderTest.defaults().withValueSize(size)
         .withUdp(UdpSettings.defaults().withRules(fronts.udpRules())).withPolicies(policies).withCluster(cluster)
-        .withRls(fronts.rls()).withShards(shards);
+        .withRls(fronts.rls()).withHttp(fronts.http()).withShards(shards);
     this.server = await(SluiceServer.start(vertx, settings, SluiceUnderTest.VERSION, clock, metrics));
   }
 
   /**
    * What the UDP and Envoy fronts of every node decide with (every node of a cluster loads the same
-   * files).
+   * files), and the HTTP port's settings (the WebSocket bridge's keys, say).
    */
-  public record Fronts(RuleSet udpRules, RlsSettings rls) {
+  public record Fronts(RuleSet udpRules, RlsSettings rls, HttpSettings http) {
     public static final Fronts DEFAULT = new Fronts(RuleSet.allowAll(), RlsSettings.disabled());
+
+    public Fronts(RuleSet udpRules, RlsSettings rls) {
+      this(udpRules, rls, HttpSettings.defaults());
+    }
+
+    public static Fronts withHttp(HttpSettings http) {
+      return new Fronts(RuleSet.allowAll(), RlsSettings.disabled(), http);
+    }
   }
 
   /** A node joining the nodes at {@code join}, proving {@code credentials} to them (one backup). */
@@ -155,8 +164,15 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
 
   /** Two nodes with one backup, the second joined to the first, formed and serving. */
   public static List<ClusterNodeUnderTest> startPair(Clock clock) {
-    ClusterNodeUnderTest first = start(List.of(), 1, clock);
-    List<ClusterNodeUnderTest> nodes = List.of(first, start(List.of(first.clusterPort()), 1, clock));
+    return startPair(clock, Fronts.DEFAULT);
+  }
+
+  /** Two nodes as {@link #startPair(Clock)}, whose fronts are {@code fronts}. */
+  public static List<ClusterNodeUnderTest> startPair(Clock clock, Fronts fronts) {
+    ClusterNodeUnderTest first = new ClusterNodeUnderTest(freePort(), List.of(), 1, ValueSize.UINT16, clock,
+        Policies.none(), fronts);
+    List<ClusterNodeUnderTest> nodes = List.of(first, new ClusterNodeUnderTest(freePort(),
+        List.of(first.clusterPort()), 1, ValueSize.UINT16, clock, Policies.none(), fronts));
     awaitFormed(nodes);
     return nodes;
   }

@@ -39,6 +39,11 @@ public final class Jwts {
     return new JsonObject().put("subscribe", subscribe).put("publish", publish);
   }
 
+  /** Grants with the {@code presence} right too. */
+  public static JsonObject grantsWithPresence(java.util.List<String> subscribe, java.util.List<String> publish) {
+    return grants(subscribe, publish).put("presence", true);
+  }
+
   public static String hs256(String secret, JsonObject claims) {
     return hmac("HS256", "HmacSHA256", secret, claims);
   }

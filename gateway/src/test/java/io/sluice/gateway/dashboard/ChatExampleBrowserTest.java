@@ -1,0 +1,117 @@
+package io.sluice.gateway.dashboard;
+
+import io.sluice.gateway.Gateway;
+import io.sluice.gateway.config.ConfigLoader;
+import io.sluice.gateway.config.Invocation;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WindowType;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The chat example of deploy/examples/chat in a real headless Chromium, served from its own origin
+ * against a real Sluice started from its options, with tokens minted by the example's own
+ * {@code mint-token.py}: two users see each other in presence, and a message of one reaches the
+ * other. Skipped where Chromium or python3 is not installed.
+ */
+class ChatExampleBrowserTest {
+
+  private static final Path EXAMPLE = Path.of("..", "deploy", "examples", "chat");
+  private static final Duration WITHIN = Duration.ofSeconds(20);
+
+  private static Vertx vertx;
+  private static HttpServer page;
+  private static Gateway gateway;
+  private static WebDriver browser;
+  private static Path secret;
+
+  @BeforeAll
+  static void start() throws Exception {
+    browser = HeadlessChromium.start();
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")), "python3 mints the example's tokens");
+    vertx = Vertx.vertx();
+    String html = Files.readString(EXAMPLE.resolve("index.html"), StandardCharsets.UTF_8);
+    page = vertx.createHttpServer().requestHandler(request -> request.response()
+        .putHeader("Content-Type", "text/html; charset=utf-8").end(html)).listen(0, "127.0.0.1")
+        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    secret = Files.writeString(Files.createTempFile("sluice-chat", ".secret"),
+        "an-example-secret-of-more-than-32-bytes\n");
+    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
+        "--udp-port", "0", "--ws-jwt-secret-file", secret.toString(),
+        "--allowed-origins", pageOrigin()), Map.of());
+    gateway = Gateway.start(((Invocation.Run) invocation).config());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (gateway != null) {
+      gateway.stop();
+    }
+    if (vertx != null) {
+      vertx.close();
+    }
+  }
+
+  private static String pageOrigin() {
+    return "http://127.0.0.1:" + page.actualPort();
+  }
+
+  /** The command docs tell users to run: {@code python3 mint-token.py SECRET_FILE USER}. */
+  private static String mint(String user) throws IOException, InterruptedException {
+    Process mint = new ProcessBuilder("python3", EXAMPLE.resolve("mint-token.py").toString(), secret.toString(), user)
+        .redirectErrorStream(true).start();
+    String token = new String(mint.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+    assertThat(mint.waitFor()).as(token).isZero();
+    return token;
+  }
+
+  private static String openChat(String user) throws IOException, InterruptedException {
+    browser.get(pageOrigin() + "/?server=ws://127.0.0.1:" + gateway.server().httpPort() + "/ws&token=" + mint(user));
+    return browser.getWindowHandle();
+  }
+
+  /** Waits until, in {@code window}, each of {@code expected} is in the text of one of the elements. */
+  private static void awaitText(String window, String selector, List<String> expected) {
+    browser.switchTo().window(window);
+    new WebDriverWait(browser, WITHIN).withMessage(() -> selector + " shows " + expected).until(driver -> {
+      List<String> shown = driver.findElements(By.cssSelector(selector)).stream().map(e -> e.getText()).toList();
+      return expected.stream().allMatch(text -> shown.stream().anyMatch(line -> line.contains(text)));
+    });
+  }
+
+  @Test
+  void twoUsersSeeEachOtherAndTheirMessages() throws Exception {
+    String alice = openChat("alice");
+    awaitText(alice, "#members li", List.of("alice"));
+    browser.switchTo().newWindow(WindowType.TAB);
+    String bob = openChat("bob");
+
+    awaitText(bob, "#members li", List.of("alice", "bob"));
+    awaitText(alice, "#members li", List.of("alice", "bob"));
+
+    browser.findElement(By.id("text")).sendKeys("hello bob");
+    browser.findElement(By.cssSelector("#send button")).click();
+    awaitText(bob, "#messages li", List.of("hello bob"));
+    assertThat(HeadlessChromium.consoleErrors(browser)).isEmpty();
+  }
+}

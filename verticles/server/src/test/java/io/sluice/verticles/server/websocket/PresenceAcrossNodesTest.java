@@ -1,0 +1,134 @@
+package io.sluice.verticles.server.websocket;
+
+import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.JsonWebSocket;
+import io.sluice.verticles.server.kit.Jwts;
+import io.sluice.verticles.server.wsauth.WebSocketAccessSettings;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static io.sluice.verticles.server.kit.ChannelCalls.call;
+import static io.sluice.verticles.server.kit.ChannelFrames.ack;
+import static io.sluice.verticles.server.kit.ChannelFrames.jsonSubscribe;
+import static io.sluice.verticles.server.kit.ChannelFrames.jsonUnsubscribe;
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+import static io.sluice.verticles.server.websocket.PresenceTest.event;
+import static io.sluice.verticles.server.websocket.PresenceTest.presence;
+import static io.sluice.verticles.server.websocket.PresenceTest.subscribeWithJoinLeave;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Two nodes on loopback: presence lists the users of both, join and leave events cross nodes, a dead node's users go. */
+class PresenceAcrossNodesTest {
+
+  private static final Duration WITHIN = Duration.ofSeconds(30);
+  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  private static final List<JsonWebSocket> CLIENTS = new ArrayList<>();
+  private static Vertx clients;
+  @TempDir
+  static Path dir;
+
+  @BeforeAll
+  static void formCluster() throws IOException {
+    Path secret = Files.writeString(dir.resolve("ws-secret"), Jwts.SECRET);
+    NODES.addAll(ClusterNodeUnderTest.startPair(new ManualClock(), ClusterNodeUnderTest.Fronts.withHttp(
+        HttpSettings.defaults().withWebSocket(WebSocketAccessSettings.defaults().withJwtSecretFile(Optional.of(secret))))));
+    clients = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stop() {
+    CLIENTS.forEach(JsonWebSocket::close);
+    NODES.forEach(ClusterNodeUnderTest::close);
+    await(clients.close());
+  }
+
+  private static JsonWebSocket user(ClusterNodeUnderTest node, String subject) {
+    String token = Jwts.hs256(Jwts.SECRET, Jwts.claims(subject, Jwts.grantsWithPresence(List.of("chat.*"), List.of())));
+    JsonWebSocket client = await(JsonWebSocket.open(clients,
+        JsonWebSocket.options(node.httpPort()).setURI("/ws?token=" + token)));
+    CLIENTS.add(client);
+    return client;
+  }
+
+  private static List<String> usersIn(JsonObject answer) {
+    JsonArray users = answer.getJsonArray("users");
+    return users.stream().map(user -> ((JsonObject) user).getString("user")).sorted().toList();
+  }
+
+  /** The answer to a presence query, past the join and leave events that come before it. */
+  private static JsonObject presenceOf(JsonWebSocket on, String channel, int id) {
+    await(on.send(presence(channel, id)));
+    JsonObject answer = await(on.next());
+    while (!"presence".equals(answer.getString("event"))) {
+      answer = await(on.next());
+    }
+    return answer;
+  }
+
+  /** The next event that is not about {@code skipped}'s comings and goings. */
+  private static JsonObject nextNotAbout(JsonWebSocket on, String skipped) {
+    JsonObject event = await(on.next());
+    while (skipped.equals(event.getString("user"))) {
+      event = await(on.next());
+    }
+    return event;
+  }
+
+  @Test
+  void presenceSpansTheNodesAndADeadNodesUsersDropOut() {
+    JsonWebSocket alice = user(NODES.get(0), "alice");
+    assertThat(call(alice, subscribeWithJoinLeave("chat.room", 1))).isEqualTo(ack("subscribe", "chat.room", 1, 1));
+    assertThat(await(alice.next()).getString("event")).isEqualTo("join");
+    JsonWebSocket bob = user(NODES.get(1), "bob");
+    assertThat(call(bob, jsonSubscribe("chat.room", 1))).isEqualTo(ack("subscribe", "chat.room", 1, 1));
+
+    for (JsonWebSocket asking : List.of(alice, bob)) {
+      // A node answers once its consumer is known cluster-wide; until then it has nobody to show.
+      ClusterNodeUnderTest.awaitCondition("both users are listed from either node", WITHIN,
+          () -> usersIn(presenceOf(asking, "chat.room", 2)).equals(List.of("alice", "bob")));
+    }
+    JsonObject answer = call(bob, presence("chat.room", 3));
+    assertThat(answer.getBoolean("complete")).isTrue();
+    assertThat(answer.getBoolean("truncated")).isFalse();
+
+    // Events published before node B learns of alice's listener are lost (pub/sub keeps nothing):
+    // carol comes and goes on node B until an event of node B reaches alice on node A.
+    JsonWebSocket carol = user(NODES.get(1), "carol");
+    ClusterNodeUnderTest.awaitCondition("an event on node B reaches a listener on node A", WITHIN, () -> {
+      assertThat(call(carol, jsonSubscribe("chat.room", 1))).isEqualTo(ack("subscribe", "chat.room", 1, 1));
+      assertThat(call(carol, jsonUnsubscribe("chat.room", 2))).isEqualTo(ack("unsubscribe", "chat.room", 1, 2));
+      return alice.unreadTexts() > 0;
+    });
+    // Node B's events reach node A in the order B sent them: bob's join, if it came, is among these.
+    while (alice.unreadTexts() > 0) {
+      await(alice.next());
+    }
+    String bobId = answer.getJsonArray("users").stream().map(JsonObject.class::cast)
+        .filter(user -> user.getString("user").equals("bob")).findFirst().orElseThrow().getString("connection");
+    assertThat(call(bob, jsonUnsubscribe("chat.room", 4))).isEqualTo(ack("unsubscribe", "chat.room", 1, 4));
+    assertThat(nextNotAbout(alice, "carol")).isEqualTo(event("leave", "chat.room", "bob", bobId));
+    assertThat(call(bob, jsonSubscribe("chat.room", 5))).isEqualTo(ack("subscribe", "chat.room", 1, 5));
+    assertThat(nextNotAbout(alice, "carol")).isEqualTo(event("join", "chat.room", "bob", bobId));
+
+    NODES.get(1).crash();
+    ClusterNodeUnderTest.awaitCondition("a crashed node's users are no longer listed", WITHIN, () -> {
+      JsonObject after = presenceOf(alice, "chat.room", 6);
+      return usersIn(after).equals(List.of("alice")) && after.getBoolean("complete");
+    });
+  }
+}
