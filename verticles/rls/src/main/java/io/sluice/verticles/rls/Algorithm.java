@@ -1,19 +1,17 @@
 package io.sluice.verticles.rls;
 
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
-import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.yaml.DurationText;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletionStage;
 
 /**
  * How a {@code rate_limit} counts a descriptor's hits: envoyproxy/ratelimit's fixed windows
  * ({@link CountedWindow}, the default), or one of Sluice's strategies ({@link StrategyAlgorithm}),
  * chosen with the Sluice extension fields {@code algorithm}, {@code burst} and {@code window}.
- * Either adds the hits on the shard that owns the descriptor's record and answers a {@link Count}.
+ * Either makes the {@link CountTask} that adds the hits on the shard owning the descriptor's record and answers a {@link Count}.
  */
 sealed interface Algorithm permits CountedWindow, StrategyAlgorithm {
 
@@ -39,8 +37,8 @@ sealed interface Algorithm permits CountedWindow, StrategyAlgorithm {
    */
   byte[] recordKey(String domain, List<RateLimitDescriptor.Entry> entries, List<String> shared, long nowNanos);
 
-  /** Adds {@code hits} (0: only looks) to the state in {@code recordKey} on its owner. */
-  CompletionStage<Count> count(ShardRouter router, byte[] recordKey, long hits, long nowNanos);
+  /** The task that adds {@code hits} (0: only looks) to the state in {@code recordKey}, on its owner. */
+  CountTask task(byte[] recordKey, long hits, long nowNanos);
 
   /**
    * The count of hits answered from the {@link OverLimitCache}: all over the limit, and over even

@@ -1,10 +1,8 @@
 package io.sluice.verticles.rls;
 
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
-import io.sluice.verticles.engine.routing.ShardRouter;
 
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 
 /**
  * envoyproxy/ratelimit's fixed window: a counter per window, windows starting at multiples of
@@ -35,13 +33,11 @@ record CountedWindow(long windowSeconds, long requests) implements Algorithm {
     return CounterKey.of(domain, entries, shared, Long.toString(windowStart(Math.floorDiv(nowNanos, NANOS_PER_SECOND))));
   }
 
-  /** The count goes on past the limit and never falls within a window: over stays over to its end. */
   @Override
-  public CompletionStage<Count> count(ShardRouter router, byte[] recordKey, long hits, long nowNanos) {
+  public CountTask task(byte[] recordKey, long hits, long nowNanos) {
     long nowSeconds = Math.floorDiv(nowNanos, NANOS_PER_SECOND);
     long windowEnd = (windowStart(nowSeconds) + windowSeconds) * NANOS_PER_SECOND;
-    return router.call(new WindowCounter(recordKey, hits, windowEnd))
-        .thenApply(after -> new Count(after, requests, secondsUntilReset(nowSeconds), after > requests ? windowEnd : 0));
+    return new WindowCounter(recordKey, hits, windowEnd, requests, secondsUntilReset(nowSeconds));
   }
 
   @Override

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import java.util.stream.LongStream;
 
 /**
  * Envoy's {@code ShouldRateLimit}, decided as envoyproxy/ratelimit decides it, with the counters
@@ -38,6 +39,9 @@ public final class RateLimitService {
   public static final long MAX_HITS_ADDEND = 1_000_000_000L;
   /** What an unlimited descriptor reports as remaining: the largest uint32. */
   static final int UNLIMITED_REMAINING = (int) 0xFFFF_FFFFL;
+  /** The durations of 0 to 3600 seconds, for {@link #untilReset}. */
+  private static final Duration[] WHOLE_SECONDS = LongStream.rangeClosed(0, 3600)
+      .mapToObj(seconds -> Duration.newBuilder().setSeconds(seconds).build()).toArray(Duration[]::new);
 
 
   private final Supplier<RlsConfig> config;
@@ -70,84 +74,104 @@ public final class RateLimitService {
     this.overLimitCache = overLimitCache;
   }
 
-  /**
-   * Decides one request. Completes on the router's loop; fails with
-   * {@link InvalidRateLimitRequest} for a request it refuses, or with a shard's failure.
-   */
+  /** Told once, on the router's loop, how a request was decided. */
+  public interface Answer {
+
+    void answered(RateLimitResponse response);
+
+    /** {@link InvalidRateLimitRequest} for a request the service refuses, or a shard's failure. */
+    void failed(Throwable failure);
+  }
+
+  /** Decides one request, as {@link #shouldRateLimit(RateLimitRequest, Answer)} does, for a caller that wants a future. */
   public CompletionStage<RateLimitResponse> shouldRateLimit(RateLimitRequest request) {
+    CompletableFuture<RateLimitResponse> decided = new CompletableFuture<>();
+    shouldRateLimit(request, new Answer() {
+      @Override
+      public void answered(RateLimitResponse response) {
+        decided.complete(response);
+      }
+
+      @Override
+      public void failed(Throwable failure) {
+        decided.completeExceptionally(failure);
+      }
+    });
+    return decided;
+  }
+
+  /**
+   * Decides one request and tells {@code answer}, on the router's loop: at once when every record
+   * it counts lives there. The descriptors go to their shards as one {@link CountingRound}: a
+   * batch per shard, not a message (nor a future) per descriptor.
+   */
+  public void shouldRateLimit(RateLimitRequest request, Answer answer) {
     RateLimit[] limits;
     long[] hits;
     try {
       hits = hitsOf(request);
       limits = limitsOf(request);
     } catch (InvalidRateLimitRequest invalid) {
-      return CompletableFuture.failedFuture(invalid);
+      answer.failed(invalid);
+      return;
     }
     long nowNanos = clock.epochNanos();
     if (!behaviour.stopIncrementOverLimit()) {
-      return add(request, limits, hits, nowNanos).thenApply(counts -> answer(request, limits, hits, counts));
+      CountingRound.count(router, overLimitCache, request, limits, hits, nowNanos, new Answering(request, limits, hits, answer));
+      return;
     }
     // STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, as upstream: look at the counts first (0 hits); when
     // a descriptor would go over, only the descriptors that would go over are counted. Like
     // upstream's, the look and the addition are two steps, not one.
-    return add(request, limits, new long[hits.length], nowNanos).thenCompose(current -> {
-      long[] adding = new long[hits.length];
-      boolean anyOver = false;
-      for (int i = 0; i < hits.length; i++) {
-        anyOver |= wouldGoOver(current[i], hits[i]);
+    CountingRound.count(router, overLimitCache, request, limits, new long[hits.length], nowNanos, new CountingRound.Counted() {
+      @Override
+      public void counted(Algorithm.Count[] current) {
+        long[] adding = new long[hits.length];
+        boolean anyOver = false;
+        for (int i = 0; i < hits.length; i++) {
+          anyOver |= wouldGoOver(current[i], hits[i]);
+        }
+        for (int i = 0; i < hits.length; i++) {
+          adding[i] = !anyOver || wouldGoOver(current[i], hits[i]) ? hits[i] : 0;
+        }
+        CountingRound.count(router, overLimitCache, request, limits, adding, nowNanos,
+            new Answering(request, limits, hits, answer));
       }
-      for (int i = 0; i < hits.length; i++) {
-        adding[i] = !anyOver || wouldGoOver(current[i], hits[i]) ? hits[i] : 0;
+
+      @Override
+      public void failed(Throwable failure) {
+        answer.failed(failure);
       }
-      return add(request, limits, adding, nowNanos);
-    }).thenApply(counts -> answer(request, limits, hits, counts));
+    });
+  }
+
+  /** The counts of a request's round, made its response. */
+  private final class Answering implements CountingRound.Counted {
+    private final RateLimitRequest request;
+    private final RateLimit[] limits;
+    private final long[] hits;
+    private final Answer answer;
+
+    Answering(RateLimitRequest request, RateLimit[] limits, long[] hits, Answer answer) {
+      this.request = request;
+      this.limits = limits;
+      this.hits = hits;
+      this.answer = answer;
+    }
+
+    @Override
+    public void counted(Algorithm.Count[] counts) {
+      answer.answered(answer(request, limits, hits, counts));
+    }
+
+    @Override
+    public void failed(Throwable failure) {
+      answer.failed(failure);
+    }
   }
 
   private static boolean wouldGoOver(Algorithm.Count current, long hits) {
     return current != null && current.after() + hits > current.capacity();
-  }
-
-  /** Adds each counted descriptor's hits through its algorithm; the counts after, null where none. */
-  private CompletableFuture<Algorithm.Count[]> add(RateLimitRequest request, RateLimit[] limits, long[] hits,
-                                                   long nowNanos) {
-    int n = limits.length;
-    @SuppressWarnings("unchecked")
-    CompletableFuture<Algorithm.Count>[] counts = new CompletableFuture[n];
-    CompletableFuture<?> all = CompletableFuture.completedFuture(null);
-    for (int i = 0; i < n; i++) {
-      RateLimit limit = limits[i];
-      if (limit == null || limit.unlimited()) {
-        continue;
-      }
-      counts[i] = count(limit, request.getDomain(), request.getDescriptors(i), hits[i], nowNanos);
-      all = all.thenCombine(counts[i], (a, b) -> null);
-    }
-    return all.thenApply(done -> {
-      Algorithm.Count[] after = new Algorithm.Count[n];
-      for (int i = 0; i < n; i++) {
-        after[i] = counts[i] == null ? null : counts[i].join();
-      }
-      return after;
-    });
-  }
-
-  /**
-   * A descriptor's count: from the over-limit cache when it knows the record is over, else from
-   * the record's shard, whose over answer the cache then remembers for as long as it holds.
-   */
-  private CompletableFuture<Algorithm.Count> count(RateLimit limit, String domain, RateLimitDescriptor descriptor,
-                                                   long hits, long nowNanos) {
-    Algorithm algorithm = limit.algorithm();
-    byte[] recordKey = algorithm.recordKey(domain, descriptor.getEntriesList(), limit.sharedValues(), nowNanos);
-    if (overLimitCache.isOver(recordKey, nowNanos)) {
-      return CompletableFuture.completedFuture(algorithm.overFromCache(hits, nowNanos));
-    }
-    return algorithm.count(router, recordKey, hits, nowNanos).toCompletableFuture().thenApply(count -> {
-      if (count.overUntilNanos() > nowNanos) {
-        overLimitCache.remember(recordKey, count.overUntilNanos());
-      }
-      return count;
-    });
   }
 
   /**
@@ -226,7 +250,7 @@ public final class RateLimitService {
     DescriptorStatus.Builder status = DescriptorStatus.newBuilder()
         .setCurrentLimit(RateLimitResponse.RateLimit.newBuilder().setName(limit.name())
             .setRequestsPerUnit((int) limit.requestsPerUnit()).setUnit(limit.unit().toProto()))
-        .setDurationUntilReset(Duration.newBuilder().setSeconds(count.secondsUntilReset()));
+        .setDurationUntilReset(untilReset(count.secondsUntilReset()));
     if (after > overThreshold) {
       // Of the hits, those past the limit are over it; those between the near mark and the limit are near it.
       if (count.fromLocalCache()) {
@@ -284,13 +308,14 @@ public final class RateLimitService {
         limits[i] = override(descriptor, i);
       }
     }
-    Set<String> replaced = new HashSet<>();
+    Set<String> replaced = null;
     for (RateLimit limit : limits) {
-      if (limit != null) {
+      if (limit != null && !limit.replaces().isEmpty()) {
+        replaced = replaced == null ? new HashSet<>() : replaced;
         replaced.addAll(limit.replaces());
       }
     }
-    for (int i = 0; i < limits.length; i++) {
+    for (int i = 0; replaced != null && i < limits.length; i++) {
       // An unlimited limit stays unlimited even when replaced, as upstream answers it.
       if (limits[i] != null && !limits[i].unlimited() && !limits[i].name().isEmpty() && replaced.contains(limits[i].name())) {
         limits[i] = null;
@@ -316,6 +341,12 @@ public final class RateLimitService {
       }
     }
     return RateLimit.override(Integer.toUnsignedLong(override.getRequestsPerUnit()), unit, path.toString());
+  }
+
+  /** A status's duration_until_reset: made once for up to an hour (a window's reset mostly is), else anew. */
+  private static Duration untilReset(long seconds) {
+    return seconds >= 0 && seconds < WHOLE_SECONDS.length ? WHOLE_SECONDS[(int) seconds]
+        : Duration.newBuilder().setSeconds(seconds).build();
   }
 
   private static HeaderValue header(String key, String value) {

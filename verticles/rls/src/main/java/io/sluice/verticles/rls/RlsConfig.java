@@ -67,7 +67,7 @@ public record RlsConfig(Map<String, DescriptorLevel> domains, List<String> sourc
     if (limit.detailedMetric()) {
       return limit.forRequest(requestPath(entries, shared), true, shared);
     }
-    if (Arrays.stream(path).anyMatch(DescriptorNode::valueToMetric)) {
+    if (anyValueToMetric(path)) {
       return limit.forRequest(valueToMetricPath(entries, path, shared), true, shared);
     }
     return shared.isEmpty() ? limit : limit.forRequest(limit.statKey(), false, shared);
@@ -75,10 +75,28 @@ public record RlsConfig(Map<String, DescriptorLevel> domains, List<String> sourc
 
   /** Per entry, the wildcard it is counted by ({@code share_threshold}), or ""; empty when none is. */
   private static List<String> sharedValues(DescriptorNode[] path) {
-    if (Arrays.stream(path).noneMatch(node -> node.shareThreshold() && node.isWildcard())) {
+    // Looked at per descriptor of every request: a plain loop, and the flag before the pattern.
+    boolean anyShared = false;
+    for (DescriptorNode node : path) {
+      anyShared |= sharesWildcard(node);
+    }
+    if (!anyShared) {
       return List.of();
     }
-    return Arrays.stream(path).map(node -> node.shareThreshold() && node.isWildcard() ? node.value() : "").toList();
+    return Arrays.stream(path).map(node -> sharesWildcard(node) ? node.value() : "").toList();
+  }
+
+  private static boolean sharesWildcard(DescriptorNode node) {
+    return node.shareThreshold() && node.isWildcard();
+  }
+
+  private static boolean anyValueToMetric(DescriptorNode[] path) {
+    for (DescriptorNode node : path) {
+      if (node.valueToMetric()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** {@code key_value.key_value…} of the request (a shared entry as its wildcard). */

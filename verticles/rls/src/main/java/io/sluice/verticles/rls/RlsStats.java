@@ -74,10 +74,14 @@ public final class RlsStats {
   /** The path a domain's further request values are counted under, past {@link #MAX_DETAILED_PATHS}. */
   public static final String OTHER = "other";
 
-  private record Path(String domain, String descriptor) {
-  }
+  /** Where the hits of a limit counted in no statistics go: counted, never read, never listed. */
+  private static final Counts NOWHERE = new Counts("", "");
 
-  private final ConcurrentHashMap<Path, Counts> counts = new ConcurrentHashMap<>();
+  /**
+   * By domain, then by descriptor path: looked up per counted descriptor, so with the request's own
+   * strings and no key object made per lookup.
+   */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, Counts>> counts = new ConcurrentHashMap<>();
   private final AtomicInteger detailedPaths = new AtomicInteger();
   private final Consumer<Counts> onNew;
   private final LongAdder calls = new LongAdder();
@@ -100,9 +104,9 @@ public final class RlsStats {
   Counts of(String domain, RateLimit limit) {
     String descriptor = limit.statKey();
     if (descriptor == null) {
-      return new Counts(domain, "");
+      return NOWHERE;
     }
-    Counts found = counts.get(new Path(domain, descriptor));
+    Counts found = find(domain, descriptor);
     if (found != null) {
       return found;
     }
@@ -114,14 +118,19 @@ public final class RlsStats {
   }
 
   private Counts of(String domain, String descriptor) {
-    Counts found = counts.get(new Path(domain, descriptor));
+    Counts found = find(domain, descriptor);
     return found != null ? found : created(domain, descriptor, false);
+  }
+
+  private Counts find(String domain, String descriptor) {
+    ConcurrentHashMap<String, Counts> ofDomain = counts.get(domain);
+    return ofDomain == null ? null : ofDomain.get(descriptor);
   }
 
   /** The path's counts, made now if new; null if it is request-made and the cap is reached. */
   private Counts created(String domain, String descriptor, boolean detailed) {
     Counts[] created = new Counts[1];
-    Counts found = counts.computeIfAbsent(new Path(domain, descriptor), p -> {
+    Counts found = counts.computeIfAbsent(domain, d -> new ConcurrentHashMap<>()).computeIfAbsent(descriptor, p -> {
       if (detailed && detailedPaths.incrementAndGet() > MAX_DETAILED_PATHS) {
         detailedPaths.decrementAndGet();
         return null;
@@ -164,7 +173,7 @@ public final class RlsStats {
 
   /** Every path counted so far, by domain and descriptor. */
   public List<Counts> all() {
-    return counts.values().stream()
+    return counts.values().stream().flatMap(ofDomain -> ofDomain.values().stream())
         .sorted(Comparator.comparing(Counts::domain).thenComparing(Counts::descriptor)).toList();
   }
 }

@@ -1,7 +1,6 @@
 package io.sluice.verticles.rls;
 
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
-import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.strategies.BucketPolicy;
 import io.sluice.verticles.strategies.Decision;
 import io.sluice.verticles.strategies.Quota;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletionStage;
 
 /**
  * A {@code rate_limit} counted by one of Sluice's strategies instead of upstream's fixed window: a
@@ -127,8 +125,8 @@ final class StrategyAlgorithm implements Algorithm {
   }
 
   @Override
-  public CompletionStage<Count> count(ShardRouter router, byte[] recordKey, long hits, long nowNanos) {
-    return router.call(new StrategyTask(recordKey, this, hits));
+  public CountTask task(byte[] recordKey, long hits, long nowNanos) {
+    return new StrategyTask(recordKey, this, hits);
   }
 
   /** Over with nothing remaining: a bucket's reset is its whole refill, a sliding window's its end. */

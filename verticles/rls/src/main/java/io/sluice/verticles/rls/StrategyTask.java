@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  * the strategy's state fails the request; it is never taken for a fresh key. A full shard that
  * refuses the new state leaves the decision standing (the check API's {@code on-full: allow}).
  */
-final class StrategyTask extends ResultTask<Algorithm.Count> {
+final class StrategyTask extends ResultTask<Algorithm.Count> implements CountTask {
 
   private final StrategyAlgorithm algorithm;
   private final long hits;
@@ -33,6 +33,11 @@ final class StrategyTask extends ResultTask<Algorithm.Count> {
 
   long hits() {
     return hits;
+  }
+
+  @Override
+  public Algorithm.Count count() {
+    return result();
   }
 
   @Override

@@ -12,18 +12,40 @@ import java.nio.charset.StandardCharsets;
  * expiring when its window ends: there is no sweep of old windows to run, and a record's TTL says
  * when its window resets. Counting goes on past the limit, as envoyproxy/ratelimit's does.
  */
-final class WindowCounter extends ResultTask<Long> {
+final class WindowCounter extends ResultTask<Long> implements CountTask {
 
   /** A record that outlives its window a little is harmless; one that expires at once is not. */
   private static final long MIN_TTL_NANOS = 1_000_000;
 
   private final long hits;
   private final long windowEndNanos;
+  /** The window's capacity, known only where the task was made: the owner that runs it needs none. */
+  private final long requests;
+  private final long secondsUntilReset;
 
+  /** As it arrives at the counter's owner ({@link WindowCounterCodec}): it adds, and answers the count alone. */
   WindowCounter(byte[] key, long hits, long windowEndNanos) {
+    this(key, hits, windowEndNanos, 0, 0);
+  }
+
+  /**
+   * @param requests          what the window admits, to read the count against ({@link #count})
+   * @param secondsUntilReset from the request's time to the window's end
+   */
+  WindowCounter(byte[] key, long hits, long windowEndNanos, long requests, long secondsUntilReset) {
     super(key);
     this.hits = hits;
     this.windowEndNanos = windowEndNanos;
+    this.requests = requests;
+    this.secondsUntilReset = secondsUntilReset;
+  }
+
+  /** The count goes on past the limit and never falls within a window: over stays over to its end. */
+  @Override
+  public Algorithm.Count count() {
+    Long after = result();
+    return after == null ? null
+        : new Algorithm.Count(after, requests, secondsUntilReset, after > requests ? windowEndNanos : 0);
   }
 
   long hits() {

@@ -17,8 +17,9 @@ import java.util.function.IntFunction;
  * The one way to a key's owner, used by every front: which route owns a key, and how a batch of
  * work gets there and back. A route is a shard on a single node and a partition in a cluster (a
  * partition's shard may then live on another node). The Throttr session sends the requests of a
- * read as one batch per route ({@link #dispatch}); the check API, the UDP engine and the dashboard
- * send one task or request at a time ({@link #run}). The placement of a key is always
+ * read as one batch per route ({@link #dispatch}), and Envoy's rate limit service a request's
+ * descriptors so; the check API, the UDP engine and the dashboard send one task or request at a
+ * time ({@link #run}). The placement of a key is always
  * {@link #routeOf}.
  *
  * <p>Each front event loop has its own router; every callback runs on that loop. Work reaches a

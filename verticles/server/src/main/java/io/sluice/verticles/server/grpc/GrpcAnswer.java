@@ -1,7 +1,11 @@
 package io.sluice.verticles.server.grpc;
 
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
+import io.sluice.verticles.engine.log.LogLimiter;
+import io.sluice.verticles.rls.InvalidRateLimitRequest;
+import io.sluice.verticles.rls.RateLimitService;
 import io.sluice.verticles.server.metrics.Callers;
+import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.impl.ConnectionBase;
@@ -15,7 +19,9 @@ import io.vertx.grpc.server.GrpcServerResponse;
  * been written to the socket, or has failed to be; and counts the call for its caller on the
  * dashboard's list ({@link Callers}).
  */
-final class GrpcAnswer {
+final class GrpcAnswer implements RateLimitService.Answer {
+
+  private static final System.Logger LOG = System.getLogger(GrpcAnswer.class.getName());
 
   /** An answer's HEADERS and trailers beyond its message or status text: a fixed allowance. */
   static final int FRAMES_ALLOWANCE = 64;
@@ -27,17 +33,23 @@ final class GrpcAnswer {
   private final GrpcBacklog backlog;
   private final int stream;
   private final Callers.Book callers;
+  private final LogLimiter log;
   /** The request's bytes as they came (compressed or not), counted for the caller. */
   private int received;
+  /** Once the request is parsed: its trace span and its domain. */
+  private DecisionSpan span;
+  private String domain;
 
   /**
    * @param stream  the HTTP/2 stream that carries the call
    * @param callers this event loop's list of gRPC callers
+   * @param log     where a failure on a shard is told, at most once a second
    */
-  GrpcAnswer(GrpcServerRequest<Buffer, RateLimitResponse> call, int stream, Callers.Book callers) {
+  GrpcAnswer(GrpcServerRequest<Buffer, RateLimitResponse> call, int stream, Callers.Book callers, LogLimiter log) {
     this.call = call;
     this.stream = stream;
     this.callers = callers;
+    this.log = log;
     this.backlog = GrpcBacklog.of(((ConnectionBase) call.connection()).channel());
   }
 
@@ -52,7 +64,30 @@ final class GrpcAnswer {
     return call.response();
   }
 
-  void ok(RateLimitResponse response) {
+  /** The request, parsed, goes to the service, which answers through {@link #answered} or {@link #failed}. */
+  void deciding(DecisionSpan span, String domain) {
+    this.span = span;
+    this.domain = domain;
+  }
+
+  @Override
+  public void answered(RateLimitResponse response) {
+    span.rateLimited(domain, response.getOverallCode().name());
+    ok(response);
+  }
+
+  /** A request the service refuses is INVALID_ARGUMENT with the reason; a failure on a shard is INTERNAL, logged. */
+  @Override
+  public void failed(Throwable failure) {
+    if (failure instanceof InvalidRateLimitRequest invalid) {
+      status(GrpcStatus.INVALID_ARGUMENT, invalid.getMessage());
+    } else {
+      log.log(LOG, System.Logger.Level.WARNING, "ShouldRateLimit for domain " + domain + " failed: " + failure);
+      status(GrpcStatus.INTERNAL, String.valueOf(failure.getMessage()));
+    }
+  }
+
+  private void ok(RateLimitResponse response) {
     written(PREFIX + response.getSerializedSize(), call.response().end(response));
     answered(response.getOverallCode() == RateLimitResponse.Code.OVER_LIMIT ? Callers.Outcome.DENIED
         : Callers.Outcome.ALLOWED, response.getSerializedSize());

@@ -2,13 +2,13 @@ package io.sluice.verticles.server.grpc;
 
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
-import io.sluice.verticles.rls.InvalidRateLimitRequest;
 import io.sluice.verticles.rls.RateLimitService;
 import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpServer;
@@ -32,7 +32,7 @@ import io.vertx.grpc.server.GrpcServerOptions;
  * {@link RateLimitService} of this event loop. One instance per front event loop, sharing the port
  * as the other fronts do. Any other method is UNIMPLEMENTED (vertx-grpc's answer); bytes that are
  * not a RateLimitRequest, a call without one, and a request the service refuses are
- * INVALID_ARGUMENT with the reason; a failure on a shard is INTERNAL, logged once.
+ * INVALID_ARGUMENT with the reason; a failure on a shard is INTERNAL, logged (a line a second at most).
  *
  * <p>Against a hostile client (issue 30): {@link GrpcConnectionGuard} bounds connections and streams,
  * a gzip message is inflated up to the message size limit (past it RESOURCE_EXHAUSTED), another
@@ -49,9 +49,12 @@ public final class GrpcFrontVerticle extends VerticleBase {
    * Requests are taken as bytes and parsed here, so that bytes that are not a RateLimitRequest get
    * INVALID_ARGUMENT with the reason (vertx-grpc's own decoder would only reset the stream).
    */
-  static final ServiceMethod<Buffer, RateLimitResponse> SHOULD_RATE_LIMIT = ServiceMethod.server(
+  public static final ServiceMethod<Buffer, RateLimitResponse> SHOULD_RATE_LIMIT = ServiceMethod.server(
       ServiceName.create("envoy.service.ratelimit.v3.RateLimitService"), "ShouldRateLimit",
       GrpcMessageEncoder.encoder(), GrpcMessageDecoder.IDENTITY);
+
+  /** The span's name: vertx-grpc would make it anew on every call. */
+  private static final String METHOD_NAME = SHOULD_RATE_LIMIT.fullMethodName();
 
   /** A request is a few hundred bytes; this bounds what one message may make the server hold. */
   private static final int MAX_MESSAGE_BYTES = 64 * 1024;
@@ -89,10 +92,10 @@ public final class GrpcFrontVerticle extends VerticleBase {
     // What vertx-grpc or Vert.x would log as an unhandled exception per call (a stream reset under it).
     context.exceptionHandler(failure -> log.log(LOG, System.Logger.Level.WARNING,
         "gRPC call failed: " + failure));
-    GrpcServer grpc = GrpcServer.server(vertx, new GrpcServerOptions().setMaxMessageSize(MAX_MESSAGE_BYTES));
+    GrpcServer grpc = GrpcServer.server(vertx, grpcOptions());
     grpc.callHandler(SHOULD_RATE_LIMIT, call -> {
       boolean[] received = {false};
-      GrpcAnswer answer = new GrpcAnswer(call, callStream, callers);
+      GrpcAnswer answer = new GrpcAnswer(call, callStream, callers, log);
       call.messageHandler(message -> {
         // A unary call carries one request; anything after it is not read.
         if (!received[0]) {
@@ -114,12 +117,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
         }
       });
     });
-    HttpServerOptions options = guards.configure(new HttpServerOptions().setHttp2ClearTextEnabled(true).setTcpNoDelay(true)
-        .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(GrpcConnectionGuard.MAX_STREAMS)));
-    if (options.isSsl()) {
-      // gRPC is HTTP/2: over TLS a client asks for it by ALPN.
-      options.setUseAlpn(true);
-    }
+    HttpServerOptions options = serverOptions(guards);
     GrpcConnectionGuard connections = new GrpcConnectionGuard(guards.gate(), log, maxPendingBytes, rls.pendingBytes());
     HandshakeFailures handshakeFailures = new HandshakeFailures("gRPC", guards.clock());
     HttpServer server = vertx.createHttpServer(options)
@@ -134,6 +132,22 @@ public final class GrpcFrontVerticle extends VerticleBase {
         });
     listener = Listener.bind(server, guards, host, port);
     return listener.bound();
+  }
+
+  /** vertx-grpc's options of the gRPC port: the message size limit. */
+  public static GrpcServerOptions grpcOptions() {
+    return new GrpcServerOptions().setMaxMessageSize(MAX_MESSAGE_BYTES);
+  }
+
+  /** The gRPC port's server options: HTTP/2 cleartext (or over TLS by ALPN), the stream limit, the guards'. */
+  public static HttpServerOptions serverOptions(ListenerGuards guards) {
+    HttpServerOptions options = guards.configure(new HttpServerOptions().setHttp2ClearTextEnabled(true).setTcpNoDelay(true)
+        .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(GrpcConnectionGuard.MAX_STREAMS)));
+    if (options.isSsl()) {
+      // gRPC is HTTP/2: over TLS a client asks for it by ALPN.
+      options.setUseAlpn(true);
+    }
+    return options;
   }
 
   /**
@@ -161,29 +175,17 @@ public final class GrpcFrontVerticle extends VerticleBase {
     return null;
   }
 
+  /** The request, parsed once from the message's own bytes (no copy), decided; {@code call} answers it. */
   private static void answer(GrpcAnswer call, RateLimitService service, Buffer message) {
-    DecisionSpan span = DecisionSpan.current(SHOULD_RATE_LIMIT.fullMethodName());
     RateLimitRequest request;
     try {
-      request = RateLimitRequest.parseFrom(message.getBytes());
+      request = RateLimitRequest.parseFrom(((BufferInternal) message).getByteBuf().nioBuffer());
     } catch (InvalidProtocolBufferException notARequest) {
       refuse(call, "not a RateLimitRequest: " + notARequest.getMessage());
       return;
     }
-    service.shouldRateLimit(request).whenComplete((response, failure) -> {
-      if (failure == null) {
-        span.rateLimited(request.getDomain(), response.getOverallCode().name());
-        call.ok(response);
-        return;
-      }
-      Throwable cause = ServiceFailures.cause(failure);
-      if (cause instanceof InvalidRateLimitRequest) {
-        refuse(call, cause.getMessage());
-      } else {
-        LOG.log(System.Logger.Level.WARNING, "ShouldRateLimit for domain " + request.getDomain() + " failed: " + cause);
-        call.status(GrpcStatus.INTERNAL, String.valueOf(cause.getMessage()));
-      }
-    });
+    call.deciding(DecisionSpan.current(METHOD_NAME), request.getDomain());
+    service.shouldRateLimit(request, call);
   }
 
   private static void refuse(GrpcAnswer call, String reason) {
