@@ -20,8 +20,9 @@ import java.util.Set;
  * a ticket (a pre-shared key); both engines do both.
  *
  * <p>Bounded: the server's cache holds at most {@link #CACHE_SIZE} sessions, the oldest evicted
- * first, so clients that each make one full handshake cannot grow it; a session or ticket older
- * than the timeout is not resumed.
+ * first, so clients that each make one full handshake cannot grow it; a session or ticket is
+ * resumed only within the timeout of the handshake that issued it (under TLS 1.3 a resumed
+ * handshake issues a fresh ticket).
  *
  * <p>A certificate reload cannot be bypassed by resuming: each reload builds new server contexts
  * (Vert.x's {@code updateSSLOptions}), and a context has its own session cache and its own ticket
@@ -33,7 +34,7 @@ public final class TlsSessions {
 
   /** Sessions the server remembers for resumption by id. */
   public static final int CACHE_SIZE = 10_000;
-  /** How long a session (or a ticket) can be resumed after its full handshake. */
+  /** How long a session (or a ticket) can be resumed after the handshake that issued it. */
   public static final int TIMEOUT_SECONDS = 3_600;
 
   private TlsSessions() {
