@@ -2,6 +2,8 @@
 # TLS against plain text on the Throttr port: UPDATE at 4 connections x 64 in flight and 1 x 1
 # latency, for plain TCP, TLS with the OpenSSL engine and TLS with the JDK's, interleaved over
 # several rounds so that the machine's other load spreads over all three alike.
+# The server is pinned to core 0 and the load tool to core 1 (taskset), so that the figure is the
+# server's cost: unpinned, the load tool's own TLS took its share of the same two cores.
 # A throwaway certificate is made with the openssl command in a temporary folder.
 # Usage: verticles/benchmarks/scripts/tls.sh [seconds per run, default 8] [rounds, default 2].
 # Build first: mvn -q -DskipTests package
@@ -21,9 +23,9 @@ trap 'stop_server; rm -rf "$certs"' EXIT
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
   -addext subjectAltName=IP:127.0.0.1 -keyout "$certs/key.pem" -out "$certs/cert.pem" 2>/dev/null
 start_server() {
-  java -jar "$jar" --tcp-port "$tcp" --http-port "$http" --udp-port "$udp" "$@" >/tmp/sluice-tls-bench.log 2>&1 &
+  taskset -c 0 java -jar "$jar" --tcp-port "$tcp" --http-port "$http" --udp-port "$udp" "$@" >/tmp/sluice-tls-bench.log 2>&1 &
   server=$!
-  for _ in $(seq 1 100); do grep -q "serving Throttr" /tmp/sluice-tls-bench.log && return; sleep 0.1; done
+  for _ in $(seq 1 600); do grep -q "serving Throttr" /tmp/sluice-tls-bench.log && return; sleep 0.1; done
   echo "server did not start" >&2; cat /tmp/sluice-tls-bench.log >&2; exit 1
 }
 run() {
@@ -35,7 +37,7 @@ run() {
   fi
   start_server "${server_args[@]}"
   echo "== $label: $*"
-  java -jar "$bench_jar" --port "$tcp" --duration "$seconds" --warmup 3 "${client_args[@]}" "$@" | tail -2
+  taskset -c 1 java -jar "$bench_jar" --port "$tcp" --duration "$seconds" --warmup 3 "${client_args[@]}" "$@" | tail -2
   stop_server
 }
 for round in $(seq 1 "$rounds"); do

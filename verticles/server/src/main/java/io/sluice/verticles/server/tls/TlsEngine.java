@@ -1,8 +1,6 @@
 package io.sluice.verticles.server.tls;
 
 import io.netty.handler.ssl.OpenSsl;
-import io.vertx.core.net.JdkSSLEngineOptions;
-import io.vertx.core.net.OpenSSLEngineOptions;
 import io.vertx.core.net.SSLEngineOptions;
 
 /** Which TLS implementation serves the listeners ({@code --tls-engine}). */
@@ -26,7 +24,8 @@ public enum TlsEngine {
     return this;
   }
 
+  /** The engine's options, with session resumption bounded ({@link TlsSessions}). */
   public SSLEngineOptions options() {
-    return resolved() == OPENSSL ? new OpenSSLEngineOptions() : new JdkSSLEngineOptions();
+    return resolved() == OPENSSL ? TlsSessions.openSsl() : TlsSessions.jdk();
   }
 }

@@ -12,7 +12,10 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -20,6 +23,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.KeyPair;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.security.KeyPairGenerator;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
@@ -61,6 +66,25 @@ public final class TestCertificates {
 
   public Path caFile() {
     return ca.certificateFile();
+  }
+
+  /**
+   * A JDK client context that trusts the CAs in {@code caFiles} only. One context is one client
+   * session cache: connections made through the same context may resume each other's sessions.
+   */
+  public static SSLContext jdkTrusting(Path... caFiles) throws Exception {
+    KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+    trusted.load(null, null);
+    for (int i = 0; i < caFiles.length; i++) {
+      try (InputStream in = Files.newInputStream(caFiles[i])) {
+        trusted.setCertificateEntry("ca" + i, CertificateFactory.getInstance("X.509").generateCertificate(in));
+      }
+    }
+    TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trust.init(trusted);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, trust.getTrustManagers(), null);
+    return context;
   }
 
   /** A server certificate for 127.0.0.1 and localhost, in {@code name}.pem and {@code name}-key.pem. */

@@ -21,8 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -33,8 +33,7 @@ import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,7 +156,7 @@ class TlsTest {
   @Test
   void onlyTls12And13AreSpoken() throws Exception {
     SluiceUnderTest sut = start(false, TlsEngine.AUTO);
-    SSLContext context = jdkTrusting(certificates.caFile());
+    SSLContext context = TestCertificates.jdkTrusting(certificates.caFile());
     for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
       try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", sut.tcpPort())) {
         socket.setEnabledProtocols(new String[] {protocol});
@@ -171,7 +170,7 @@ class TlsTest {
   @Test
   void theHttpPortServesHttpsAndWss() throws Exception {
     SluiceUnderTest sut = start(false, TlsEngine.AUTO);
-    HttpClient https = HttpClient.newBuilder().sslContext(jdkTrusting(certificates.caFile())).build();
+    HttpClient https = HttpClient.newBuilder().sslContext(TestCertificates.jdkTrusting(certificates.caFile())).build();
     HttpResponse<String> health = https.send(HttpRequest.newBuilder(
         URI.create("https://localhost:" + sut.httpPort() + "/health")).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(health.statusCode()).isEqualTo(200);
@@ -240,7 +239,7 @@ class TlsTest {
     }
 
     assertServed(connect(sut.tcpPort(), trusting(certificates.caFile())), "after-mismatch");
-    HttpClient https = HttpClient.newBuilder().sslContext(jdkTrusting(certificates.caFile())).build();
+    HttpClient https = HttpClient.newBuilder().sslContext(TestCertificates.jdkTrusting(certificates.caFile())).build();
     HttpResponse<String> metrics = https.send(HttpRequest.newBuilder(
         URI.create("https://localhost:" + sut.httpPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(metrics.statusCode()).isEqualTo(200);
@@ -259,16 +258,78 @@ class TlsTest {
             + server.certificateFile());
   }
 
-  private static SSLContext jdkTrusting(Path ca) throws Exception {
-    KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
-    trusted.load(null, null);
-    try (InputStream in = Files.newInputStream(ca)) {
-      trusted.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+  /**
+   * A client that reconnects with its session cache makes an abbreviated handshake: the session it
+   * gets is the first one resumed, made at the first one's time (TLS 1.3 gives it a new id).
+   */
+  @ParameterizedTest
+  @EnumSource(value = TlsEngine.class, names = {"OPENSSL", "JDK"})
+  void aClientThatReconnectsResumesItsSession(TlsEngine engine) throws Exception {
+    SluiceUnderTest sut = start(false, engine);
+    for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+      SSLContext client = TestCertificates.jdkTrusting(certificates.caFile());
+      SSLSession first = served(client, sut.tcpPort(), protocol);
+      SSLSession second = served(client, sut.tcpPort(), protocol);
+      assertThat(second.getCreationTime()).as(protocol + " resumed: made by the first handshake")
+          .isEqualTo(first.getCreationTime());
+      assertThat(second.getProtocol()).isEqualTo(protocol);
+
+      SSLSession stranger = served(TestCertificates.jdkTrusting(certificates.caFile()), sut.tcpPort(), protocol);
+      assertThat(stranger.getCreationTime()).as(protocol + ": a client without the session makes a full handshake")
+          .isNotEqualTo(first.getCreationTime());
     }
-    TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trust.init(trusted);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, trust.getTrustManagers(), null);
-    return context;
+  }
+
+  /**
+   * A reload starts the listeners' session caches and ticket keys anew: a client that trusts both
+   * the old and the new CA, and holds a session from before, makes a full handshake and is shown
+   * the new certificate, where resuming would have kept it on the old one.
+   */
+  @ParameterizedTest
+  @EnumSource(value = TlsEngine.class, names = {"OPENSSL", "JDK"})
+  void aReloadedCertificateIsNotBypassedByResumingAnOldSession(TlsEngine engine) throws Exception {
+    SluiceUnderTest sut = start(false, engine);
+    Path oldCa = Files.copy(certificates.caFile(), folder.resolve("old-ca.pem"));
+    TestCertificates renewed = new TestCertificates(folder, "renewed");
+    SSLContext client = TestCertificates.jdkTrusting(oldCa, renewed.caFile());
+    List<String> protocols = List.of("TLSv1.2", "TLSv1.3");
+    List<SSLSession> before = new ArrayList<>();
+    for (String protocol : protocols) {
+      before.add(served(client, sut.tcpPort(), protocol));
+      assertThat(issuer(before.get(before.size() - 1))).contains("sluice test CA");
+    }
+
+    renewed.server("server");
+    await(sut.server().reload());
+    for (int i = 0; i < protocols.size(); i++) {
+      SSLSession after = served(client, sut.tcpPort(), protocols.get(i));
+      assertThat(issuer(after)).as(protocols.get(i) + ": the renewed certificate, by a full handshake")
+          .contains("renewed test CA");
+      assertThat(after.getCreationTime()).isNotEqualTo(before.get(i).getCreationTime());
+    }
+  }
+
+  private static String issuer(SSLSession session) throws Exception {
+    return ((X509Certificate) session.getPeerCertificates()[0]).getIssuerX500Principal().getName();
+  }
+
+  /**
+   * A full exchange over a fresh connection through {@code client}, and the session it ran on; it
+   * returns once the clock has passed the session's creation, so that a later full handshake is
+   * told from a resumed one by its creation time.
+   */
+  private static SSLSession served(SSLContext client, int port, String protocol) throws Exception {
+    SSLSession session;
+    try (SSLSocket socket = (SSLSocket) client.getSocketFactory().createSocket("127.0.0.1", port)) {
+      socket.setSoTimeout(10_000);
+      socket.setEnabledProtocols(new String[] {protocol});
+      // A QUERY of key "k": its answer comes after the server's session ticket, which the read takes in.
+      socket.getOutputStream().write(new byte[] {0x02, 1, 'k'});
+      assertThat(socket.getInputStream().read()).as("the first byte of the answer").isNotNegative();
+      session = socket.getSession();
+    }
+    long created = session.getCreationTime();
+    Poll.until("the clock passes the session's creation", () -> System.currentTimeMillis() > created);
+    return session;
   }
 }
