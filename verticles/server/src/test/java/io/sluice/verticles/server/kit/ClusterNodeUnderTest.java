@@ -14,6 +14,7 @@ import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.cluster.HazelcastSetup;
 import io.sluice.verticles.server.cluster.MemberCredentials;
 import io.sluice.verticles.server.grpc.RlsSettings;
+import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.udp.UdpSettings;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
@@ -58,6 +59,12 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
 
   private ClusterNodeUnderTest(int clusterPort, List<Integer> join, int backups, ValueSize size, Clock clock,
                                Policies policies, Fronts fronts, int shards, MemberCredentials credentials) {
+    this(clusterPort, join, backups, size, clock, policies, fronts, shards, credentials, SluiceUnderTest.defaults().http());
+  }
+
+  private ClusterNodeUnderTest(int clusterPort, List<Integer> join, int backups, ValueSize size, Clock clock,
+                               Policies policies, Fronts fronts, int shards, MemberCredentials credentials,
+                               HttpSettings http) {
     this.clusterPort = clusterPort;
     ClusterSettings cluster = new ClusterSettings(true, LOOPBACK, clusterPort,
         join.stream().map(port -> LOOPBACK + ":" + port).toList(), CLUSTER_NAME, backups, Optional.empty(),
@@ -66,7 +73,7 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
         cluster, size));
     ServerSettings settings = SluiceUnderTest.defaults().withValueSize(size)
         .withUdp(UdpSettings.defaults().withRules(fronts.udpRules())).withPolicies(policies).withCluster(cluster)
-        .withRls(fronts.rls()).withShards(shards);
+        .withRls(fronts.rls()).withShards(shards).withHttp(http);
     this.server = await(SluiceServer.start(vertx, settings, SluiceUnderTest.VERSION, clock, metrics));
   }
 
@@ -82,6 +89,12 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
   public static ClusterNodeUnderTest start(List<Integer> join, MemberCredentials credentials, Clock clock) {
     return new ClusterNodeUnderTest(freePort(), join, 1, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT,
         SluiceUnderTest.defaults().shards(), credentials);
+  }
+
+  /** A node alone in its cluster (one backup, none placed) whose HTTP port is set by {@code http}: its token, say. */
+  public static ClusterNodeUnderTest startAlone(HttpSettings http, Clock clock) {
+    return new ClusterNodeUnderTest(freePort(), List.of(), 1, ValueSize.UINT16, clock, Policies.none(), Fronts.DEFAULT,
+        SluiceUnderTest.defaults().shards(), MemberCredentials.NONE, http);
   }
 
   /**
