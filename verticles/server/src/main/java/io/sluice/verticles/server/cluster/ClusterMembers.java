@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Who takes part in the cluster, as this node hears it: Hazelcast's member list, the members that
@@ -62,6 +63,11 @@ final class ClusterMembers {
   private UUID membershipListener;
   private UUID lifecycleListener;
   private long readAgainTimer = -1;
+  /**
+   * One reading at a time: a reading blocks a worker thread while Hazelcast migrates (a merge), and
+   * readings piled up every 3 s would take the workers the clustered event bus needs.
+   */
+  private final AtomicBoolean readingAgain = new AtomicBoolean();
 
   ClusterMembers(HazelcastInstance hazelcast, String valueSize) {
     this.hazelcast = hazelcast;
@@ -180,6 +186,9 @@ final class ClusterMembers {
    * three members for good, docs/cluster.md).
    */
   private void readAgain(Context context, Runnable changed) {
+    if (!readingAgain.compareAndSet(false, true)) {
+      return;
+    }
     vertx.executeBlocking(() -> {
       IMap<String, String> ready = readyMembers;
       boolean heard = false;
@@ -189,7 +198,7 @@ final class ClusterMembers {
         }
       }
       return heard;
-    }, false).onSuccess(heard -> {
+    }, false).onComplete(read -> readingAgain.set(false)).onSuccess(heard -> {
       if (heard) {
         context.runOnContext(v -> changed.run());
       }
