@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Jepsen-style accuracy of one limit taken from every node of a three-node cluster, each node in
  * its own network namespace, through the check API and Throttr, with faults: latency, kill -9 of
  * the owner, SIGSTOP of the owner beyond the failure timeout, one node cut from the two others and
- * healed. {@link OverAdmission} computes the grants beyond the limit; the figures are printed, and
+ * healed, and such a cut during a rolling restart. {@link OverAdmission} computes the grants beyond the limit; the figures are printed, and
  * {@link DocumentedBounds} holds them to what docs/cluster.md promises.
  *
  * <p>Named *Netns, not *Test, so that the default build does not run it: {@code mvn -Pnetns}
