@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Jepsen-style accuracy of one limit taken from every node of a three-node cluster, each node in
  * its own network namespace, through the check API and Throttr, with faults: latency, kill -9 of
  * the owner, SIGSTOP of the owner beyond the failure timeout, one node cut from the two others and
- * healed. {@link OverAdmission} computes the grants beyond the limit; the figures are printed, and
+ * healed, and such a cut during a rolling restart. {@link OverAdmission} computes the grants beyond the limit; the figures are printed, and
  * {@link DocumentedBounds} holds them to what docs/cluster.md promises.
  *
  * <p>Named *Netns, not *Test, so that the default build does not run it: {@code mvn -Pnetns}
@@ -41,8 +41,11 @@ class ClusterAccuracyNetns {
 
   private static final int NODES = 3;
   private static final long LIMIT = 600;
-  /** Longer than a scenario lasts, so that each scenario's grants fall in one window of each limit. */
-  private static final Duration WINDOW = Duration.ofMinutes(2);
+  /**
+   * Longer than a scenario lasts (the rolling restart's three restarts and a split take up to about
+   * two minutes), so that each scenario's grants fall in one window of each limit.
+   */
+  private static final Duration WINDOW = Duration.ofMinutes(5);
   /** Each of the six clients (two per node) takes this often: 60 a second per limit, three times what a node gives alone. */
   private static final int PER_SECOND = 20;
   private static final String POLICY = "scenario";
@@ -174,6 +177,47 @@ class ClusterAccuracyNetns {
   }
 
   /**
+   * A rolling restart with a split in it. The node that is neither the keys' owner nor their backup
+   * is cut from the two others; the owner is then stopped (SIGTERM): its leave reaches the backup,
+   * which takes the keys over by handoff, but not the cut node, which removes both others once the
+   * failure timeout passed and serves the keys from nothing. The owner starts again and joins the
+   * backup while the cut lasts; the network heals, the sides merge, and the two other nodes are
+   * restarted in turn. A graceful leave loses nothing and counts nothing twice, so the split's
+   * promise holds alone: the grants the cut node served apart bound the excess.
+   */
+  @Test
+  void aPartitionDuringARollingRestart() throws Exception {
+    int owner = begin(false);
+    List<Integer> ranking = cluster.ranking(owner, throttrKey);
+    int backup = ranking.get(1);
+    int cut = ranking.get(2);
+    takers.start(PER_SECOND);
+    awaitGrants(LIMIT / 4);
+    long cutAt = System.nanoTime();
+    network.isolate(cut);
+    cluster.stop(owner);
+    cluster.awaitReady(backup, 1); // it removed the cut node: the cut lasted past the failure timeout
+    cluster.awaitReady(cut, 1);
+    cluster.startNode(owner);
+    cluster.awaitReady(owner, NODES - 1);
+    cluster.awaitReady(backup, NODES - 1);
+    String scenario = "node " + cut + " cut from the two others while the owner (node " + owner
+        + ") is restarted, then healed, then nodes " + backup + " and " + cut + " restarted";
+    DocumentedBounds.split(figures(scenario + " (the split, so far)", Long.MAX_VALUE, owner), LIMIT);
+    long healedAt = System.nanoTime();
+    network.heal();
+    cluster.awaitAllReady();
+    long reformedAt = System.nanoTime();
+    cluster.restart(backup);
+    cluster.restart(cut);
+    awaitEveryLimitDenying(allNodes());
+    OverAdmission.Report report = finish(scenario, healedAt, owner);
+    DocumentedBounds.split(report, LIMIT);
+    afterHeal(report, "granted by node " + cut + " from the cut until the cluster re-formed",
+        grant -> grant.node() == cut && grant.atNanos() - cutAt >= 0 && grant.atNanos() - reformedAt <= 0);
+  }
+
+  /**
    * Holds each limit's figures to the heal's promise: the grants served from the copy apart (those
    * {@code apart} takes, printed) bound the excess.
    */
@@ -187,8 +231,8 @@ class ClusterAccuracyNetns {
 
   /**
    * A network and a cluster on it, with a policy of {@link #LIMIT} per {@link #WINDOW}, and two keys
-   * owned by the same node (returned): the check API's and a Throttr key made with the limit as its
-   * quota. The check API stores its state under {@code rl:<policy>:<key>}, which decides its owner.
+   * placed alike (the same owner, returned, and the same backups): the check API's and a Throttr key
+   * made with the limit as its quota. The check API stores its state under {@code rl:<policy>:<key>}, which decides its owner.
    */
   private int begin(boolean latency) throws Exception {
     network = NetworkNamespaces.create(NODES);
@@ -206,7 +250,8 @@ class ClusterAccuracyNetns {
     int owner = -1;
     for (int i = 0; owner < 0; i++) {
       int candidate = cluster.ownerOf(0, "rl:" + POLICY + ":netns-" + i);
-      if (cluster.ownerOf(0, "netns-throttr-" + i) == candidate) {
+      if (cluster.ownerOf(0, "netns-throttr-" + i) == candidate
+          && cluster.ranking(0, "rl:" + POLICY + ":netns-" + i).equals(cluster.ranking(0, "netns-throttr-" + i))) {
         owner = candidate;
         checkKey = "netns-" + i;
         throttrKey = "netns-throttr-" + i;

@@ -1,6 +1,7 @@
 package io.sluice.gateway.netns;
 
 import io.sluice.gateway.process.ChildProcess;
+import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.storage.KeyHash;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +47,8 @@ final class NamespaceCluster implements AutoCloseable {
   private final Path directory;
   private final List<String> nodeArguments;
   private final ChildProcess[] nodes;
+  /** What each node printed in its earlier runs, before a restart: kept with the last run's in its log. */
+  private final StringBuilder[] earlierOutput;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private NamespaceCluster(NetworkNamespaces network, Path directory, List<String> nodeArguments) {
@@ -52,6 +56,7 @@ final class NamespaceCluster implements AutoCloseable {
     this.directory = directory;
     this.nodeArguments = nodeArguments;
     this.nodes = new ChildProcess[network.nodes()];
+    this.earlierOutput = IntStream.range(0, nodes.length).mapToObj(node -> new StringBuilder()).toArray(StringBuilder[]::new);
   }
 
   /**
@@ -82,7 +87,11 @@ final class NamespaceCluster implements AutoCloseable {
     return network.address(node);
   }
 
+  /** Starts the node in its namespace; a node that ran before is started again (a restart), its output kept. */
   void startNode(int node) throws IOException {
+    if (nodes[node] != null) {
+      earlierOutput[node].append(nodes[node].output()).append("\n--- started again ---\n");
+    }
     String members = IntStream.range(0, nodes.length).mapToObj(other -> address(other) + ":" + CLUSTER_PORT)
         .collect(Collectors.joining(","));
     List<String> arguments = new ArrayList<>(List.of("--cluster", "--bind", address(node),
@@ -132,11 +141,34 @@ final class NamespaceCluster implements AutoCloseable {
   int ownerOf(int askedNode, String key) throws IOException {
     JsonObject table = new JsonObject(get(askedNode, "/api/cluster/partitions").body());
     JsonArray owners = table.getJsonArray("owners");
-    int partition = KeyHash.shardOf(KeyHash.of(key.getBytes(StandardCharsets.UTF_8)), table.getInteger("partitions"));
+    int partition = partitionOf(key, table.getInteger("partitions"));
     String http = owners.getJsonObject(partition).getString("http");
     String host = http.substring(0, http.lastIndexOf(':'));
     return IntStream.range(0, nodes.length).filter(node -> address(node).equals(host)).findFirst()
         .orElseThrow(() -> new AssertionError("partition " + partition + " is owned at " + http + ", no node of this cluster"));
+  }
+
+  /**
+   * The nodes ranked for {@code key}'s partition by {@code askedNode}'s members: its owner first, then
+   * its backups in the order they would take it over. Computed with the cluster's own {@link PartitionTable}
+   * from the members' node ids, which {@code /api/cluster/partitions} does not list beyond the owner.
+   */
+  List<Integer> ranking(int askedNode, String key) throws IOException {
+    JsonArray members = new JsonObject(get(askedNode, "/api/cluster").body()).getJsonArray("members");
+    Map<String, Integer> nodeOfId = new HashMap<>();
+    for (int i = 0; i < members.size(); i++) {
+      JsonObject member = members.getJsonObject(i);
+      String host = member.getString("address").replaceAll("^\\[|\\]:\\d+$", "");
+      int node = IntStream.range(0, nodes.length).filter(candidate -> address(candidate).equals(host)).findFirst()
+          .orElseThrow(() -> new AssertionError("member " + member + " is no node of this cluster"));
+      nodeOfId.put(member.getString("id"), node);
+    }
+    PartitionTable table = PartitionTable.of(nodeOfId.keySet(), nodeOfId.size() - 1);
+    return table.replicasOf(partitionOf(key, PartitionTable.PARTITIONS)).stream().map(nodeOfId::get).toList();
+  }
+
+  private static int partitionOf(String key, int partitions) {
+    return KeyHash.shardOf(KeyHash.of(key.getBytes(StandardCharsets.UTF_8)), partitions);
   }
 
   /** The node's last replication lag (its latest batch of changes to a backup, acknowledged), in nanoseconds. */
@@ -168,6 +200,16 @@ final class NamespaceCluster implements AutoCloseable {
     nodes[node].awaitExit();
   }
 
+  /**
+   * One step of a rolling restart: SIGTERM (the node hands its partitions over and exits), started
+   * again, and waited for until every running node counts every running node.
+   */
+  void restart(int node) throws Exception {
+    stop(node);
+    startNode(node);
+    awaitAllReady();
+  }
+
   /** SIGSTOP: the process is frozen, its sockets stay open, as in a long GC pause or a stalled VM. */
   void pause(int node) throws Exception {
     nodes[node].signal("STOP");
@@ -194,7 +236,7 @@ final class NamespaceCluster implements AutoCloseable {
     for (int node = 0; node < nodes.length; node++) {
       if (nodes[node] != null) {
         nodes[node].close();
-        Files.writeString(logs.resolve(network.namespace(node) + ".log"), nodes[node].output());
+        Files.writeString(logs.resolve(network.namespace(node) + ".log"), earlierOutput[node] + nodes[node].output());
       }
     }
   }

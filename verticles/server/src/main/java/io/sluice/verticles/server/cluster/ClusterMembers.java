@@ -8,6 +8,7 @@ import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -23,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Who takes part in the cluster, as this node hears it: Hazelcast's member list, the members that
@@ -36,7 +38,12 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ClusterMembers {
 
   private static final System.Logger LOG = System.getLogger(ClusterNode.class.getName());
-  private static final String READY_MAP = "sluice.cluster.ready";
+  static final String READY_MAP = "sluice.cluster.ready";
+  /**
+   * How often the ready map is read again: what a member said while this node's listener was being
+   * moved over in a merge, or a write delayed past this node's reading at MERGED, is heard within it.
+   */
+  static final long READ_AGAIN_MILLIS = 3_000;
 
   private final HazelcastInstance hazelcast;
   private final String self;
@@ -55,6 +62,12 @@ final class ClusterMembers {
   private UUID readyListener;
   private UUID membershipListener;
   private UUID lifecycleListener;
+  private long readAgainTimer = -1;
+  /**
+   * One reading at a time: a reading blocks a worker thread while Hazelcast migrates (a merge), and
+   * readings piled up every 3 s would take the workers the clustered event bus needs.
+   */
+  private final AtomicBoolean readingAgain = new AtomicBoolean();
 
   ClusterMembers(HazelcastInstance hazelcast, String valueSize) {
     this.hazelcast = hazelcast;
@@ -157,12 +170,39 @@ final class ClusterMembers {
         merged(context, changed);
       }
     });
-    return answering.compose(v -> vertx.executeBlocking(() -> {
+    return answering.compose(v -> vertx.<Void>executeBlocking(() -> {
       readyMembers = hazelcast.getMap(READY_MAP);
       readyListener = readyMembers.addEntryListener(new ReadyListener(context, changed), true);
       readyMembers.keySet().forEach(readyIds::add);
       return null;
-    }));
+    })).onSuccess(v -> readAgainTimer = vertx.setPeriodic(READ_AGAIN_MILLIS, id -> readAgain(context, changed)));
+  }
+
+  /**
+   * Adds the members the ready map names that this node had not heard of, and computes the table
+   * again if there were any. The ready map's events are not enough after a merge: the merged node's
+   * listener moves over to the other side's cluster a moment after it joined, and what was said
+   * meanwhile never reaches it (a rolling restart with a split in it left a node counting two of
+   * three members for good, docs/cluster.md).
+   */
+  private void readAgain(Context context, Runnable changed) {
+    if (!readingAgain.compareAndSet(false, true)) {
+      return;
+    }
+    vertx.executeBlocking(() -> {
+      IMap<String, String> ready = readyMembers;
+      boolean heard = false;
+      if (ready != null) {
+        for (String id : ready.keySet()) {
+          heard |= readyIds.add(id);
+        }
+      }
+      return heard;
+    }, false).onComplete(read -> readingAgain.set(false)).onSuccess(heard -> {
+      if (heard) {
+        context.runOnContext(v -> changed.run());
+      }
+    });
   }
 
   /**
@@ -214,7 +254,8 @@ final class ClusterMembers {
    * A member joining the ready map changes the table; one publishing its addresses only changes
    * what {@link #addressesOf} says.
    */
-  private final class ReadyListener implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String> {
+  private final class ReadyListener implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String>,
+      EntryRemovedListener<String, String> {
 
     private final Context context;
     private final Runnable changed;
@@ -238,6 +279,19 @@ final class ClusterMembers {
         context.runOnContext(v -> changed.run());
       }
     }
+
+    /**
+     * This node's word that it is ready, removed while it still serves: by a member that saw it
+     * leave during a split, its removal carried out only once the split healed. Said again, or the
+     * members that read the map afterwards never count this node. (A leaving node removes this
+     * listener before its word.)
+     */
+    @Override
+    public void entryRemoved(EntryEvent<String, String> event) {
+      if (event.getKey().equals(self)) {
+        sayAgainIfReady();
+      }
+    }
   }
 
   /** Stops following, and withdraws this node's word that it is ready. */
@@ -245,6 +299,7 @@ final class ClusterMembers {
     if (membershipListener == null) {
       return Future.succeededFuture();
     }
+    vertx.cancelTimer(readAgainTimer);
     return admission.stop().compose(v -> addressesHeard.unregister()).recover(gone -> Future.succeededFuture()).compose(v -> vertx.executeBlocking(() -> {
       hazelcast.getCluster().removeMembershipListener(membershipListener);
       hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListener);

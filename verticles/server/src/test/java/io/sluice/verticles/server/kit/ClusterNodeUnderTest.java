@@ -93,6 +93,12 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
         SluiceUnderTest.defaults().shards(), credentials);
   }
 
+  /** A node alone in its cluster (one backup, none placed) whose HTTP port is set by {@code http}: its token, say. */
+  public static ClusterNodeUnderTest startAlone(HttpSettings http, Clock clock) {
+    return new ClusterNodeUnderTest(freePort(), List.of(), 1, ValueSize.UINT16, clock, Policies.none(), Fronts.withHttp(http),
+        SluiceUnderTest.defaults().shards(), MemberCredentials.NONE);
+  }
+
   /**
    * A node on the cluster port {@code clusterPort} (from {@link #freePort}), looking for the nodes
    * at {@code join}: to start one before the node it names, which then makes a cluster of its own.

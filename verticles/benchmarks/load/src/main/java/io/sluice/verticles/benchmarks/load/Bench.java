@@ -12,9 +12,11 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.PemTrustOptions;
 import org.HdrHistogram.Histogram;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -101,7 +103,9 @@ public final class Bench {
       targets.put(options.host() + ":" + options.port(), all);
       return targets;
     }
-    OwnerTable table = OwnerTable.fetch(options.host(), options.httpPort());
+    Optional<String> token = options.authTokenFile() == null ? Optional.empty()
+        : Optional.of(OwnerTable.tokenFrom(Path.of(options.authTokenFile())));
+    OwnerTable table = OwnerTable.fetch(options.host(), options.httpPort(), token);
     for (String owner : table.owners()) {
       KeySpace owned = all.ownedBy(key -> owner.equals(table.ownerOf(key)));
       if (owned.counters().length > 0 && owned.buffers().length == 0) {

@@ -26,7 +26,8 @@ record BenchOptions(
     long ttlSeconds,
     String tlsCa,
     int httpPort,
-    boolean routeByOwner) {
+    boolean routeByOwner,
+    String authTokenFile) {
 
   static final String HELP = String.join("\n",
       "Usage: java -jar sluice.jar bench [options]",
@@ -47,6 +48,8 @@ record BenchOptions(
       "  --route-by-owner     a cluster: fetch its partition table from --host:--http-port, open --connections",
       "                       to every owner and send each key to its owner's Throttr port (docs/cluster.md)",
       "  --http-port PORT     HTTP port of the node giving the table, with --route-by-owner (8080)",
+      "  --auth-token-file FILE  the node's HTTP token (its --auth-token-file), sent as a bearer token when",
+      "                       --route-by-owner asks for the table",
       "Fan-out of one publisher to many WebSocket subscribers: java -jar sluice.jar bench fanout --help",
       "The UDP text protocol (over_limit): java -jar sluice.jar bench udp --help",
       "The attacks of docs/security.md, then whether fresh clients are served: java -jar sluice.jar bench attack --help");
@@ -55,7 +58,7 @@ record BenchOptions(
 
   static BenchOptions parse(List<String> args) {
     Map<String, String> values = Arguments.parse(args, List.of("host", "port", "connections", "pipeline", "keys",
-        "mix", "duration", "warmup", "value-size", "value-bytes", "ttl", "tls-ca", "http-port"), List.of("route-by-owner"));
+        "mix", "duration", "warmup", "value-size", "value-bytes", "ttl", "tls-ca", "http-port", "auth-token-file"), List.of("route-by-owner"));
     if (values == null) {
       return null;
     }
@@ -73,7 +76,8 @@ record BenchOptions(
         Arguments.positive(values, "ttl", 3600),
         values.get("tls-ca"),
         Arguments.positive(values, "http-port", 8080),
-        values.containsKey("route-by-owner"));
+        values.containsKey("route-by-owner"),
+        values.get("auth-token-file"));
   }
 
   private static Map<Operation, Integer> mix(String spec) {

@@ -9,9 +9,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -25,12 +29,16 @@ record OwnerTable(String version, List<String> throttrByPartition) {
 
   static final String PATH = "/api/cluster/partitions";
 
-  /** Asks the node at {@code host:httpPort}; fails with the node's answer when it has no table to give. */
-  static OwnerTable fetch(String host, int httpPort) throws IOException, InterruptedException {
+  /**
+   * Asks the node at {@code host:httpPort}, with its bearer token when it has one (every {@code /api/}
+   * call needs it then); fails with the node's answer when it has no table to give.
+   */
+  static OwnerTable fetch(String host, int httpPort, Optional<String> token) throws IOException, InterruptedException {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     URI uri = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + httpPort + PATH);
-    HttpResponse<String> answer = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
+    token.ifPresent(bearer -> request.header("Authorization", "Bearer " + bearer));
+    HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     if (answer.statusCode() != 200) {
       throw new IllegalStateException("GET " + uri + " answered " + answer.statusCode() + ": " + answer.body());
     }
@@ -53,6 +61,25 @@ record OwnerTable(String version, List<String> throttrByPartition) {
       }
     }
     return new OwnerTable(table.getString("version"), List.of(throttr));
+  }
+
+  /**
+   * The token in {@code file}, read as the server reads its {@code --auth-token-file}: the content
+   * without its line end, visible ASCII without spaces; anything else is refused here, with the file's
+   * name, rather than sent and answered 401.
+   */
+  static String tokenFrom(Path file) {
+    String token;
+    try {
+      token = Files.readString(file, StandardCharsets.UTF_8).strip();
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--auth-token-file " + file + " cannot be read: " + e, e);
+    }
+    if (token.isEmpty() || !token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      throw new IllegalArgumentException("--auth-token-file " + file + " must hold one token: visible ASCII characters,"
+          + " no spaces");
+    }
+    return token;
   }
 
   /** The Throttr address of the owner of {@code key}, by the documented key hash. */
