@@ -38,43 +38,40 @@ final class QueryParam {
     if (from < 0) {
       return null;
     }
-    int end = uri.length();
-    for (int i = from; i < end; i++) {
-      char c = uri.charAt(i);
-      if (c == '#') {
-        end = i;
-      } else if (c == '%' || c == '+' || c > 0x7e) {
-        return UNDECIDED;
-      }
-    }
-    // The walk of Netty's QueryStringDecoder, which Vert.x's getParam reads through.
+    // The walk of Netty's QueryStringDecoder, which Vert.x's getParam reads through, in one pass.
+    int length = uri.length();
     int nameStart = from;
     int valueStart = -1;
     int kept = 0;
-    for (int i = from; i <= end; i++) {
-      char c = i < end ? uri.charAt(i) : '&';
+    for (int i = from; ; i++) {
+      char c = i < length ? uri.charAt(i) : '#';
       if (c == '=') {
         if (nameStart == i) {
           nameStart = i + 1;
         } else if (valueStart < nameStart) {
           valueStart = i + 1;
         }
-      } else if (c == '&' || c == ';') {
+      } else if (c == '&' || c == ';' || c == '#') {
         if (nameStart < i) {
           kept++;
           boolean valued = valueStart > nameStart;
           int nameEnd = valued ? valueStart - 1 : i;
           if (nameEnd - nameStart == name.length() && uri.regionMatches(true, nameStart, name, 0, name.length())) {
-            if (kept > PARAMS_LIMIT) {
+            // An escape after the match is decoded by Vert.x too, and a malformed one fails the whole query.
+            if (kept > PARAMS_LIMIT || uri.indexOf('%', i) >= 0) {
               return UNDECIDED;
             }
             return valued ? uri.substring(valueStart, i) : "";
           }
         }
+        if (c == '#') {
+          return null;
+        }
         nameStart = i + 1;
+      } else if (c == '%' || c == '+' || c > 0x7e) {
+        return UNDECIDED;
       }
     }
-    return null;
   }
 
   /** Where the query begins (after its {@code ?}), or -1 when there is none before any {@code #}. */

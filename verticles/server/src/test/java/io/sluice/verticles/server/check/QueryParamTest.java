@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link QueryParam} answers as Vert.x's {@code getParam} does (its query decoder is the oracle),
@@ -34,9 +35,15 @@ class QueryParamTest {
 
   @Test
   void escapesAndCharactersBeyondAsciiAreLeftToVertx() {
-    for (String uri : new String[] {"/p?key=a%20b", "/p?k%65y=x", "/p?key=a+b", "/p?key=\u00e9", "/p?\u212aey=x"}) {
+    for (String uri : new String[] {"/p?key=a%20b", "/p?k%65y=x", "/p?key=a+b", "/p?key=\u00e9", "/p?\u212aey=x",
+        "/p?key=x&bad=%zz"}) {
       assertThat(QueryParam.scan(uri, "key")).as(uri).isSameAs(QueryParam.UNDECIDED);
     }
+  }
+
+  @Test
+  void aMalformedEscapeAfterTheNameStillFailsAsInVertx() {
+    assertThatThrownBy(() -> vertx("/p?key=x&bad=%zz", "key")).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
