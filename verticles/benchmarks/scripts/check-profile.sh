@@ -5,6 +5,9 @@
 # server's own samples, so they stay meaningful on a loaded machine; throughput does not.
 # Usage: verticles/benchmarks/scripts/check-profile.sh JAR [seconds, default 20] [out dir, default a temp dir]
 #        verticles/benchmarks/scripts/check-profile.sh OUT_DIR   (the shares of an earlier run's recording again)
+# As floors.sh runs the check: PIN=1 (server on core 0, wrk on core 1), LUA=floors.lua and
+# CONFIG=verticles/benchmarks/scripts/floors.yaml (GET /v1/check/tb?key=kN over 10,000 keys);
+# WARMUP=seconds (default 10).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 if [ -d "$1" ]; then
@@ -20,16 +23,19 @@ else
     "$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")/lib/jfr/profile.jfc" >"$settings"
   flags=${SERVER_FLAGS-"--grpc-port 0"}
   # For an older build: SERVER_FLAGS="" (no gRPC port yet), CONFIG=its own tree's deploy/examples/sluice.yaml.
-  java "-XX:StartFlightRecording=settings=$settings,filename=$out/check.jfr" -jar "$jar" $flags \
+  server_cpu=""; wrk_cpu=""
+  if [ -n "${PIN:-}" ]; then server_cpu="taskset -c 0"; wrk_cpu="taskset -c 1"; fi
+  lua=verticles/benchmarks/scripts/${LUA:-check.lua}
+  $server_cpu java "-XX:StartFlightRecording=settings=$settings,filename=$out/check.jfr" -jar "$jar" $flags \
     --config "${CONFIG:-deploy/examples/sluice.yaml}" --tcp-port 0 --udp-port 0 --http-port "$port" >"$out/server.log" 2>&1 &
   server=$!
   trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
   for _ in $(seq 1 200); do grep -q "serving Throttr" "$out/server.log" && break; sleep 0.1; done
   url="http://127.0.0.1:$port/v1/check"
-  wrk -t2 -c64 -d10s -s verticles/benchmarks/scripts/check.lua "$url" >/dev/null
+  $wrk_cpu wrk -t2 -c64 -d"${WARMUP:-10}s" -s "$lua" "$url" >/dev/null
   # The recording so far is warm-up: only samples after this instant are counted.
   date -u +%H:%M:%S >"$out/measured-from"
-  wrk -t2 -c64 -d"${seconds}s" -s verticles/benchmarks/scripts/check.lua "$url" | grep "Requests/sec"
+  $wrk_cpu wrk -t2 -c64 -d"${seconds}s" -s "$lua" "$url" | grep "Requests/sec"
   kill "$server"; wait "$server" 2>/dev/null || true
   trap - EXIT
   jfr print --events jdk.ExecutionSample --stack-depth 256 "$out/check.jfr" >"$out/samples.txt"

@@ -118,7 +118,7 @@ final class HttpListener {
     });
     features.add(HttpFeature.at("/ws", bridge::handler));
     CheckApi checkApi = new CheckApi(wide.policies(), directory, token, wide.metrics().meters(), wide.limitActivity(),
-        wide.instance().clock(), wide.callers());
+        wide.callers());
     features.add(checkApi.direct());
     checkApi.mounts().forEach((path, handler) -> features.add(HttpFeature.at(path, handler)));
     features.add(rls.json(token));

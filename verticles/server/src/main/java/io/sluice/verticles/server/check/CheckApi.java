@@ -4,7 +4,6 @@ import io.sluice.verticles.server.http.DirectRoutes;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.strategies.policy.Policies;
@@ -58,10 +57,10 @@ public final class CheckApi {
    * @param callers where each check's caller is counted for the dashboard's Connections view
    */
   public CheckApi(LivePolicies policies, ShardDirectory shards, BearerToken token, MeterRegistry metrics,
-                  LimitActivity activity, Clock clock, Callers callers) {
+                  LimitActivity activity, Callers callers) {
     this.live = policies;
     this.lookup = new CheckPolicies(policies.get());
-    this.decisions = new CheckDecisions(metrics, activity, clock);
+    this.decisions = new CheckDecisions(metrics, activity);
     this.shards = shards;
     this.token = token;
     this.callers = callers;

@@ -3,7 +3,6 @@ package io.sluice.verticles.server.check;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.sluice.verticles.engine.time.Clock;
 import io.sluice.verticles.server.metrics.LimitActivity;
 import io.sluice.verticles.server.metrics.RequestMeters;
 import io.sluice.verticles.strategies.Decision;
@@ -38,16 +37,14 @@ final class CheckDecisions {
 
   private final MeterRegistry registry;
   private final LimitActivity activity;
-  private final Clock clock;
   private final Timer duration;
   private final ConcurrentHashMap<String, PolicyMeters> policies = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Counter> errors = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Counter> requests = new ConcurrentHashMap<>();
 
-  CheckDecisions(MeterRegistry registry, LimitActivity activity, Clock clock) {
+  CheckDecisions(MeterRegistry registry, LimitActivity activity) {
     this.registry = registry;
     this.activity = activity;
-    this.clock = clock;
     this.duration = durationTimer(registry, API);
   }
 
@@ -75,10 +72,13 @@ final class CheckDecisions {
     sample.stop(duration);
   }
 
-  /** One decision of {@code policy} for {@code key}. */
-  void record(Policy policy, String key, Decision decision) {
+  /**
+   * One decision of {@code policy} for {@code key}, taken at {@code nowNs} by the shard's clock (the
+   * instant the decision was taken: reading the clock again here would cost each check a read).
+   */
+  void record(Policy policy, String key, Decision decision, long nowNs) {
     PolicyMeters meters = policyMeters(policy.name());
-    boolean near = meters.activity.decided(key, decision, clock.epochNanos());
+    boolean near = meters.activity.decided(key, decision, nowNs);
     if (decision.allowed()) {
       meters.allowed.increment();
       if (near) {

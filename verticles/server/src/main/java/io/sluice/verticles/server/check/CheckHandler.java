@@ -121,7 +121,7 @@ final class CheckHandler implements Endpoint.RequestAction {
             return;
           }
           try {
-            services.decisions().record(policy, check.key(), done.decision());
+            services.decisions().record(policy, check.key(), done.decision(), done.nowNs());
             span.checked(policy.name(), done.decision().allowed());
             DecisionResponse.send(request.response(), check.target(), done.decision(), done.nowNs(), deniedStatus);
             answered.complete();

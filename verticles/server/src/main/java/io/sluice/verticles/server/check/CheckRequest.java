@@ -58,8 +58,8 @@ record CheckRequest(RateLimitFields target, String key, byte[] recordKey, long c
     RateLimitFields target = policies.get(policy);
     // Envoy appends the original query: a ?key= there is the client's, not a choice of key, unless
     // the policy says keys come from param. (A POST naming a key such a policy ignores is refused.)
-    String key = target.policy().key().acceptsParam() ? http.getParam("key") : null;
-    String costText = http.getParam("cost");
+    String key = target.policy().key().acceptsParam() ? QueryParam.of(http, "key") : null;
+    String costText = QueryParam.of(http, "cost");
     long cost = costText == null ? 1 : queryCost(costText, target.policy());
     return build(target, key, cost, new HttpFacts(http, key, originalPath(http, pathAfterPolicy)));
   }

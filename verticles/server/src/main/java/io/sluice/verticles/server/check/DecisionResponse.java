@@ -26,6 +26,20 @@ final class DecisionResponse {
   static final CharSequence X_REMAINING = HttpHeaders.createOptimized("X-RateLimit-Remaining");
   static final CharSequence X_RESET = HttpHeaders.createOptimized("X-RateLimit-Reset");
   private static final CharSequence JSON = HttpHeaders.createOptimized(Endpoint.JSON);
+  private static final CharSequence SHADOW_ALLOWED = HttpHeaders.createOptimized("allowed");
+  private static final CharSequence SHADOW_DENIED = HttpHeaders.createOptimized("denied");
+  /** The body's constant parts, in ASCII: only its numbers are written per answer. */
+  private static final byte[] BODY_ALLOWED = AsciiText.ascii("{\"allowed\":true,\"limit\":");
+  private static final byte[] BODY_DENIED = AsciiText.ascii("{\"allowed\":false,\"limit\":");
+  private static final byte[] BODY_REMAINING = AsciiText.ascii(",\"remaining\":");
+  private static final byte[] BODY_RESET = AsciiText.ascii(",\"reset\":");
+  private static final byte[] BODY_RETRY_AFTER = AsciiText.ascii(",\"retry_after\":");
+  private static final byte[] BODY_NULL = AsciiText.ascii("null");
+  private static final byte[] BODY_SHADOW_ALLOWED = AsciiText.ascii(",\"shadow\":\"allowed\"");
+  private static final byte[] BODY_SHADOW_DENIED = AsciiText.ascii(",\"shadow\":\"denied\"");
+  private static final byte[] BODY_END = AsciiText.ascii("}");
+  /** Room for the usual body and RateLimit field; a longer one (a composite's, huge numbers) grows it. */
+  private static final int SCRATCH_BYTES = 128;
 
   private DecisionResponse() {
   }
@@ -53,15 +67,17 @@ final class DecisionResponse {
     long reset = RateLimitFields.secondsUntil(binding.resetNs(), nowNs);
     // NEVER (a cost beyond capacity) cannot reach here: such costs are refused as bad requests.
     long retryAfter = binding.retryAfterNs() == Result.NEVER ? -1 : RateLimitFields.ceilSeconds(binding.retryAfterNs());
+    // One scratch for the RateLimit field, then the body: each is copied out before it is reused.
+    AsciiText text = new AsciiText(SCRATCH_BYTES);
     response.setStatusCode(enforce && !allowed ? deniedStatus : 200)
         .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
         .putHeader(RATELIMIT_POLICY, fields.policyField())
-        .putHeader(RATELIMIT, fields.limitField(decision, nowNs));
+        .putHeader(RATELIMIT, fields.limitField(decision, nowNs, text));
     if (enforce && !allowed && retryAfter >= 0) {
       response.putHeader(RETRY_AFTER, Long.toString(retryAfter));
     }
     if (shadow) {
-      response.putHeader(SHADOW, decision.allowed() ? "allowed" : "denied");
+      response.putHeader(SHADOW, decision.allowed() ? SHADOW_ALLOWED : SHADOW_DENIED);
     }
     if (fields.policy().legacyHeaders()) {
       // As GitHub and upstream's examples do: the reset as Unix seconds, rounded up.
@@ -69,12 +85,18 @@ final class DecisionResponse {
           .putHeader(X_REMAINING, Long.toString(binding.remaining()))
           .putHeader(X_RESET, Long.toString(RateLimitFields.ceilSeconds(Math.max(0, binding.resetNs()))));
     }
-    String body = "{\"allowed\":" + allowed
-        + ",\"limit\":" + binding.limit()
-        + ",\"remaining\":" + binding.remaining()
-        + ",\"reset\":" + reset
-        + ",\"retry_after\":" + (retryAfter >= 0 ? Long.toString(retryAfter) : "null")
-        + (shadow ? ",\"shadow\":\"" + (decision.allowed() ? "allowed" : "denied") + '"' : "") + '}';
-    response.end(body);
+    text.clear().append(allowed ? BODY_ALLOWED : BODY_DENIED).append(binding.limit())
+        .append(BODY_REMAINING).append(binding.remaining())
+        .append(BODY_RESET).append(reset)
+        .append(BODY_RETRY_AFTER);
+    if (retryAfter >= 0) {
+      text.append(retryAfter);
+    } else {
+      text.append(BODY_NULL);
+    }
+    if (shadow) {
+      text.append(decision.allowed() ? BODY_SHADOW_ALLOWED : BODY_SHADOW_DENIED);
+    }
+    response.end(text.append(BODY_END).toBuffer());
   }
 }

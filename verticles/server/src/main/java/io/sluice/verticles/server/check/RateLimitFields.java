@@ -4,6 +4,7 @@ import io.sluice.verticles.strategies.Decision;
 import io.sluice.verticles.strategies.Result;
 import io.sluice.verticles.strategies.policy.AdvertisedLimit;
 import io.sluice.verticles.strategies.policy.Policy;
+import io.netty.util.AsciiString;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -24,14 +25,18 @@ import java.util.Map;
  *
  * <p>{@code t} counts whole seconds, rounded up, to the strategy's reset instant, whose meaning is
  * the strategy's (spec §4: a bucket reports "now" when it admits). The policy field never changes,
- * so it is built once.
+ * so it is built once; the RateLimit field's item names are prepared as bytes once, and only its
+ * numbers are written per answer.
  */
 final class RateLimitFields {
 
+  private static final byte[] ITEM_SEPARATOR = AsciiText.ascii(", ");
+  private static final byte[] RESET_PARAMETER = AsciiText.ascii(";t=");
+
   private final Policy policy;
-  private final String policyField;
-  /** Result name → the quoted item name, with its leading quote and trailing {@code ";r="}. */
-  private final Map<String, String> itemStarts = new HashMap<>();
+  private final AsciiString policyField;
+  /** Result name → the quoted item name, with its leading quote and trailing {@code ";r="}, in ASCII. */
+  private final Map<String, byte[]> itemStarts = new HashMap<>();
 
   RateLimitFields(Policy policy) {
     this.policy = policy;
@@ -40,13 +45,13 @@ final class RateLimitFields {
     for (AdvertisedLimit limit : policy.limits()) {
       // Policy and quota names are drawn from [A-Za-z0-9_-:.@+]: nothing to escape in an sf-string.
       String item = '"' + (single ? policy.name() : policy.name() + ':' + limit.result()) + '"';
-      itemStarts.put(limit.result(), item + ";r=");
+      itemStarts.put(limit.result(), AsciiText.ascii(item + ";r="));
       if (field.length() > 0) {
         field.append(", ");
       }
       field.append(item).append(";q=").append(limit.quota()).append(";w=").append(limit.windowSeconds());
     }
-    this.policyField = field.toString();
+    this.policyField = new AsciiString(field);
   }
 
   Policy policy() {
@@ -54,21 +59,21 @@ final class RateLimitFields {
   }
 
   /** The RateLimit-Policy value. */
-  String policyField() {
+  AsciiString policyField() {
     return policyField;
   }
 
-  /** The RateLimit value for a decision taken at {@code nowNs}. */
-  String limitField(Decision decision, long nowNs) {
-    StringBuilder field = new StringBuilder(48);
+  /** The RateLimit value for a decision taken at {@code nowNs}, written into {@code field} (cleared first). */
+  AsciiString limitField(Decision decision, long nowNs, AsciiText field) {
+    field.clear();
     for (Result result : decision.results()) {
       if (field.length() > 0) {
-        field.append(", ");
+        field.append(ITEM_SEPARATOR);
       }
       field.append(itemStarts.get(result.name())).append(result.remaining())
-          .append(";t=").append(secondsUntil(result.resetNs(), nowNs));
+          .append(RESET_PARAMETER).append(secondsUntil(result.resetNs(), nowNs));
     }
-    return field.toString();
+    return field.toAsciiString();
   }
 
   /** Whole seconds from now to an instant, rounded up; 0 for the past. */

@@ -87,6 +87,18 @@ class RequestGuardTest {
     assertFreshClientServed();
   }
 
+  /** The guard remembers the last Host field's verdict; each request is still judged by its own. */
+  @Test
+  void eachRequestIsJudgedByItsOwnHost() throws IOException {
+    String evil = "Host: evil.example";
+    for (int round = 0; round < 2; round++) {
+      assertThat(get("/api/overview", local()).status()).isEqualTo(200);
+      assertThat(get("/api/overview", local()).status()).isEqualTo(200);
+      assertThat(get("/api/overview", evil).status()).isEqualTo(421);
+      assertThat(get("/api/overview", evil).status()).isEqualTo(421);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"localhost", "LOCALHOST.", "127.0.0.1", "[::1]", "10.1.2.3", "[fe80::1]"})
   void loopbackNamesAndAddressesAreServed(String host) throws IOException {
