@@ -34,7 +34,8 @@ public final class ClusterMeters {
         .baseUnit("seconds")
         .description("Time from the first change of the last replicated batch to its backup's acknowledgement").register(registry);
     Gauge.builder("sluice.cluster.replication.in.flight", replicasInFlight, Number::doubleValue)
-        .description("Messages of changes or copies sent to backups and not acknowledged yet").register(registry);
+        .description("Messages of changes or copies sent to backups and not acknowledged yet (a shard thread's"
+            + " changes about to ship count as one): zero means every change so far is on its backups").register(registry);
     replicationHeld = Counter.builder("sluice.cluster.replication.held")
         .description("Times a shard thread's changes waited for a backup that had " + ReplicaLane.MAX_UNACKNOWLEDGED
             + " batches not acknowledged yet (once per wait; they ship, merged, at its next acknowledgement)")

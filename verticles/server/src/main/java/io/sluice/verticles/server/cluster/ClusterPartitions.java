@@ -75,6 +75,16 @@ public final class ClusterPartitions {
       }
 
       @Override
+      public void changesWaiting() {
+        shipper.changesWaiting();
+      }
+
+      @Override
+      public void changesShipped() {
+        shipper.changesShipped();
+      }
+
+      @Override
       public void held() {
         shipper.held();
       }

@@ -36,6 +36,15 @@ final class ReplicaFeed implements ChangeListener {
      */
     boolean hasBackups(int partition);
 
+    /**
+     * A shard thread has changes to ship after its turn: until {@link #changesShipped}, they count
+     * as a message in flight, so that none in flight means every change so far is on its backups.
+     */
+    void changesWaiting();
+
+    /** The changes {@link #changesWaiting} announced were shipped (their batches now in flight) or held. */
+    void changesShipped();
+
     /** A change batch from this node with no section yet. */
     ByteBuf changeBatch();
 

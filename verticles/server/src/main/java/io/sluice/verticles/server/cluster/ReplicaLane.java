@@ -53,12 +53,18 @@ final class ReplicaLane {
     if (!flushScheduled) {
       flushScheduled = true;
       // After this turn's batches: every change of the turn travels in one message per backup.
+      shipper.changesWaiting();
       Vertx.currentContext().runOnContext(v -> flush());
     }
   }
 
   private void flush() {
     flushScheduled = false;
+    ship();
+    shipper.changesShipped();
+  }
+
+  private void ship() {
     Map<String, Outgoing> outgoing = new HashMap<>(4);
     boolean held = false;
     int kept = 0;
@@ -117,7 +123,7 @@ final class ReplicaLane {
   private void settled(String backup) {
     unacknowledged.computeIfPresent(backup, (b, count) -> count > 1 ? count - 1 : null);
     if (!queued.isEmpty()) {
-      flush();
+      ship();
     }
   }
 }

@@ -150,6 +150,16 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   }
 
   @Override
+  public void changesWaiting() {
+    meters.replicaSent();
+  }
+
+  @Override
+  public void changesShipped() {
+    meters.replicaSettled();
+  }
+
+  @Override
   public void held() {
     meters.replicationHeld();
   }

@@ -44,6 +44,8 @@ class ReplicaLaneTest {
     final List<Shipped> shipped = new ArrayList<>();
     List<String> backups = List.of("backup-1");
     int held;
+    /** Turns whose changes were announced and not shipped yet: zero after every {@link #turn}. */
+    int waiting;
 
     @Override
     public void ship(String backup, ByteBuf changes, long firstChangeNanos, Runnable settled) {
@@ -63,6 +65,16 @@ class ReplicaLaneTest {
     @Override
     public ByteBuf changeBatch() {
       return PartitionMessages.changeBatch("owner");
+    }
+
+    @Override
+    public void changesWaiting() {
+      waiting++;
+    }
+
+    @Override
+    public void changesShipped() {
+      waiting--;
     }
 
     @Override
@@ -156,6 +168,7 @@ class ReplicaLaneTest {
       context.runOnContext(w -> flushed.complete());
     });
     await(flushed.future());
+    assertThat(shipper.waiting).as("changes announced and not shipped after the turn").isZero();
   }
 
   private void setCounter(int partition, String key, long value) {

@@ -54,7 +54,7 @@ class ReplicationBatchTest {
     ThrottrClient writer = owner.client(clients);
     keysByPartition.values().forEach(keys -> keys.forEach(
         key -> assertThat(await(writer.insert(new String(key, StandardCharsets.UTF_8), 0, TtlUnit.SECONDS, 600))).isTrue()));
-    awaitShipped(owner, keysByPartition.keySet());
+    ClusterNodeUnderTest.awaitReplicated(nodes);
     long messagesBefore = replicationMessages(owner);
 
     // Every partition's work sent in one turn of the node's loop reaches each shard thread as one parcel.
@@ -72,7 +72,7 @@ class ReplicationBatchTest {
       Future.all(work).<Void>mapEmpty().onComplete(updated);
     });
     await(updated.future());
-    awaitShipped(owner, keysByPartition.keySet());
+    ClusterNodeUnderTest.awaitReplicated(nodes);
 
     int shards = SluiceUnderTest.defaults().shards();
     long shardThreads = keysByPartition.keySet().stream().map(partition -> partition % shards).distinct().count();
@@ -89,20 +89,6 @@ class ReplicationBatchTest {
       String name = new String(key, StandardCharsets.UTF_8);
       assertThat(await(reader.query(name)).quota()).as("%s on the backup", name).isEqualTo(UPDATES_PER_KEY);
     }));
-  }
-
-  /**
-   * Waits until the changes made so far to {@code partitions} are on the backups. A shard thread
-   * ships right after the turn that changed them: work sent to the partitions now runs after
-   * that, so once it is done the batches are in flight or acknowledged, and none in flight means
-   * acknowledged.
-   */
-  private void awaitShipped(ClusterNodeUnderTest owner, java.util.Set<Integer> partitions) {
-    Promise<Void> behind = Promise.promise();
-    owner.node().loop().runOnContext(v -> Future.all(partitions.stream()
-        .map(partition -> owner.node().work().on(partition, store -> { })).toList()).<Void>mapEmpty().onComplete(behind));
-    await(behind.future());
-    ClusterNodeUnderTest.awaitReplicated(nodes);
   }
 
   /** {@link #KEYS} keys the node owns, by partition. */
