@@ -19,15 +19,22 @@ import java.util.Map;
  * acknowledged yet. Beyond that the changes of the partitions it backs up wait in their
  * {@link ReplicaFeed}s, where a key changed again replaces its image, so what waits is at most one
  * image per key; the next acknowledgement ships them. The owner answers its clients meanwhile:
- * only the replication lag grows. Each wait is counted once
+ * only the replication lag grows. A batch takes no further partition past {@link #MAX_BATCH_BYTES}:
+ * the others go in a batch of their own right after. Each wait is counted once
  * ({@code sluice_cluster_replication_held_total}). Runs on the shard thread.
  */
 final class ReplicaLane {
 
   /** Batches a backup may have unacknowledged from one shard thread before changes wait here. */
   static final int MAX_UNACKNOWLEDGED = 4;
+  /**
+   * The size past which a batch takes no further partition (they go in the next one): far below
+   * the event bus's largest frame, which a whole partition's seed already has to fit in.
+   */
+  static final int MAX_BATCH_BYTES = 16 << 20;
 
   private final ReplicaFeed.Shipper shipper;
+  private final int maxBatchBytes;
   /** The feeds with changes not shipped yet, in the order they changed first. */
   private final List<ReplicaFeed> queued = new ArrayList<>();
   private final Map<String, Integer> unacknowledged = new HashMap<>();
@@ -44,12 +51,22 @@ final class ReplicaLane {
   }
 
   ReplicaLane(ReplicaFeed.Shipper shipper) {
+    this(shipper, MAX_BATCH_BYTES);
+  }
+
+  /** @param maxBatchBytes see {@link #MAX_BATCH_BYTES} (tests use a small one) */
+  ReplicaLane(ReplicaFeed.Shipper shipper, int maxBatchBytes) {
     this.shipper = shipper;
+    this.maxBatchBytes = maxBatchBytes;
   }
 
   /** {@code feed} has changes and is not queued yet. */
   void changed(ReplicaFeed feed) {
     queued.add(feed);
+    scheduleFlush();
+  }
+
+  private void scheduleFlush() {
     if (!flushScheduled) {
       flushScheduled = true;
       // After this turn's batches: every change of the turn travels in one message per backup.
@@ -67,6 +84,7 @@ final class ReplicaLane {
   private void ship() {
     Map<String, Outgoing> outgoing = new HashMap<>(4);
     boolean held = false;
+    boolean full = false;
     int kept = 0;
     for (ReplicaFeed feed : queued) {
       List<String> backups = feed.pending() ? shipper.backupsOf(feed.partition()) : List.of();
@@ -76,6 +94,9 @@ final class ReplicaLane {
       } else if (anyAtBound(backups)) {
         queued.set(kept++, feed);
         held = true;
+      } else if (anyFull(backups, outgoing)) {
+        queued.set(kept++, feed);
+        full = true;
       } else {
         write(feed, backups, outgoing);
         feed.dequeued();
@@ -88,6 +109,9 @@ final class ReplicaLane {
     });
     if (held) {
       shipper.held();
+    }
+    if (full) {
+      scheduleFlush();
     }
   }
 
@@ -108,6 +132,16 @@ final class ReplicaLane {
         out.message.writeBytes(written, from, written.writerIndex() - from);
       }
     }
+  }
+
+  private boolean anyFull(List<String> backups, Map<String, Outgoing> outgoing) {
+    for (String backup : backups) {
+      Outgoing out = outgoing.get(backup);
+      if (out != null && out.message.readableBytes() >= maxBatchBytes) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean anyAtBound(List<String> backups) {

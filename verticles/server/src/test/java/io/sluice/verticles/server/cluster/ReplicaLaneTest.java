@@ -83,9 +83,10 @@ class ReplicaLaneTest {
     }
   }
 
-  ReplicaLaneTest() {
+  /** {@link #PARTITIONS} served partitions' stores, feeding one lane whose batches take partitions up to {@code maxBatchBytes}. */
+  private void serve(int maxBatchBytes) {
     PartitionStates states = new PartitionStates();
-    ReplicaLane lane = new ReplicaLane(shipper);
+    ReplicaLane lane = new ReplicaLane(shipper, maxBatchBytes);
     for (int p = 0; p < PARTITIONS; p++) {
       states.set(p, PartitionStates.SERVING);
       Store store = new Store(clock, 0);
@@ -101,6 +102,7 @@ class ReplicaLaneTest {
 
   @Test
   void aTurnsChangesLeaveAsOneMessagePerBackupWithEachKeysLastStateOnce() {
+    serve(ReplicaLane.MAX_BATCH_BYTES);
     shipper.backups = List.of("backup-1", "backup-2");
     turn(() -> {
       for (int p = 0; p < PARTITIONS; p++) {
@@ -121,10 +123,12 @@ class ReplicaLaneTest {
         assertThat(counterOf(backup, "key:" + section.partition())).isEqualTo(64);
       }
     }
+    assertThat(shipper.waiting).as("changes announced and not shipped").isZero();
   }
 
   @Test
   void aBackupBehindHoldsItsChangesMergedUntilItAcknowledges() {
+    serve(ReplicaLane.MAX_BATCH_BYTES);
     for (int i = 0; i < ReplicaLane.MAX_UNACKNOWLEDGED; i++) {
       int value = i;
       turn(() -> setCounter(0, "behind", value));
@@ -157,6 +161,27 @@ class ReplicaLaneTest {
     assertThat(counterOf(backup, "other:0")).isEqualTo(108);
     assertThat(counterOf(backup, "other:1")).isEqualTo(109);
     assertThat(counterOf(backup, "other:2")).isEqualTo(107);
+    assertThat(shipper.waiting).as("changes announced and not shipped").isZero();
+  }
+
+  @Test
+  void aFullBatchLeavesTheOtherPartitionsToTheNextOne() {
+    serve(1);
+    turn(() -> {
+      for (int p = 0; p < 3; p++) {
+        setCounter(p, "key:" + p, p);
+      }
+    });
+    // Each turn from here lets the batch the previous one queued leave.
+    turn(() -> { });
+    turn(() -> { });
+
+    assertThat(shipper.shipped).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      PartitionMessages.ChangeBatch batch = PartitionMessages.readChangeBatch(shipper.shipped.get(i).changes().duplicate());
+      assertThat(batch.sections()).extracting(PartitionMessages.Replica::partition).containsExactly(i);
+    }
+    assertThat(shipper.waiting).as("changes announced and not shipped").isZero();
   }
 
   /** Runs {@code changes} as one turn of the lane's event loop, and returns once the lane flushed after it. */
@@ -168,7 +193,6 @@ class ReplicaLaneTest {
       context.runOnContext(w -> flushed.complete());
     });
     await(flushed.future());
-    assertThat(shipper.waiting).as("changes announced and not shipped after the turn").isZero();
   }
 
   private void setCounter(int partition, String key, long value) {
