@@ -4,7 +4,9 @@
 # baseline) on a single node, UPDATE 4 x 64 on the owner of every key in cluster mode (a one-node
 # cluster), and through a node that owns no key (a second node started with the measuring aid
 # -Dsluice.cluster.router-only=true, so every request travels to the first); then UPDATE 1 x 1
-# latency through that non-owner.
+# latency through that non-owner; then "routed, with backups": UPDATE 2 x 64 per owner on a 2-node
+# cluster with the default --backups 1, each key sent to its owner (--route-by-owner), so each
+# owner also ships its changes to the other (goal: >= 0.9 x the cluster of one).
 # With NETNS_DELAY set (e.g. NETNS_DELAY=1ms, as root), the owner and the non-owner run in two
 # network namespaces joined by a veth pair delaying each direction by that much (tc netem), the
 # load generator beside the non-owner: the cluster rounds then measure the event bus across a
@@ -70,6 +72,13 @@ await_members() { # http port, members
   done
   echo "cluster did not form" >&2; exit 1
 }
+await_ready() { # http port: in the table and serving every partition it owns
+  for _ in $(seq 1 600); do
+    "${in_router[@]}" curl -fs "http://127.0.0.1:$1/ready" >/dev/null && return
+    sleep 0.1
+  done
+  echo "node on $1 not ready" >&2; exit 1
+}
 
 for round in $(seq 1 "$rounds"); do
   echo "== round $round: single node, UPDATE 4 x 64"
@@ -96,5 +105,23 @@ for round in $(seq 1 "$rounds"); do
   bench 9610 --connections 1 --pipeline 1 --mix update
   echo "   (forwarded batches: $(metrics 9690 | grep '^sluice_cluster_forwarded_batches_total'))"
   echo "   (forwarded key requests: $(metrics 9690 | grep '^sluice_cluster_forwarded_key_requests_total'))"
+  stop_all
+
+  echo "== round $round: 2-node cluster, routed, with backups (--backups 1), UPDATE 2 x 64 per owner"
+  if [ -z "${NETNS_DELAY:-}" ]; then
+    start owner owner 9680 --tcp-port 9600 --udp-port 9601 --cluster --cluster-port 5801 --backups 1
+    start owner second 9690 --tcp-port 9610 --udp-port 9611 --cluster --cluster-port 5802 --backups 1 \
+      --cluster-members 127.0.0.1:5801
+    await_members 9680 2
+    await_ready 9680
+    await_ready 9690
+    java -jar "$bench_jar" --route-by-owner --host 127.0.0.1 --http-port 9680 --connections 2 --pipeline 64 \
+      --mix update --duration "$seconds" --warmup 3 | tail -2
+    for p in 9680 9690; do
+      echo "   ($p: $(metrics $p | grep -E '^sluice_cluster_replication_(held_total|in_flight|lag_seconds\{quantile="0.99"\})' | tr '\n' ' '))"
+    done
+  else
+    echo "   (not measured across namespaces: both owners and the load generator would share one)"
+  fi
   stop_all
 done

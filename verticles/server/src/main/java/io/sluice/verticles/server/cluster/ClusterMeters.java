@@ -14,6 +14,7 @@ public final class ClusterMeters {
   private final Counter forwarded;
   private final Counter forwardedRequests;
   private final Counter refusedMembers;
+  private final Counter replicationHeld;
   private final MeterRegistry registry;
   private final Timer replicationLag;
   private final AtomicLong lastLagNanos = new AtomicLong();
@@ -33,7 +34,12 @@ public final class ClusterMeters {
         .baseUnit("seconds")
         .description("Time from the first change of the last replicated batch to its backup's acknowledgement").register(registry);
     Gauge.builder("sluice.cluster.replication.in.flight", replicasInFlight, Number::doubleValue)
-        .description("Messages of changes or copies sent to backups and not acknowledged yet").register(registry);
+        .description("Messages of changes or copies sent to backups and not acknowledged yet (a shard thread's"
+            + " changes about to ship count as one): zero means every change so far is on its backups").register(registry);
+    replicationHeld = Counter.builder("sluice.cluster.replication.held")
+        .description("Times a shard thread's changes waited for a backup that had " + ReplicaLane.MAX_UNACKNOWLEDGED
+            + " batches not acknowledged yet (once per wait; they ship, merged, at its next acknowledgement)")
+        .register(registry);
     forwarded = Counter.builder("sluice.cluster.forwarded.batches")
         .description("Batches of requests this node sent to the owner of their partition on another node").register(registry);
     forwardedRequests = Counter.builder("sluice.cluster.forwarded.key.requests")
@@ -67,6 +73,10 @@ public final class ClusterMeters {
   void replicated(long lagNanos) {
     lastLagNanos.set(lagNanos);
     replicationLag.record(lagNanos, TimeUnit.NANOSECONDS);
+  }
+
+  void replicationHeld() {
+    replicationHeld.increment();
   }
 
   void replicaSent() {

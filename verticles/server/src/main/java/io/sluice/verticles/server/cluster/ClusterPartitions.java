@@ -55,18 +55,47 @@ public final class ClusterPartitions {
     }
     ReplicaFeed.Shipper late = new ReplicaFeed.Shipper() {
       @Override
-      public void ship(int partition, ByteBuf images, long since) {
-        shipper.ship(partition, images, since);
+      public void ship(String backup, ByteBuf changes, long since, Runnable settled) {
+        shipper.ship(backup, changes, since, settled);
+      }
+
+      @Override
+      public List<String> backupsOf(int partition) {
+        return shipper.backupsOf(partition);
       }
 
       @Override
       public boolean hasBackups(int partition) {
         return shipper != null && shipper.hasBackups(partition);
       }
+
+      @Override
+      public ByteBuf changeBatch() {
+        return shipper.changeBatch();
+      }
+
+      @Override
+      public void changesWaiting() {
+        shipper.changesWaiting();
+      }
+
+      @Override
+      public void changesShipped() {
+        shipper.changesShipped();
+      }
+
+      @Override
+      public void held() {
+        shipper.held();
+      }
     };
+    ReplicaLane[] lanes = new ReplicaLane[shards];
+    for (int i = 0; i < shards; i++) {
+      lanes[i] = new ReplicaLane(late);
+    }
     for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
       Store store = new Store(clock, metricsOriginNanos, recordLimits.share(PartitionTable.PARTITIONS));
-      ReplicaFeed feed = new ReplicaFeed(p, states, late);
+      ReplicaFeed feed = new ReplicaFeed(p, states, late, lanes[p % shards]);
       store.listen(feed);
       feeds.put(p, feed);
       stores.add(store);

@@ -7,6 +7,8 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The messages that move a partition's records between nodes, and how each is read: a handoff
@@ -16,11 +18,16 @@ import java.nio.charset.StandardCharsets;
  * length, a partition beyond the table, an unknown kind) is refused as a whole and never acted upon.
  *
  * <p>Layouts: handoff {@code partition (u16 LE), sender}; replica {@code kind (u8), partition
- * (u16 LE), sender, images}; a sender is its length (u8) and its UTF-8 bytes.
+ * (u16 LE), sender, images}; change batch {@code kind (u8) = 5, sender, sections}, a section being
+ * {@code partition (u16 LE), length (u32 LE), images}; a sender is its length (u8) and its UTF-8
+ * bytes. Images are {@link io.sluice.verticles.engine.storage.RecordImage}s.
  */
 final class PartitionMessages {
 
-  /** Changes of a served partition's keys. */
+  /**
+   * Changes of a served partition's keys, one partition per message: no longer sent (see
+   * {@link #CHANGE_BATCH}), still applied when a node of an earlier version sends it.
+   */
   static final byte CHANGES = 1;
   /** The whole partition: the backup holds exactly these records. */
   static final byte RESET = 2;
@@ -31,8 +38,17 @@ final class PartitionMessages {
    * the receiver, its owner now, joins it key by key into the stricter state ({@link SplitCopies}).
    */
   static final byte HEAL = 4;
+  /**
+   * Changes of several served partitions in one message: what one shard thread of the owner
+   * changed in a turn (or while the backup was behind), each key's last state once ({@link ReplicaLane}).
+   */
+  static final byte CHANGE_BATCH = 5;
   /** The reply failure code of a handoff whose asker is not the partition's owner by the receiver's table (yet). */
   static final int NOT_YOURS = 409;
+
+  /** A change batch: its sections read as {@link #CHANGES} replicas, one per partition. */
+  record ChangeBatch(String sender, List<Replica> sections) {
+  }
 
   /** A node asks for a partition, to own it. */
   record Handoff(int partition, String sender) {
@@ -83,6 +99,59 @@ final class PartitionMessages {
     String sender = readSender(in);
     return kind >= CHANGES && kind <= HEAL && partition < PartitionTable.PARTITIONS && sender != null
         ? new Replica(kind, partition, sender, in.slice()) : null;
+  }
+
+  /** A change batch with no section yet (see {@link #startSection}). */
+  static ByteBuf changeBatch(String sender) {
+    ByteBuf out = Unpooled.buffer(256);
+    out.writeByte(CHANGE_BATCH);
+    writeSender(out, sender);
+    return out;
+  }
+
+  /** Starts a partition's section of a change batch; its images follow, then {@link #endSection}. */
+  static int startSection(ByteBuf batch, int partition) {
+    batch.writeShortLE(partition);
+    int length = batch.writerIndex();
+    batch.writeIntLE(0);
+    return length;
+  }
+
+  /** Ends the section {@link #startSection} returned {@code section} for: sets its length. */
+  static void endSection(ByteBuf batch, int section) {
+    batch.setIntLE(section, batch.writerIndex() - section - 4);
+  }
+
+  /** Whether {@code in} (not consumed) holds a change batch rather than another replica message. */
+  static boolean isChangeBatch(ByteBuf in) {
+    return in.isReadable() && in.getByte(in.readerIndex()) == CHANGE_BATCH;
+  }
+
+  /**
+   * The change batch, or null when the message does not read whole as one: a partition beyond the
+   * table, a section longer than what is left, or no section.
+   */
+  static ChangeBatch readChangeBatch(ByteBuf in) {
+    if (in.readableBytes() < 2 || in.readByte() != CHANGE_BATCH) {
+      return null;
+    }
+    String sender = readSender(in);
+    if (sender == null) {
+      return null;
+    }
+    List<Replica> sections = new ArrayList<>();
+    while (in.isReadable()) {
+      if (in.readableBytes() < 6) {
+        return null;
+      }
+      int partition = in.readUnsignedShortLE();
+      long length = in.readUnsignedIntLE();
+      if (partition >= PartitionTable.PARTITIONS || length > in.readableBytes()) {
+        return null;
+      }
+      sections.add(new Replica(CHANGES, partition, sender, in.readSlice((int) length)));
+    }
+    return sections.isEmpty() ? null : new ChangeBatch(sender, sections);
   }
 
   /** The images of a replica message written by {@link #replica}, copied (to send again). */

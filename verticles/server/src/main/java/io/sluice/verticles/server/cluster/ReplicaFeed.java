@@ -1,47 +1,72 @@
 package io.sluice.verticles.server.cluster;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.sluice.verticles.engine.storage.ChangeListener;
 import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.storage.RecordImage;
-import io.vertx.core.Vertx;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The changes of one partition this node serves, on their way to its backups: each changed key's
- * last state is shipped once per batch, as {@link RecordImage}s, right after the event-loop turn
- * that made the changes. Runs on the partition's shard thread. A copy that is not served (a
- * backup, a partition awaiting its records) ships nothing.
+ * last state, kept until its {@link ReplicaLane} ships the partition's images with the other
+ * partitions' of the same shard thread. A key changed many times before then is shipped once,
+ * so what waits here is at most one entry per key of the partition. Runs on the partition's shard
+ * thread. A copy that is not served (a backup, a partition awaiting its records) ships nothing.
  */
 final class ReplicaFeed implements ChangeListener {
 
   /** Where the images go: the partition's backups, as the table says at that moment. */
   interface Shipper {
-    void ship(int partition, ByteBuf images, long firstChangeNanos);
+    /**
+     * Sends one {@link PartitionMessages#CHANGE_BATCH} to {@code backup}; {@code settled} runs on
+     * the calling thread once the backup acknowledged it or it failed.
+     */
+    void ship(String backup, ByteBuf changes, long firstChangeNanos, Runnable settled);
+
+    /** The partition's backups now, other than this node. */
+    List<String> backupsOf(int partition);
 
     /**
      * Whether the partition has a backup now. A backup added later gets the whole partition,
      * copied after the table changed, so a change not noted before then is not lost.
      */
     boolean hasBackups(int partition);
+
+    /**
+     * A shard thread has changes to ship after its turn: until {@link #changesShipped}, they count
+     * as a message in flight, so that none in flight means every change so far is on its backups.
+     */
+    void changesWaiting();
+
+    /** The changes {@link #changesWaiting} announced were shipped (their batches now in flight) or held. */
+    void changesShipped();
+
+    /** A change batch from this node with no section yet. */
+    ByteBuf changeBatch();
+
+    /** Changes started waiting: a backup had {@link ReplicaLane#MAX_UNACKNOWLEDGED} batches unacknowledged. */
+    void held();
   }
 
   private final int partition;
   private final PartitionStates states;
-  private final Shipper shipper;
+  private final ReplicaFeed.Shipper shipper;
+  private final ReplicaLane lane;
   /** Key to its last state; null for a removal. In change order. */
   private final Map<ByteBuffer, Record> dirty = new LinkedHashMap<>();
   private long firstChangeNanos;
-  private boolean flushScheduled;
+  /** Whether the lane has this feed in its list: set when added, cleared when the lane lets it go. */
+  private boolean queued;
 
-  ReplicaFeed(int partition, PartitionStates states, Shipper shipper) {
+  ReplicaFeed(int partition, PartitionStates states, Shipper shipper, ReplicaLane lane) {
     this.partition = partition;
     this.states = states;
     this.shipper = shipper;
+    this.lane = lane;
   }
 
   @Override
@@ -62,10 +87,9 @@ final class ReplicaFeed implements ChangeListener {
       firstChangeNanos = System.nanoTime();
     }
     dirty.put(ByteBuffer.wrap(record.key()), state);
-    if (!flushScheduled) {
-      flushScheduled = true;
-      // After this turn's batches: every change of the turn travels in one message per backup.
-      Vertx.currentContext().runOnContext(v -> flush());
+    if (!queued) {
+      queued = true;
+      lane.changed(this);
     }
   }
 
@@ -74,13 +98,29 @@ final class ReplicaFeed implements ChangeListener {
     dirty.clear();
   }
 
-  private void flush() {
-    flushScheduled = false;
-    if (dirty.isEmpty() || !states.serving(partition)) {
+  int partition() {
+    return partition;
+  }
+
+  /** Whether there is something to ship: false once discarded, or when the partition is no longer served here. */
+  boolean pending() {
+    if (!states.serving(partition)) {
       dirty.clear();
-      return;
     }
-    ByteBuf images = Unpooled.buffer(dirty.size() * 32);
+    return !dirty.isEmpty();
+  }
+
+  long firstChangeNanos() {
+    return firstChangeNanos;
+  }
+
+  /** The lane let this feed go (shipped or nothing to ship): the next change queues it again. */
+  void dequeued() {
+    queued = false;
+  }
+
+  /** Writes each changed key's last state once, as {@link RecordImage}s, and forgets them. */
+  void drainTo(ByteBuf images) {
     dirty.forEach((key, record) -> {
       if (record == null) {
         RecordImage.writeRemoval(images, key.array());
@@ -90,6 +130,5 @@ final class ReplicaFeed implements ChangeListener {
     });
     // Kept and cleared, not replaced: a new map would grow its table again every turn.
     dirty.clear();
-    shipper.ship(partition, images, firstChangeNanos);
   }
 }

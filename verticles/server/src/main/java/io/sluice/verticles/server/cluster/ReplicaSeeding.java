@@ -3,7 +3,9 @@ package io.sluice.verticles.server.cluster;
 import io.netty.buffer.ByteBuf;
 import io.sluice.verticles.engine.log.LogText;
 import io.sluice.verticles.engine.routing.PartitionTable;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -19,7 +21,7 @@ import java.util.function.Supplier;
 /**
  * The copies of a partition on its backups: the owner copies a partition whole to each backup that
  * did not hold it (seed, {@link PartitionMessages#RESET}), then ships its changes as
- * {@link ReplicaFeed} gathers them ({@link PartitionMessages#CHANGES}); a backup applies either on
+ * {@link ReplicaLane} gathers them ({@link PartitionMessages#CHANGE_BATCH}); a backup applies either on
  * the partition's shard thread and acknowledges it. Used on the node's loop, but for
  * {@link #ship}, called on the shard threads.
  */
@@ -121,14 +123,45 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   }
 
   @Override
-  public void ship(int partition, ByteBuf images, long firstChangeNanos) {
-    for (String backup : table.get().backupsOf(partition)) {
-      // A table that changed since the partition's last served turn may name this node a backup.
-      if (!backup.equals(self)) {
-        send(backup, PartitionMessages.CHANGES, partition, images.retainedDuplicate(), firstChangeNanos, 0, null);
+  public List<String> backupsOf(int partition) {
+    List<String> backups = table.get().backupsOf(partition);
+    // A table that changed since the partition's last served turn may name this node a backup.
+    return backups.contains(self) ? backups.stream().filter(backup -> !backup.equals(self)).toList() : backups;
+  }
+
+  @Override
+  public ByteBuf changeBatch() {
+    return PartitionMessages.changeBatch(self);
+  }
+
+  @Override
+  public void ship(String backup, ByteBuf changes, long firstChangeNanos, Runnable settled) {
+    request(backup, changes, ack -> {
+      // Settled first: the lane ships what waited before the in-flight gauge can read zero.
+      settled.run();
+      meters.replicaSettled();
+      if (ack.succeeded()) {
+        meters.replicated(System.nanoTime() - firstChangeNanos);
+      } else {
+        // At most MAX_UNACKNOWLEDGED such lines per shard thread and backup per request timeout.
+        notTaken(PartitionMessages.CHANGE_BATCH, "a batch of changes", backup, ack.cause());
       }
-    }
-    images.release();
+    });
+  }
+
+  @Override
+  public void changesWaiting() {
+    meters.replicaSent();
+  }
+
+  @Override
+  public void changesShipped() {
+    meters.replicaSettled();
+  }
+
+  @Override
+  public void held() {
+    meters.replicationHeld();
   }
 
   /**
@@ -140,8 +173,7 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   private void send(String backup, byte kind, int partition, ByteBuf images, long sinceNanos, long retryUntilNanos,
                     Promise<Void> acked) {
     ByteBuf message = PartitionMessages.replica(kind, partition, self, images);
-    meters.replicaSent();
-    vertx.eventBus().request(ClusterAddress.replica(backup), BufferInternal.buffer(message)).onComplete(ack -> {
+    request(backup, message, ack -> {
       meters.replicaSettled();
       if (ack.succeeded()) {
         meters.replicated(System.nanoTime() - sinceNanos);
@@ -153,14 +185,23 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
         ByteBuf again = PartitionMessages.imagesOf(message);
         vertx.setTimer(NO_HANDLER_RETRY_MILLIS, id -> send(backup, kind, partition, again, sinceNanos, retryUntilNanos, acked));
       } else {
-        LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": " + backup + " did not take "
-            + what(kind) + ": "
-            + LogText.failure(ack.cause()));
+        notTaken(kind, "partition " + partition, backup, ack.cause());
         if (acked != null) {
           acked.fail(ack.cause());
         }
       }
     });
+  }
+
+  /** Sends a replica message to a backup, counted in flight until {@code settled} (which counts it settled). */
+  private void request(String backup, ByteBuf message, Handler<AsyncResult<Message<Buffer>>> settled) {
+    meters.replicaSent();
+    vertx.eventBus().<Buffer>request(ClusterAddress.replica(backup), BufferInternal.buffer(message)).onComplete(settled);
+  }
+
+  private static void notTaken(byte kind, String partitions, String backup, Throwable cause) {
+    LOG.log(System.Logger.Level.WARNING, partitions + ": " + backup + " did not take " + what(kind) + ": "
+        + LogText.failure(cause));
   }
 
   private static String what(byte kind) {
@@ -173,31 +214,49 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   }
 
   /**
-   * Applies a replica message from a member on the partition's shard thread, then acknowledges it.
-   * A seed or changes for a partition this node serves come from a node that serves it too (the
-   * other side of a split, whose table already merged): they are joined key by key, as a copy
-   * served apart is, never installed over the copy that served here.
+   * Applies a replica message from a member on the partitions' shard threads, then acknowledges it
+   * (a change batch once every section is applied). A seed or changes for a partition this node
+   * serves come from a node that serves it too (the other side of a split, whose table already
+   * merged): they are joined key by key, as a copy served apart is, never installed over the copy
+   * that served here.
    */
   void onReplica(Message<Buffer> message) {
-    PartitionMessages.Replica replica = PartitionMessages.readReplica(((BufferInternal) message.body()).getByteBuf());
-    if (replica == null) {
+    ByteBuf body = ((BufferInternal) message.body()).getByteBuf();
+    List<PartitionMessages.Replica> replicas;
+    if (PartitionMessages.isChangeBatch(body)) {
+      PartitionMessages.ChangeBatch batch = PartitionMessages.readChangeBatch(body);
+      replicas = batch == null ? null : batch.sections();
+    } else {
+      PartitionMessages.Replica replica = PartitionMessages.readReplica(body);
+      replicas = replica == null ? null : List.of(replica);
+    }
+    if (replicas == null) {
       senders.refuse("replica", null, "not a replica message (" + message.body().length() + " bytes)");
       return;
     }
-    if (!senders.member(replica.sender())) {
-      senders.refuse("replica", replica.sender(), "not a member of this cluster");
+    String sender = replicas.get(0).sender();
+    if (!senders.member(sender)) {
+      senders.refuse("replica", sender, "not a member of this cluster");
       return;
     }
+    // Sent in one turn: the sections of a batch reach each shard thread as one parcel.
+    List<Future<Void>> applied = new ArrayList<>(replicas.size());
+    for (PartitionMessages.Replica replica : replicas) {
+      applied.add(apply(replica));
+    }
+    Future.join(applied).onComplete(done -> message.reply(Buffer.buffer()));
+  }
+
+  private Future<Void> apply(PartitionMessages.Replica replica) {
     ByteBuf in = replica.images();
     // Decided here, on the node's loop, in order with the table changes that stop serving it.
     boolean servedHere = states.serving(replica.partition());
     if (replica.kind() == PartitionMessages.HEAL && states.handedOverBy(replica.partition(), replica.sender())) {
       // At a plain join the node that handed the partition over sends its copy too (it cannot tell
       // a joiner from the other side of a split): that copy is the one handed over, or older.
-      message.reply(Buffer.buffer());
-      return;
+      return Future.succeededFuture();
     }
-    work.on(replica.partition(), store -> {
+    return work.on(replica.partition(), store -> {
       if (replica.kind() == PartitionMessages.HEAL) {
         splitCopies.join(replica.partition(), store, in);
       } else if (servedHere && replica.kind() != PartitionMessages.MERGE) {
@@ -209,6 +268,6 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
       } else {
         Snapshots.apply(store, in);
       }
-    }).onComplete(done -> message.reply(Buffer.buffer()));
+    });
   }
 }

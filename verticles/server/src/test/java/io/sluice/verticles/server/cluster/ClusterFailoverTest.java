@@ -12,7 +12,6 @@ import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,12 +36,6 @@ class ClusterFailoverTest {
     await(clients.close());
   }
 
-  /** Every change acknowledged so far has been applied on its backups. */
-  private void awaitReplicated() {
-    ClusterNodeUnderTest.awaitCondition("every change is on its backups", Duration.ofSeconds(10),
-        () -> nodes.stream().allMatch(node -> node.node().meters().replicasInFlight() == 0));
-  }
-
   @Test
   void aCrashedNodesKeysAreServedByItsBackupsAndANewBackupIsMade() {
     nodes.addAll(ClusterNodeUnderTest.formThree(1, clock, Policies.none()));
@@ -54,7 +47,7 @@ class ClusterFailoverTest {
       assertThat(await(writer.insert("kept:" + i, i, TtlUnit.SECONDS, 600))).isTrue();
       assertThat(await(updater.update("kept:" + i, UpdateAttribute.QUOTA, UpdateChange.INCREASE, 1000))).isTrue();
     }
-    awaitReplicated();
+    ClusterNodeUnderTest.awaitReplicated(nodes);
 
     ClusterNodeUnderTest victim = nodes.remove(1);
     String victimId = victim.node().self();
@@ -78,7 +71,7 @@ class ClusterFailoverTest {
 
     // The partitions that had their only backup on the victim got a new one: a second crash
     // leaves the last node with every key.
-    awaitReplicated();
+    ClusterNodeUnderTest.awaitReplicated(nodes);
     ClusterNodeUnderTest second = nodes.remove(1);
     second.crash();
     ClusterNodeUnderTest.awaitFormed(nodes);

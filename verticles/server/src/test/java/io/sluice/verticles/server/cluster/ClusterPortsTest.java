@@ -126,11 +126,23 @@ class ClusterPortsTest {
         out.write(frame(ClusterAddress.replica(victim), bytes(PartitionMessages.replica(PartitionMessages.RESET, p,
             "intruder", io.netty.buffer.Unpooled.EMPTY_BUFFER))));
       }
+      // A batch of changes from a node that is not a member.
+      io.netty.buffer.ByteBuf intruders = PartitionMessages.changeBatch("intruder");
+      PartitionMessages.endSection(intruders, PartitionMessages.startSection(intruders, 0));
+      out.write(frame(ClusterAddress.replica(victim), bytes(intruders)));
+      // A member's batch whose section claims more bytes than follow, and one naming a partition beyond the table.
+      io.netty.buffer.ByteBuf overlong = PartitionMessages.changeBatch(member);
+      overlong.writeShortLE(0).writeIntLE(1_000).writeZero(3);
+      out.write(frame(ClusterAddress.replica(victim), bytes(overlong)));
+      io.netty.buffer.ByteBuf beyond = PartitionMessages.changeBatch(member);
+      PartitionMessages.endSection(beyond, PartitionMessages.startSection(beyond, PartitionTable.PARTITIONS));
+      out.write(frame(ClusterAddress.replica(victim), bytes(beyond)));
       out.flush();
       Poll.until("the node refused every forged message", () -> refused(target, "handoff") - handoffsBefore
-          == 2 * PartitionTable.PARTITIONS && refused(target, "replica") - replicasBefore == PartitionTable.PARTITIONS);
+          == 2 * PartitionTable.PARTITIONS && refused(target, "replica") - replicasBefore == PartitionTable.PARTITIONS + 3);
       assertThat(log.containing("refusing a handoff message")).hasSizeLessThanOrEqualTo(2);
-      assertThat(log.containing("refusing a replica message")).hasSizeLessThanOrEqualTo(1);
+      // One line per claimed sender: the intruder, and the unreadable ones.
+      assertThat(log.containing("refusing a replica message")).hasSizeLessThanOrEqualTo(2);
     }
     assertEveryKeyServed();
   }

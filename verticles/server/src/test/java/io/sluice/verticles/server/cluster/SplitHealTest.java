@@ -64,7 +64,7 @@ class SplitHealTest {
     for (String key : List.of(both, lowerThere, onlyHere)) {
       assertThat(await(client.insert(key, 10, TtlUnit.SECONDS, TTL_SECONDS))).isTrue();
     }
-    awaitReplicated();
+    ClusterNodeUnderTest.awaitReplicated(nodes);
 
     // The split: the owner's side counts 3 of "both"; the other side, serving the partition too,
     // counts 6 of "both", 8 of "lowerThere" and makes "onlyThere" (its copy hears nothing of the owner's).
@@ -83,7 +83,7 @@ class SplitHealTest {
       owner.seeding().seedBackups(partition);
       return Future.succeededFuture();
     });
-    awaitReplicated();
+    ClusterNodeUnderTest.awaitReplicated(nodes);
     assertThat(quotas(other, partition)).isEqualTo(Map.of(both, 4L, lowerThere, 2L, onlyHere, 10L, onlyThere, 5L));
 
     // Then the other node's table merges: it stops serving and sends the owner the copy it served.
@@ -94,7 +94,7 @@ class SplitHealTest {
     });
     ClusterNodeUnderTest.awaitCondition("the owner joined the copy served apart", Duration.ofSeconds(10),
         () -> quotas(owner, partition).size() == 4);
-    awaitReplicated();
+    ClusterNodeUnderTest.awaitReplicated(nodes);
 
     Map<String, Long> expected = Map.of(both, 4L, lowerThere, 2L, onlyHere, 10L, onlyThere, 5L);
     assertThat(quotas(owner, partition)).isEqualTo(expected);
@@ -104,11 +104,6 @@ class SplitHealTest {
       expected.forEach((key, quota) -> assertThat(await(reader.query(key)).quota()).as(key).isEqualTo(quota));
     }
     assertThat(expiryOf(owner, partition, lowerThere)).as("the later expiry goes with the lower quota").isEqualTo(later);
-  }
-
-  private void awaitReplicated() {
-    ClusterNodeUnderTest.awaitCondition("every replica message is applied", Duration.ofSeconds(10),
-        () -> nodes.stream().allMatch(node -> node.node().meters().replicasInFlight() == 0));
   }
 
   /** Runs {@code action} on the node's loop, where its coordination runs, and waits for what it started. */

@@ -168,6 +168,12 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
     }
   }
 
+  /** Waits until every change (and copy) the nodes sent their backups so far was applied there. */
+  public static void awaitReplicated(List<ClusterNodeUnderTest> nodes) {
+    awaitCondition("every change is on its backups", Duration.ofSeconds(10),
+        () -> nodes.stream().allMatch(node -> node.node().meters().replicasInFlight() == 0));
+  }
+
   /** Two nodes with one backup, the second joined to the first, formed and serving. */
   public static List<ClusterNodeUnderTest> startPair(Clock clock) {
     return startPair(clock, Fronts.DEFAULT);

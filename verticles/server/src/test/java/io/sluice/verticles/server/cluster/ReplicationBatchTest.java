@@ -1,0 +1,113 @@
+package io.sluice.verticles.server.cluster;
+
+import io.micrometer.core.instrument.Timer;
+import io.sluice.protocol.binary.client.ThrottrClient;
+import io.sluice.protocol.binary.codec.TtlUnit;
+import io.sluice.verticles.engine.routing.PartitionTable;
+import io.sluice.verticles.engine.routing.ShardRouter;
+import io.sluice.verticles.engine.storage.Record;
+import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two real nodes, one backup: the changes a shard thread makes to many partitions in one turn,
+ * each key many times, reach the backup as one message per shard thread (not one per partition),
+ * and the backup serves every key's last state once the owner is gone.
+ */
+class ReplicationBatchTest {
+
+  private static final int KEYS = 120;
+  private static final int UPDATES_PER_KEY = 64;
+
+  private final ManualClock clock = new ManualClock();
+  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
+  private final Vertx clients = Vertx.vertx();
+
+  @AfterEach
+  void stop() {
+    nodes.forEach(ClusterNodeUnderTest::close);
+    await(clients.close());
+  }
+
+  @Test
+  void aTurnsChangesOfManyPartitionsReachTheBackupInOneMessagePerShardThread() {
+    nodes.addAll(ClusterNodeUnderTest.startPair(clock));
+    ClusterNodeUnderTest owner = nodes.get(0);
+    ClusterNodeUnderTest backup = nodes.get(1);
+    Map<Integer, List<byte[]>> keysByPartition = keysOwnedBy(owner);
+
+    ThrottrClient writer = owner.client(clients);
+    keysByPartition.values().forEach(keys -> keys.forEach(
+        key -> assertThat(await(writer.insert(new String(key, StandardCharsets.UTF_8), 0, TtlUnit.SECONDS, 600))).isTrue()));
+    ClusterNodeUnderTest.awaitReplicated(nodes);
+    long messagesBefore = replicationMessages(owner);
+
+    // Every partition's work sent in one turn of the node's loop reaches each shard thread as one parcel.
+    Promise<Void> updated = Promise.promise();
+    owner.node().loop().runOnContext(v -> {
+      List<Future<Void>> work = new ArrayList<>();
+      keysByPartition.forEach((partition, keys) -> work.add(owner.node().work().on(partition, store -> {
+        for (byte[] key : keys) {
+          Record record = store.find(key, store.hash(key), store.now());
+          for (int value = 1; value <= UPDATES_PER_KEY; value++) {
+            store.setCounter(record, value);
+          }
+        }
+      })));
+      Future.all(work).<Void>mapEmpty().onComplete(updated);
+    });
+    await(updated.future());
+    ClusterNodeUnderTest.awaitReplicated(nodes);
+
+    int shards = SluiceUnderTest.defaults().shards();
+    long shardThreads = keysByPartition.keySet().stream().map(partition -> partition % shards).distinct().count();
+    assertThat(keysByPartition).hasSizeGreaterThan(2 * shards);
+    assertThat(replicationMessages(owner) - messagesBefore)
+        .as("messages for %d partitions changed on %d shard threads", keysByPartition.size(), shardThreads)
+        .isEqualTo(shardThreads);
+
+    nodes.remove(owner);
+    owner.crash();
+    ClusterNodeUnderTest.awaitFormed(nodes);
+    ThrottrClient reader = backup.client(clients);
+    keysByPartition.values().forEach(keys -> keys.forEach(key -> {
+      String name = new String(key, StandardCharsets.UTF_8);
+      assertThat(await(reader.query(name)).quota()).as("%s on the backup", name).isEqualTo(UPDATES_PER_KEY);
+    }));
+  }
+
+  /** {@link #KEYS} keys the node owns, by partition. */
+  private static Map<Integer, List<byte[]>> keysOwnedBy(ClusterNodeUnderTest node) {
+    Map<Integer, List<byte[]>> byPartition = new TreeMap<>();
+    int found = 0;
+    for (int i = 0; found < KEYS; i++) {
+      byte[] key = ("batched:" + i).getBytes(StandardCharsets.UTF_8);
+      if (ClusterNodeUnderTest.ownerOf(node.node(), key).equals(node.node().self())) {
+        byPartition.computeIfAbsent(ShardRouter.routeOf(key, PartitionTable.PARTITIONS), p -> new ArrayList<>()).add(key);
+        found++;
+      }
+    }
+    return byPartition;
+  }
+
+  /** The replica messages the node's backups acknowledged. */
+  private static long replicationMessages(ClusterNodeUnderTest node) {
+    Timer lag = node.metrics().get("sluice.cluster.replication.lag").timer();
+    return lag.count();
+  }
+}
