@@ -50,7 +50,8 @@ final class ClusterRouter implements ShardRouter {
   private final ShardRouter local;
   private final BatchWire wire;
   private final DeliveryOptions options = new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MILLIS);
-  private Map<String, List<Waiting>> outgoing = new HashMap<>();
+  /** Per node: what this loop forwards to it, one message in flight at a time. */
+  private final Map<String, ForwardQueue<Waiting>> outgoing = new HashMap<>();
   private boolean flushScheduled;
 
   private static final class Waiting {
@@ -125,7 +126,7 @@ final class ClusterRouter implements ShardRouter {
       answerFailed(waiting, new IllegalStateException("partition " + batch.route()
           + " is on another node, and this kind of work runs only where its key is"));
     } else {
-      outgoing.computeIfAbsent(owner, id -> new ArrayList<>()).add(waiting);
+      outgoing.computeIfAbsent(owner, id -> new ForwardQueue<>(parcel -> send(id, parcel))).add(waiting);
       if (!flushScheduled) {
         flushScheduled = true;
         context.runOnContext(v -> flush());
@@ -188,11 +189,14 @@ final class ClusterRouter implements ShardRouter {
     waiting.done.accept(waiting.batch);
   }
 
+  /** The end of the loop turn: each node's gathered batches leave, where no message to it is in flight. */
   private void flush() {
     flushScheduled = false;
-    Map<String, List<Waiting>> sending = outgoing;
-    outgoing = new HashMap<>();
-    sending.forEach(this::send);
+    for (ForwardQueue<Waiting> queue : outgoing.values()) {
+      queue.sendIfIdle();
+    }
+    // A node that left keeps no queue here.
+    outgoing.values().removeIf(ForwardQueue::idle);
   }
 
   private void send(String owner, List<Waiting> parcel) {
@@ -212,6 +216,9 @@ final class ClusterRouter implements ShardRouter {
     TraceCarrier.within(parcel, waiting -> waiting.trace,
         () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner), BufferInternal.buffer(out), options))
         .onComplete(reply -> {
+          // The next message leaves before these answers are read: its batches may run now, as
+          // these ran (or, failed, are answered as failures whatever became of them).
+          outgoing.get(owner).answered();
           if (reply.succeeded()) {
             ByteBuf in = ((BufferInternal) reply.result().body()).getByteBuf();
             for (Waiting waiting : parcel) {
