@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * The {@link ShardRouter} of one front event loop in a cluster: the routes are the partitions; a
  * partition this node owns goes to the local router (as on a single node), one owned elsewhere
  * travels to its owner: the batches of a loop turn for one node go as ONE clustered event-bus
- * message, and come back as one reply. A read's requests come as one gathered batch per shard
+ * message, and come back as one reply; while it is unanswered, the next turns' batches for that
+ * node wait and go together as the next message ({@link ForwardQueue}). A read's requests come as one gathered batch per shard
  * thread ({@link #lanes}); one whose partitions have several owners is split per owner node and
  * joined back. A batch, or a gathered batch's entries, come back unrun when their partition is
  * moving (see {@link PartitionGate}, {@link GatheredGate}); they are routed again a moment later,
