@@ -12,8 +12,10 @@ import io.sluice.verticles.engine.shard.BatchWire;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ThrottrShard;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.internal.buffer.BufferInternal;
@@ -193,7 +195,8 @@ final class ClusterRouter implements ShardRouter {
   /** The end of the loop turn: each node's gathered batches leave, where no message to it is in flight. */
   private void flush() {
     flushScheduled = false;
-    for (ForwardQueue<Waiting> queue : outgoing.values()) {
+    // A copy: a message that fails at once answers its requests here, and an answer may route more.
+    for (ForwardQueue<Waiting> queue : List.copyOf(outgoing.values())) {
       queue.sendIfIdle();
     }
     // A node that left keeps no queue here.
@@ -214,29 +217,35 @@ final class ClusterRouter implements ShardRouter {
       }
     }
     node.meters().forwarded(parcel.size(), keyRequests);
-    TraceCarrier.within(parcel, waiting -> waiting.trace,
-        () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner), BufferInternal.buffer(out), options))
-        .onComplete(reply -> {
-          // The next message leaves before these answers are read: its batches may run now, as
-          // these ran (or, failed, are answered as failures whatever became of them).
-          outgoing.get(owner).answered();
-          if (reply.succeeded()) {
-            ByteBuf in = ((BufferInternal) reply.result().body()).getByteBuf();
-            for (Waiting waiting : parcel) {
-              if (wire.readResults(in, waiting.batch)) {
-                ran(waiting, waiting.batch);
-              } else {
-                retry(waiting);
-              }
-            }
-          } else if (reply.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS) {
-            // The node is not (or no longer) there: nothing ran, so the batches may go again.
-            parcel.forEach(this::retry);
+    Future<Message<Buffer>> sent;
+    try {
+      sent = TraceCarrier.within(parcel, waiting -> waiting.trace,
+          () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner), BufferInternal.buffer(out), options));
+    } catch (RuntimeException stopped) {
+      // The event bus is closing: nothing left, and the queue must not wait for an answer forever.
+      sent = Future.failedFuture(stopped);
+    }
+    sent.onComplete(reply -> {
+      // The next message leaves before these answers are read: its batches may run now, as
+      // these ran (or, failed, are answered as failures whatever became of them).
+      outgoing.get(owner).answered();
+      if (reply.succeeded()) {
+        ByteBuf in = ((BufferInternal) reply.result().body()).getByteBuf();
+        for (Waiting waiting : parcel) {
+          if (wire.readResults(in, waiting.batch)) {
+            ran(waiting, waiting.batch);
           } else {
-            LOG.log(System.Logger.Level.WARNING, parcel.size() + " batches sent to node " + owner
-                + " are answered as failures, as whether they ran is unknown: " + LogText.failure(reply.cause()));
-            parcel.forEach(waiting -> answerFailed(waiting, reply.cause()));
+            retry(waiting);
           }
-        });
+        }
+      } else if (reply.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS) {
+        // The node is not (or no longer) there: nothing ran, so the batches may go again.
+        parcel.forEach(this::retry);
+      } else {
+        LOG.log(System.Logger.Level.WARNING, parcel.size() + " batches sent to node " + owner
+            + " are answered as failures, as whether they ran is unknown: " + LogText.failure(reply.cause()));
+        parcel.forEach(waiting -> answerFailed(waiting, reply.cause()));
+      }
+    });
   }
 }
