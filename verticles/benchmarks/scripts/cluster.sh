@@ -103,6 +103,7 @@ for round in $(seq 1 "$rounds"); do
   bench 9610 --connections 4 --pipeline 64 --mix update
   echo "== round $round: through a node that owns no key, UPDATE 1 x 1"
   bench 9610 --connections 1 --pipeline 1 --mix update
+  echo "   (forwarded messages: $(metrics 9690 | grep '^sluice_cluster_forwarded_messages_total'))"
   echo "   (forwarded batches: $(metrics 9690 | grep '^sluice_cluster_forwarded_batches_total'))"
   echo "   (forwarded key requests: $(metrics 9690 | grep '^sluice_cluster_forwarded_key_requests_total'))"
   stop_all

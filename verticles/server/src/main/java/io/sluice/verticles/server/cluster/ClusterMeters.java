@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ClusterMeters {
 
   private final Counter forwarded;
+  private final Counter forwardedMessages;
   private final Counter forwardedRequests;
   private final Counter refusedMembers;
   private final Counter replicationHeld;
@@ -42,6 +43,9 @@ public final class ClusterMeters {
         .register(registry);
     forwarded = Counter.builder("sluice.cluster.forwarded.batches")
         .description("Batches of requests this node sent to the owner of their partition on another node").register(registry);
+    forwardedMessages = Counter.builder("sluice.cluster.forwarded.messages")
+        .description("Event-bus messages carrying the forwarded batches: batches per message show how much the"
+            + " forwarding gathers").register(registry);
     forwardedRequests = Counter.builder("sluice.cluster.forwarded.key.requests")
         .description("Throttr key requests (INSERT to STAT) among the forwarded batches: requests that reached a node"
             + " not owning their key; sending each key to its owner keeps it at zero").register(registry);
@@ -53,7 +57,9 @@ public final class ClusterMeters {
         .publishPercentiles(0.5, 0.99).register(registry);
   }
 
+  /** One message to another node, carrying {@code batches} batches of which {@code keyRequests} key requests. */
   void forwarded(int batches, int keyRequests) {
+    forwardedMessages.increment();
     forwarded.increment(batches);
     forwardedRequests.increment(keyRequests);
   }

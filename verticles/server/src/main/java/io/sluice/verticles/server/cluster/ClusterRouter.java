@@ -12,8 +12,10 @@ import io.sluice.verticles.engine.shard.BatchWire;
 import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.ThrottrShard;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.internal.buffer.BufferInternal;
@@ -28,7 +30,8 @@ import java.util.function.Consumer;
  * The {@link ShardRouter} of one front event loop in a cluster: the routes are the partitions; a
  * partition this node owns goes to the local router (as on a single node), one owned elsewhere
  * travels to its owner: the batches of a loop turn for one node go as ONE clustered event-bus
- * message, and come back as one reply. A read's requests come as one gathered batch per shard
+ * message, and come back as one reply; while it is unanswered, the next turns' batches for that
+ * node wait and go together as the next message ({@link ForwardQueue}). A read's requests come as one gathered batch per shard
  * thread ({@link #lanes}); one whose partitions have several owners is split per owner node and
  * joined back. A batch, or a gathered batch's entries, come back unrun when their partition is
  * moving (see {@link PartitionGate}, {@link GatheredGate}); they are routed again a moment later,
@@ -50,7 +53,8 @@ final class ClusterRouter implements ShardRouter {
   private final ShardRouter local;
   private final BatchWire wire;
   private final DeliveryOptions options = new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MILLIS);
-  private Map<String, List<Waiting>> outgoing = new HashMap<>();
+  /** Per node: what this loop forwards to it, one message in flight at a time. */
+  private final Map<String, ForwardQueue<Waiting>> outgoing = new HashMap<>();
   private boolean flushScheduled;
 
   private static final class Waiting {
@@ -125,7 +129,7 @@ final class ClusterRouter implements ShardRouter {
       answerFailed(waiting, new IllegalStateException("partition " + batch.route()
           + " is on another node, and this kind of work runs only where its key is"));
     } else {
-      outgoing.computeIfAbsent(owner, id -> new ArrayList<>()).add(waiting);
+      outgoing.computeIfAbsent(owner, id -> new ForwardQueue<>(parcel -> send(id, parcel))).add(waiting);
       if (!flushScheduled) {
         flushScheduled = true;
         context.runOnContext(v -> flush());
@@ -188,11 +192,15 @@ final class ClusterRouter implements ShardRouter {
     waiting.done.accept(waiting.batch);
   }
 
+  /** The end of the loop turn: each node's gathered batches leave, where no message to it is in flight. */
   private void flush() {
     flushScheduled = false;
-    Map<String, List<Waiting>> sending = outgoing;
-    outgoing = new HashMap<>();
-    sending.forEach(this::send);
+    // A copy: a message that fails at once answers its requests here, and an answer may route more.
+    for (ForwardQueue<Waiting> queue : List.copyOf(outgoing.values())) {
+      queue.sendIfIdle();
+    }
+    // A node that left keeps no queue here.
+    outgoing.values().removeIf(ForwardQueue::idle);
   }
 
   private void send(String owner, List<Waiting> parcel) {
@@ -209,26 +217,35 @@ final class ClusterRouter implements ShardRouter {
       }
     }
     node.meters().forwarded(parcel.size(), keyRequests);
-    TraceCarrier.within(parcel, waiting -> waiting.trace,
-        () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner), BufferInternal.buffer(out), options))
-        .onComplete(reply -> {
-          if (reply.succeeded()) {
-            ByteBuf in = ((BufferInternal) reply.result().body()).getByteBuf();
-            for (Waiting waiting : parcel) {
-              if (wire.readResults(in, waiting.batch)) {
-                ran(waiting, waiting.batch);
-              } else {
-                retry(waiting);
-              }
-            }
-          } else if (reply.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS) {
-            // The node is not (or no longer) there: nothing ran, so the batches may go again.
-            parcel.forEach(this::retry);
+    Future<Message<Buffer>> sent;
+    try {
+      sent = TraceCarrier.within(parcel, waiting -> waiting.trace,
+          () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner), BufferInternal.buffer(out), options));
+    } catch (RuntimeException stopped) {
+      // The event bus is closing: nothing left, and the queue must not wait for an answer forever.
+      sent = Future.failedFuture(stopped);
+    }
+    sent.onComplete(reply -> {
+      // The next message leaves before these answers are read: its batches may run now, as
+      // these ran (or, failed, are answered as failures whatever became of them).
+      outgoing.get(owner).answered();
+      if (reply.succeeded()) {
+        ByteBuf in = ((BufferInternal) reply.result().body()).getByteBuf();
+        for (Waiting waiting : parcel) {
+          if (wire.readResults(in, waiting.batch)) {
+            ran(waiting, waiting.batch);
           } else {
-            LOG.log(System.Logger.Level.WARNING, parcel.size() + " batches sent to node " + owner
-                + " are answered as failures, as whether they ran is unknown: " + LogText.failure(reply.cause()));
-            parcel.forEach(waiting -> answerFailed(waiting, reply.cause()));
+            retry(waiting);
           }
-        });
+        }
+      } else if (reply.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS) {
+        // The node is not (or no longer) there: nothing ran, so the batches may go again.
+        parcel.forEach(this::retry);
+      } else {
+        LOG.log(System.Logger.Level.WARNING, parcel.size() + " batches sent to node " + owner
+            + " are answered as failures, as whether they ran is unknown: " + LogText.failure(reply.cause()));
+        parcel.forEach(waiting -> answerFailed(waiting, reply.cause()));
+      }
+    });
   }
 }

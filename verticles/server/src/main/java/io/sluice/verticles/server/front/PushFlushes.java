@@ -7,13 +7,16 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * Gathers the flushes of a connection's channel pushes into one per event-loop turn.
+ * Gathers the flushes of a connection's channel pushes, and of its replies, into one per
+ * event-loop turn.
  *
  * <p>Vert.x flushes every write made outside a read of the connection, and a push is exactly that:
  * a message published elsewhere reaches a thousand subscribers, and each socket would get one
  * write(2) per message. A flush made while {@link #gathering} is on is instead run as a task after
  * those already queued on the loop, so the pushes of every message the loop delivers in this turn
- * leave in one system call. Replies are not gathered: a client waiting for one gets it at once.
+ * leave in one system call. Replies written outside a read (answered by a shard thread or another
+ * node) are gathered the same way, so the answers a turn brings to one client leave together; the
+ * flush waits only for the tasks already queued on the loop, never for a timer.
  *
  * <p>Writes still happen at once, so the channel's writability (and with it Vert.x's
  * {@code writeQueueFull()}, the slow-consumer limit) counts every pending byte. Used only from the

@@ -125,6 +125,76 @@ class ClusterRoutingTest {
   }
 
   /**
+   * A read of 64 keys owned by another node travels as one batch per shard thread of this node
+   * (a batch per partition would be about 57; the bound allows for the write arriving in a few
+   * reads). The dashboard asks every partition for its INFO each second, counted by the same
+   * counter (about 180 batches here): of three reads, the fewest batches are the read's own.
+   */
+  @Test
+  void aForwardedReadTravelsAsOneBatchPerShardThread() {
+    ClusterNodeUnderTest through = NODES.get(0);
+    ClusterNodeUnderTest owner = NODES.get(1);
+    int keys = 64;
+    double fewest = Double.MAX_VALUE;
+    try (HttpCalls http = new HttpCalls(clients, through.httpPort())) {
+      for (int attempt = 0; attempt < 3; attempt++) {
+        ByteArrayOutputStream read = new ByteArrayOutputStream();
+        for (int i = 0; i < keys; i++) {
+          read.writeBytes(KeyFrames.insert(ownedKey(owner, "lane" + attempt + "-" + i + ":", partition -> true), 1, 600));
+        }
+        double before = forwardedBatches(http);
+        Conversation conversation = await(TcpConversation.open(clients, through.tcpPort()));
+        try {
+          await(conversation.send(read.toByteArray()));
+          assertThat(await(conversation.receive(keys))).containsOnly(0x01);
+        } finally {
+          conversation.close();
+        }
+        fewest = Math.min(fewest, forwardedBatches(http) - before);
+      }
+    }
+    assertThat(fewest).isLessThanOrEqualTo(3.0 * SluiceUnderTest.defaults().shards());
+  }
+
+  private static double forwardedBatches(HttpCalls http) {
+    return io.sluice.verticles.server.kit.Scrapes.value(io.sluice.verticles.server.kit.Scrapes.scrape(http),
+        "sluice_cluster_forwarded_batches_total");
+  }
+
+  /**
+   * Requests sent one write at a time through a node that owns none of their keys reach the owner
+   * over many loop turns: each key's INSERT is run before its QUERY however the reads fall into
+   * messages (one message in flight per owner at a time, while the owner spreads messages over its
+   * loops), and the node counts the messages that carried them.
+   */
+  @Test
+  void requestsForwardedOverManyReadsRunInOrderPerKey() {
+    ClusterNodeUnderTest through = NODES.get(0);
+    ClusterNodeUnderTest owner = NODES.get(1);
+    int keys = 150;
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    Conversation conversation = await(TcpConversation.open(clients, through.tcpPort()));
+    try {
+      for (int i = 0; i < keys; i++) {
+        String key = ownedKey(owner, "ordered" + i + ":", partition -> true);
+        conversation.send(KeyFrames.insert(key, 100 + i % 100, 600));
+        conversation.send(KeyFrames.query(key));
+        expected.write(0x01);
+        expected.writeBytes(new byte[] {0x01, (byte) (100 + i % 100), 0, KeyFrames.SECONDS, (byte) 600, (byte) (600 >> 8)});
+      }
+      assertThat(Hex.of(await(conversation.receive(expected.size())))).isEqualTo(Hex.of(expected.toByteArray()));
+    } finally {
+      conversation.close();
+    }
+    try (HttpCalls http = new HttpCalls(clients, through.httpPort())) {
+      String scrape = io.sluice.verticles.server.kit.Scrapes.scrape(http);
+      double messages = io.sluice.verticles.server.kit.Scrapes.value(scrape, "sluice_cluster_forwarded_messages_total");
+      assertThat(messages).isPositive()
+          .isLessThanOrEqualTo(io.sluice.verticles.server.kit.Scrapes.value(scrape, "sluice_cluster_forwarded_batches_total"));
+    }
+  }
+
+  /**
    * A read travels as one batch per shard thread, and the partition gate is checked per request
    * inside it: while one partition is moving (awaiting its records from a handoff), only its own
    * requests wait; the batch's other requests run at once, and the read is answered whole, in

@@ -76,8 +76,9 @@ class PushFlushesTest {
     assertReceived(0, 1, 2);
   }
 
+  /** A write made while not gathering (within a read, or a close's) flushes at once. */
   @Test
-  void aReplyIsFlushedAtOnceWithThePushesBeforeIt() throws Exception {
+  void anUngatheredFlushGoesAtOnceWithThePushesBeforeIt() throws Exception {
     long pendingAfterTheReply = onLoop(() -> {
       push(new byte[] {1});
       channel.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {2}));
