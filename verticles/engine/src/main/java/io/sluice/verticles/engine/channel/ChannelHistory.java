@@ -18,6 +18,7 @@ public final class ChannelHistory {
 
   private static final byte FORMAT = 1;
   private static final int HEADER = 1 + 8 + 8 + 4;
+  private static final byte[] KEY_PREFIX = "\0history:".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   /** One kept message. */
   public record Entry(long offset, long atNanos, byte[] payload) {
@@ -31,6 +32,33 @@ public final class ChannelHistory {
     this.epoch = epoch;
     this.top = top;
     this.entries = entries;
+  }
+
+  /**
+   * The key of a channel's history record: the name behind a NUL byte and {@code history:}, a key
+   * no ordinary client picks by accident. It routes like any key, so a channel's history lives on
+   * the owner of this key.
+   */
+  public static byte[] keyOf(byte[] channel) {
+    byte[] key = new byte[KEY_PREFIX.length + channel.length];
+    System.arraycopy(KEY_PREFIX, 0, key, 0, KEY_PREFIX.length);
+    System.arraycopy(channel, 0, key, KEY_PREFIX.length, channel.length);
+    return key;
+  }
+
+  /**
+   * The history stored as {@code stored}, or a fresh one under {@code newEpoch} when there is none
+   * or the record holds something else (a Throttr SET overwrote it: its history is lost).
+   */
+  public static ChannelHistory loadOrStart(byte[] stored, java.util.function.LongSupplier newEpoch) {
+    if (stored != null) {
+      try {
+        return decode(stored);
+      } catch (IllegalArgumentException notAHistory) {
+        // lost: a new epoch tells clients so
+      }
+    }
+    return fresh(newEpoch.getAsLong());
   }
 
   /** A history that starts now, empty, under a new {@code epoch}. */

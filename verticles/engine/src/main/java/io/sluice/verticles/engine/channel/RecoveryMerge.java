@@ -28,6 +28,11 @@ public final class RecoveryMerge<M> {
     return new RecoveryMerge<>(offsetOf, epochOf, new ArrayList<>());
   }
 
+  /** A merge with nothing to recover: live messages pass, each offset once. */
+  public static <M> RecoveryMerge<M> passing(ToLongFunction<M> offsetOf, ToLongFunction<M> epochOf) {
+    return new RecoveryMerge<>(offsetOf, epochOf, null);
+  }
+
   private RecoveryMerge(ToLongFunction<M> offsetOf, ToLongFunction<M> epochOf, List<M> held) {
     this.offsetOf = offsetOf;
     this.epochOf = epochOf;

@@ -46,6 +46,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private final Optional<PublishRate> publishRate;
   private final Vertx vertx;
   private final MessageAssembler messages;
+  private final HistoryCommands history;
   private ChannelAccess access;
   private boolean joinedAutomaticChannels;
   private long expiryTimer = -1;
@@ -75,6 +76,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     this.writesRefused = writesRefused;
     this.maxSubscriptions = loop.limits().maxSubscriptions();
     this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
+    this.history = new HistoryCommands(channels, this::sendText, () -> closed);
   }
 
   /** A client that has not shown a token, where one is needed, joins no channel, not even * and its own ID. */
@@ -182,7 +184,8 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
         case "subscribe": handleSubscribe(command, id); break;
         case "unsubscribe": handleUnsubscribe(command, id); break;
         case "publish": handlePublish(command, id); break;
-        default: sendText(JsonFrames.error("unknown op '" + op + "' (subscribe, unsubscribe, publish, auth, refresh)", id));
+        case "history": handleHistory(command, id); break;
+        default: sendText(JsonFrames.error("unknown op '" + op + "' (subscribe, unsubscribe, publish, history, auth, refresh)", id));
       }
     } catch (IllegalArgumentException e) {
       sendText(JsonFrames.error(e.getMessage(), id));
@@ -261,12 +264,27 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     countRequest(RequestType.SUBSCRIBE);
-    if (channels.subscribe(channel.getBytes(StandardCharsets.UTF_8))) {
+    if (command.containsKey("since")) {
+      if (!history.subscribeSince(channel, command.getValue("since"), id)) {
+        sendText(JsonFrames.error("this connection holds " + maxSubscriptions
+            + " subscriptions, the most it may (--max-subscriptions)", id));
+      }
+    } else if (channels.subscribe(channel.getBytes(StandardCharsets.UTF_8))) {
       sendText(JsonFrames.ack("subscribe", channel, true, id));
     } else {
       sendText(JsonFrames.error("this connection holds " + maxSubscriptions
           + " subscriptions, the most it may (--max-subscriptions)", id));
     }
+  }
+
+  /** The latest messages of a channel the client may subscribe to. */
+  private void handleHistory(JsonObject command, Object id) {
+    String channel = channel(command);
+    if (!access.maySubscribe(channel, stats.idHex())) {
+      sendText(JsonFrames.forbidden("history", channel, id));
+      return;
+    }
+    history.history(channel, command, id);
   }
 
   private void handleUnsubscribe(JsonObject command, Object id) {
@@ -312,7 +330,12 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     });
   }
 
+  /** With history, the channel's owner numbers the message and every subscription gets it from there. */
   private void publish(String channel, byte[] payload, Object id) {
+    if (history.enabled()) {
+      history.publish(channel, payload, id);
+      return;
+    }
     byte[] name = channel.getBytes(StandardCharsets.UTF_8);
     int own = channels.publish(name, payload);
     ChannelMessage message = new ChannelMessage(name, payload, stats.id());
@@ -344,7 +367,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     if (!writable() || socket.writeQueueFull()) {
       return false;
     }
-    String text = message.text(m -> JsonFrames.message(m.channel(), m.payload()));
+    String text = message.text(JsonFrames::message);
     sendPush(() -> sendText(text));
     return true;
   }

@@ -1,0 +1,53 @@
+package io.sluice.verticles.server.pubsub;
+
+import io.sluice.verticles.engine.channel.ChannelHistory;
+import io.sluice.verticles.engine.channel.HistoryLimits;
+import io.sluice.verticles.engine.routing.ShardRouter;
+import io.vertx.core.eventbus.EventBus;
+
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+
+/**
+ * The channels' history as one event loop reaches it ({@code --channel-history}): every publish
+ * goes to the owner of its channel's history record, which numbers, keeps and fans it out; reads
+ * go there too. Used only from its own loop (its router's).
+ */
+public final class ChannelHistories {
+
+  private final ShardRouter router;
+  private final HistoryLimits limits;
+  private final Consumer<ChannelMessage> fanOut;
+
+  public ChannelHistories(ShardRouter router, HistoryLimits limits, EventBus eventBus) {
+    this.router = router;
+    this.limits = limits;
+    this.fanOut = fanOut(eventBus);
+  }
+
+  /** Publishes a numbered message on its channel's address, from the thread that numbered it. */
+  public static Consumer<ChannelMessage> fanOut(EventBus eventBus) {
+    return message -> eventBus.publish(new io.sluice.verticles.engine.channel.ChannelName(message.channel()).address(), message);
+  }
+
+  /** Numbers, keeps and fans out a message on the channel's owner; completes with its offset. */
+  public CompletionStage<HistoryAppend> append(byte[] channel, byte[] payload, byte[] publisherId) {
+    return router.run(new HistoryAppend(channel, payload, publisherId, limits, fanOut));
+  }
+
+  /** What a subscriber that last saw {@code offset} of {@code epoch} missed. */
+  public CompletionStage<ChannelHistory.Recovery> recover(byte[] channel, long offset, long epoch) {
+    return read(channel, new HistoryRead.Since(offset, epoch));
+  }
+
+  /** The latest {@code limit} messages. */
+  public CompletionStage<ChannelHistory.Recovery> latest(byte[] channel, int limit) {
+    return read(channel, new HistoryRead.Latest(Math.min(limit, limits.messages())));
+  }
+
+  private CompletionStage<ChannelHistory.Recovery> read(byte[] channel, HistoryRead.Query query) {
+    return router.run(new HistoryRead(channel, query, limits)).thenCompose(read -> read.failure() != null
+        ? java.util.concurrent.CompletableFuture.failedFuture(read.failure())
+        : java.util.concurrent.CompletableFuture.completedFuture(read.answer()));
+  }
+}

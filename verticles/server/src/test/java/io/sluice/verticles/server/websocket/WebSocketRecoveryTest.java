@@ -1,0 +1,174 @@
+package io.sluice.verticles.server.websocket;
+
+import io.sluice.verticles.engine.channel.HistoryLimits;
+import io.sluice.verticles.server.kit.JsonWebSocket;
+import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.sluice.verticles.server.listener.ConnectionLimits;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Channel history over real WebSockets ({@code --channel-history}): offsets on every message, a
+ * subscribe with {@code since} that recovers exactly what was missed, and the {@code history} op.
+ */
+class WebSocketRecoveryTest {
+
+  private final Vertx vertx = Vertx.vertx();
+  private final List<JsonWebSocket> clients = new ArrayList<>();
+  private SluiceUnderTest sut;
+
+  @AfterEach
+  void stop() {
+    clients.forEach(JsonWebSocket::close);
+    if (sut != null) {
+      sut.close();
+    }
+    await(vertx.close());
+  }
+
+  private void start(int history) {
+    sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withShards(2)
+        .withLimits(ConnectionLimits.defaults().withHistory(new HistoryLimits(history, 0))));
+  }
+
+  private JsonWebSocket open() {
+    JsonWebSocket client = await(JsonWebSocket.open(vertx, sut.httpPort()));
+    clients.add(client);
+    return client;
+  }
+
+  private static JsonObject call(JsonWebSocket client, JsonObject command) {
+    await(client.send(command));
+    return await(client.next());
+  }
+
+  private static JsonObject publish(JsonWebSocket publisher, String data) {
+    return call(publisher, new JsonObject().put("op", "publish").put("channel", "news").put("data", data));
+  }
+
+  private static JsonObject since(long offset, String epoch) {
+    return new JsonObject().put("op", "subscribe").put("channel", "news")
+        .put("since", new JsonObject().put("offset", offset).put("epoch", epoch));
+  }
+
+  @Test
+  void aClientThatComesBackGetsExactlyWhatItMissedInOrderOnce() {
+    start(200);
+    JsonWebSocket first = open();
+    JsonWebSocket publisher = open();
+    assertThat(call(first, new JsonObject().put("op", "subscribe").put("channel", "news")).getInteger("status")).isEqualTo(1);
+    JsonObject ack = publish(publisher, "m0");
+    assertThat(ack.getLong("offset")).isEqualTo(1);
+    JsonObject seen = await(first.next());
+    assertThat(seen.getString("data")).isEqualTo("m0");
+    assertThat(seen.getLong("offset")).isEqualTo(1);
+    String epoch = seen.getString("epoch");
+    assertThat(epoch).hasSize(16).isEqualTo(ack.getString("epoch"));
+    first.close();
+
+    for (int i = 1; i <= 100; i++) {
+      assertThat(publish(publisher, "m" + i).getLong("offset")).isEqualTo(i + 1);
+    }
+    JsonWebSocket back = open();
+    JsonObject recovered = call(back, since(1, epoch));
+    assertThat(recovered.getBoolean("recovered")).isTrue();
+    assertThat(recovered.getString("epoch")).isEqualTo(epoch);
+    assertThat(recovered.getInteger("status")).isEqualTo(1);
+    for (int i = 1; i <= 100; i++) {
+      JsonObject message = await(back.next());
+      assertThat(message.getString("data")).isEqualTo("m" + i);
+      assertThat(message.getLong("offset")).isEqualTo(i + 1);
+    }
+    publish(publisher, "live");
+    assertThat(await(back.next()).getLong("offset")).isEqualTo(102);
+    assertThat(back.unreadTexts()).isZero();
+  }
+
+  @Test
+  void aPublishRacingTheRecoveryIsDeliveredOnceWithoutGaps() {
+    start(1000);
+    JsonWebSocket publisher = open();
+    String epoch = publish(publisher, "first").getString("epoch");
+    List<Future<Void>> sent = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      sent.add(publisher.send(new JsonObject().put("op", "publish").put("channel", "news").put("data", "r" + i)));
+    }
+    JsonWebSocket late = open();
+    await(late.send(since(1, epoch)));
+    await(Future.all(sent));
+    JsonObject ack = await(late.next());
+    assertThat(ack.getBoolean("recovered")).isTrue();
+    for (long offset = 2; offset <= 301; offset++) {
+      JsonObject message = await(late.next());
+      assertThat(message.getLong("offset")).isEqualTo(offset);
+      assertThat(message.getString("data")).isEqualTo("r" + (offset - 2));
+    }
+    for (int i = 0; i < 300; i++) {
+      assertThat(await(publisher.next()).getLong("offset")).isEqualTo(i + 2);
+    }
+    assertThat(publish(publisher, "after").getLong("offset")).isEqualTo(302);
+    assertThat(await(late.next()).getLong("offset")).isEqualTo(302);
+    assertThat(late.unreadTexts()).isZero();
+  }
+
+  @Test
+  void recoverySaysWhenMessagesWereDroppedOrTheEpochChanged() {
+    start(5);
+    JsonWebSocket publisher = open();
+    String epoch = null;
+    for (int i = 1; i <= 10; i++) {
+      epoch = publish(publisher, "m" + i).getString("epoch");
+    }
+    JsonWebSocket late = open();
+    JsonObject dropped = call(late, since(2, epoch));
+    assertThat(dropped.getBoolean("recovered")).isFalse();
+    assertThat(dropped.getString("reason")).isEqualTo("messages dropped");
+    assertThat(await(late.next()).getLong("offset")).isEqualTo(6);
+
+    JsonWebSocket other = open();
+    JsonObject changed = call(other, since(9, "0123456789abcdef"));
+    assertThat(changed.getBoolean("recovered")).isFalse();
+    assertThat(changed.getString("reason")).isEqualTo("epoch changed");
+    assertThat(changed.getString("epoch")).isEqualTo(epoch);
+  }
+
+  @Test
+  void theHistoryOpReadsTheLatestMessages() {
+    start(50);
+    JsonWebSocket publisher = open();
+    for (int i = 1; i <= 4; i++) {
+      publish(publisher, "m" + i);
+    }
+    JsonObject history = call(publisher, new JsonObject().put("op", "history").put("channel", "news").put("limit", 2).put("id", 7));
+    assertThat(history.getString("event")).isEqualTo("history");
+    assertThat(history.getString("epoch")).hasSize(16);
+    assertThat(history.getInteger("id")).isEqualTo(7);
+    JsonArray messages = history.getJsonArray("messages");
+    assertThat(messages.stream().map(m -> ((JsonObject) m).getString("data"))).containsExactly("m3", "m4");
+    assertThat(messages.getJsonObject(1).getLong("offset")).isEqualTo(4);
+    JsonObject empty = call(publisher, new JsonObject().put("op", "history").put("channel", "quiet"));
+    assertThat(empty.getJsonArray("messages")).isEmpty();
+    assertThat(empty.getValue("epoch")).isNull();
+  }
+
+  @Test
+  void withoutHistoryASinceIsAnsweredWithAnError() {
+    start(0);
+    JsonWebSocket client = open();
+    JsonObject answer = call(client, since(1, "0123456789abcdef"));
+    assertThat(answer.getString("event")).isEqualTo("error");
+    assertThat(answer.getString("reason")).isEqualTo(HistoryCommands.NO_HISTORY);
+    JsonObject message = call(client, new JsonObject().put("op", "subscribe").put("channel", "news"));
+    assertThat(message.getInteger("status")).isEqualTo(1);
+  }
+}
