@@ -11,6 +11,14 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.sluice.protocol.binary.client.ThrottrClient;
+import io.sluice.protocol.binary.client.ThrottrClientOptions;
+import io.sluice.verticles.engine.persist.FsyncPolicy;
+import io.sluice.verticles.server.ServerSettings;
+import io.sluice.verticles.server.persistence.PersistenceSettings;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WebSocketRecoveryTest {
 
+  private static final int RACING = 150;
   private final Vertx vertx = Vertx.vertx();
   private final List<JsonWebSocket> clients = new ArrayList<>();
   private SluiceUnderTest sut;
@@ -36,9 +45,15 @@ class WebSocketRecoveryTest {
     await(vertx.close());
   }
 
+  @TempDir
+  Path dir;
+
   private void start(int history) {
-    sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withShards(2)
-        .withLimits(ConnectionLimits.defaults().withHistory(new HistoryLimits(history, 0))));
+    sut = new SluiceUnderTest(vertx, withHistory(history));
+  }
+
+  private static ServerSettings withHistory(int history) {
+    return SluiceUnderTest.defaults().withLimits(ConnectionLimits.defaults().withHistory(new HistoryLimits(history, 0)));
   }
 
   private JsonWebSocket open() {
@@ -100,7 +115,7 @@ class WebSocketRecoveryTest {
     JsonWebSocket publisher = open();
     String epoch = publish(publisher, "first").getString("epoch");
     List<Future<Void>> sent = new ArrayList<>();
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < RACING; i++) {
       sent.add(publisher.send(new JsonObject().put("op", "publish").put("channel", "news").put("data", "r" + i)));
     }
     JsonWebSocket late = open();
@@ -108,16 +123,16 @@ class WebSocketRecoveryTest {
     await(Future.all(sent));
     JsonObject ack = await(late.next());
     assertThat(ack.getBoolean("recovered")).isTrue();
-    for (long offset = 2; offset <= 301; offset++) {
+    for (long offset = 2; offset <= RACING + 1; offset++) {
       JsonObject message = await(late.next());
       assertThat(message.getLong("offset")).isEqualTo(offset);
       assertThat(message.getString("data")).isEqualTo("r" + (offset - 2));
     }
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < RACING; i++) {
       assertThat(await(publisher.next()).getLong("offset")).isEqualTo(i + 2);
     }
-    assertThat(publish(publisher, "after").getLong("offset")).isEqualTo(302);
-    assertThat(await(late.next()).getLong("offset")).isEqualTo(302);
+    assertThat(publish(publisher, "after").getLong("offset")).isEqualTo(RACING + 2);
+    assertThat(await(late.next()).getLong("offset")).isEqualTo(RACING + 2);
     assertThat(late.unreadTexts()).isZero();
   }
 
@@ -159,6 +174,46 @@ class WebSocketRecoveryTest {
     JsonObject empty = call(publisher, new JsonObject().put("op", "history").put("channel", "quiet"));
     assertThat(empty.getJsonArray("messages")).isEmpty();
     assertThat(empty.getValue("epoch")).isNull();
+  }
+
+  @Test
+  void throttrPublishersAreNumberedToo() {
+    start(10);
+    JsonWebSocket subscriber = open();
+    call(subscriber, new JsonObject().put("op", "subscribe").put("channel", "news"));
+    ThrottrClient throttr = await(ThrottrClient.connect(vertx,
+        new ThrottrClientOptions().setHost("127.0.0.1").setPort(sut.tcpPort())));
+    try {
+      assertThat(await(throttr.publish("news", "from tcp"))).isTrue();
+      assertThat(await(throttr.publish("news", "again"))).isTrue();
+    } finally {
+      throttr.close();
+    }
+    JsonObject first = await(subscriber.next());
+    assertThat(first.getString("data")).isEqualTo("from tcp");
+    assertThat(first.getLong("offset")).isEqualTo(1);
+    assertThat(await(subscriber.next()).getLong("offset")).isEqualTo(2);
+  }
+
+  @Test
+  void theHistoryAndItsEpochSurviveARestartWithDataDir() {
+    ServerSettings persisted = withHistory(10)
+        .withPersistence(PersistenceSettings.OFF.withDataDir(dir).withFsync(FsyncPolicy.ALWAYS));
+    sut = new SluiceUnderTest(vertx, persisted);
+    JsonWebSocket publisher = open();
+    String epoch = null;
+    for (int i = 1; i <= 3; i++) {
+      epoch = publish(publisher, "m" + i).getString("epoch");
+    }
+    publisher.close();
+    sut.close();
+    sut = new SluiceUnderTest(vertx, persisted);
+    JsonWebSocket back = open();
+    JsonObject ack = call(back, since(1, epoch));
+    assertThat(ack.getBoolean("recovered")).isTrue();
+    assertThat(ack.getString("epoch")).isEqualTo(epoch);
+    assertThat(await(back.next()).getString("data")).isEqualTo("m2");
+    assertThat(await(back.next()).getLong("offset")).isEqualTo(3);
   }
 
   @Test
