@@ -1,5 +1,7 @@
 package io.sluice.verticles.server.kit;
 
+import io.sluice.verticles.engine.channel.HistoryLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.protocol.binary.codec.ValueSize;
@@ -66,7 +68,8 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
         cluster, size));
     ServerSettings settings = SluiceUnderTest.defaults().withValueSize(size)
         .withUdp(UdpSettings.defaults().withRules(fronts.udpRules())).withPolicies(policies).withCluster(cluster)
-        .withRls(fronts.rls()).withShards(shards);
+        .withRls(fronts.rls()).withShards(shards)
+        .withLimits(ConnectionLimits.defaults().withHistory(fronts.history()));
     this.server = await(SluiceServer.start(vertx, settings, SluiceUnderTest.VERSION, clock, metrics));
   }
 
@@ -74,8 +77,17 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
    * What the UDP and Envoy fronts of every node decide with (every node of a cluster loads the same
    * files).
    */
-  public record Fronts(RuleSet udpRules, RlsSettings rls) {
+  public record Fronts(RuleSet udpRules, RlsSettings rls, HistoryLimits history) {
     public static final Fronts DEFAULT = new Fronts(RuleSet.allowAll(), RlsSettings.disabled());
+
+    public Fronts(RuleSet udpRules, RlsSettings rls) {
+      this(udpRules, rls, HistoryLimits.OFF);
+    }
+
+    /** Channels keep {@code history} ({@code --channel-history}). */
+    public Fronts withHistory(HistoryLimits history) {
+      return new Fronts(udpRules, rls, history);
+    }
   }
 
   /** A node joining the nodes at {@code join}, proving {@code credentials} to them (one backup). */
