@@ -164,7 +164,7 @@ public final class ChannelHistory {
    */
   public Recovery recover(long offset, long sinceEpoch) {
     if (sinceEpoch != epoch) {
-      return new Recovery(epoch, top, List.of(), Recovery.EPOCH_CHANGED);
+      return new Recovery(epoch, top, List.of(), Recovery.EPOCH_CHANGED, entries.size());
     }
     List<Entry> missed = new ArrayList<>();
     for (Entry entry : entries) {
@@ -175,7 +175,7 @@ public final class ChannelHistory {
     long firstHeld = entries.isEmpty() ? top + 1 : entries.peekFirst().offset;
     boolean complete = offset <= top && offset + 1 >= firstHeld;
     return new Recovery(epoch, top, missed, complete ? null : offset > top ? Recovery.UNKNOWN_OFFSET
-        : Recovery.MESSAGES_DROPPED);
+        : Recovery.MESSAGES_DROPPED, entries.size());
   }
 
   /**
@@ -185,8 +185,9 @@ public final class ChannelHistory {
    *                 {@code messages} or were never missed, and must not be delivered again
    * @param messages held messages after the client's offset, oldest first
    * @param lost     why recovery is incomplete, or null when {@code messages} is all that was missed
+   * @param held     how many messages the history held (the dashboard's history size)
    */
-  public record Recovery(long epoch, long top, List<Entry> messages, String lost) {
+  public record Recovery(long epoch, long top, List<Entry> messages, String lost, int held) {
 
     public static final String EPOCH_CHANGED = "epoch changed";
     public static final String MESSAGES_DROPPED = "messages dropped";

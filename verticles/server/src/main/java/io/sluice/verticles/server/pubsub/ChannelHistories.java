@@ -40,6 +40,11 @@ public final class ChannelHistories {
     return read(channel, new HistoryRead.Since(offset, epoch));
   }
 
+  /** How many messages the channel's history holds now (0 without one). */
+  public CompletionStage<Integer> held(byte[] channel) {
+    return read(channel, new HistoryRead.Latest(0)).thenApply(ChannelHistory.Recovery::held);
+  }
+
   /** The latest {@code limit} messages. */
   public CompletionStage<ChannelHistory.Recovery> latest(byte[] channel, int limit) {
     return read(channel, new HistoryRead.Latest(Math.min(limit, limits.messages())));

@@ -115,7 +115,7 @@ public final class HistoryCodecs {
       }
       out.writeLongLE(answer.epoch()).writeLongLE(answer.top());
       BatchWire.writeString(out, answer.lost() == null ? "" : answer.lost());
-      out.writeIntLE(answer.messages().size());
+      out.writeIntLE(answer.held()).writeIntLE(answer.messages().size());
       for (ChannelHistory.Entry entry : answer.messages()) {
         out.writeLongLE(entry.offset()).writeLongLE(entry.atNanos());
         BatchWire.writeBytes(out, entry.payload());
@@ -132,12 +132,13 @@ public final class HistoryCodecs {
       long epoch = in.readLongLE();
       long top = in.readLongLE();
       String lost = BatchWire.readString(in);
+      int held = in.readIntLE();
       int count = in.readIntLE();
       List<ChannelHistory.Entry> messages = new ArrayList<>(count);
       for (int i = 0; i < count; i++) {
         messages.add(new ChannelHistory.Entry(in.readLongLE(), in.readLongLE(), BatchWire.readBytes(in)));
       }
-      original.ranElsewhere(new ChannelHistory.Recovery(epoch, top, messages, lost.isEmpty() ? null : lost), null);
+      original.ranElsewhere(new ChannelHistory.Recovery(epoch, top, messages, lost.isEmpty() ? null : lost, held), null);
     }
   }
 }

@@ -32,7 +32,7 @@ public final class HistoryRead implements ShardTask {
 
     @Override
     public ChannelHistory.Recovery noHistory() {
-      return new ChannelHistory.Recovery(0, 0, List.of(), ChannelHistory.Recovery.EPOCH_CHANGED);
+      return new ChannelHistory.Recovery(0, 0, List.of(), ChannelHistory.Recovery.EPOCH_CHANGED, 0);
     }
   }
 
@@ -40,12 +40,12 @@ public final class HistoryRead implements ShardTask {
 
     @Override
     public ChannelHistory.Recovery answerFrom(ChannelHistory history) {
-      return new ChannelHistory.Recovery(history.epoch(), history.top(), history.latest(limit), null);
+      return new ChannelHistory.Recovery(history.epoch(), history.top(), history.latest(limit), null, history.size());
     }
 
     @Override
     public ChannelHistory.Recovery noHistory() {
-      return new ChannelHistory.Recovery(0, 0, List.of(), null);
+      return new ChannelHistory.Recovery(0, 0, List.of(), null, 0);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.websocket;
 
 import io.sluice.verticles.engine.channel.HistoryLimits;
+import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.listener.ConnectionLimits;
@@ -171,6 +172,12 @@ class WebSocketRecoveryTest {
     JsonArray messages = history.getJsonArray("messages");
     assertThat(messages.stream().map(m -> ((JsonObject) m).getString("data"))).containsExactly("m3", "m4");
     assertThat(messages.getJsonObject(1).getLong("offset")).isEqualTo(4);
+    JsonWebSocket subscriber = open();
+    call(subscriber, new JsonObject().put("op", "subscribe").put("channel", "news"));
+    JsonObject channels = new HttpCalls(vertx, sut.httpPort()).get("/api/channels").json();
+    assertThat(channels.getJsonArray("items").stream().map(JsonObject.class::cast)
+        .filter(item -> item.getString("name").equals("news")).findFirst().orElseThrow().getInteger("history"))
+        .as("the dashboard's history size").isEqualTo(4);
     JsonObject empty = call(publisher, new JsonObject().put("op", "history").put("channel", "quiet"));
     assertThat(empty.getJsonArray("messages")).isEmpty();
     assertThat(empty.getValue("epoch")).isNull();
