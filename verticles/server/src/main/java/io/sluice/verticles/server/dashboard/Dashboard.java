@@ -87,7 +87,7 @@ public final class Dashboard implements HttpFeature {
     KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard, new KeyStates(data.livePolicies()));
     ConnectionRoutes connections = new ConnectionRoutes(dashboard, data.callers());
     ChannelRoutes channels = new ChannelRoutes(dashboard, !channelHistory.enabled() ? null
-        : new ChannelHistories(shards.router(), channelHistory, vertx.eventBus()));
+        : new ChannelHistories(shards.router(), channelHistory, vertx.eventBus(), dashboard.instance().clock()));
     LimitRoutes limits = new LimitRoutes(dashboard, data);
     AdminRoutes admin = new AdminRoutes(data);
     LiveUpdates live = new LiveUpdates(shards, dashboard, data);
