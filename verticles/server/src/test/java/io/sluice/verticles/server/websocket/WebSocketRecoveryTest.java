@@ -1,6 +1,10 @@
 package io.sluice.verticles.server.websocket;
 
+import io.sluice.verticles.engine.channel.ChannelHistory;
 import io.sluice.verticles.engine.channel.HistoryLimits;
+import io.sluice.verticles.engine.routing.ShardRouter;
+import io.sluice.verticles.engine.storage.Eviction;
+import io.sluice.verticles.engine.storage.StoreLimits;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -181,6 +186,27 @@ class WebSocketRecoveryTest {
     JsonObject empty = call(publisher, new JsonObject().put("op", "history").put("channel", "quiet"));
     assertThat(empty.getJsonArray("messages")).isEmpty();
     assertThat(empty.getValue("epoch")).isNull();
+  }
+
+  @Test
+  void anEvictedHistoryIsRecoveredAsAChangedEpoch() {
+    sut = new SluiceUnderTest(vertx, withHistory(10)
+        .withRecordLimits(new StoreLimits(2, StoreLimits.UNLIMITED, Eviction.VOLATILE_TTL)));
+    JsonWebSocket publisher = open();
+    String epoch = publish(publisher, "kept").getString("epoch");
+    String neighbour = IntStream.range(0, 1000).mapToObj(i -> "other" + i)
+        .filter(name -> shardOf(name) == shardOf("news")).findFirst().orElseThrow();
+    call(publisher, new JsonObject().put("op", "publish").put("channel", neighbour).put("data", "evicts news"));
+    JsonWebSocket late = open();
+    JsonObject ack = call(late, since(1, epoch));
+    assertThat(ack.getBoolean("recovered")).isFalse();
+    assertThat(ack.getString("reason")).isEqualTo("epoch changed");
+  }
+
+  /** One record per shard (--max-keys 2 over the 2 shards): a neighbour's history evicts this one's. */
+  private static int shardOf(String channel) {
+    return ShardRouter.routeOf(ChannelHistory.keyOf(channel.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        SluiceUnderTest.defaults().shards());
   }
 
   @Test
