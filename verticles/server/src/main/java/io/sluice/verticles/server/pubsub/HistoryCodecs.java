@@ -20,6 +20,9 @@ public final class HistoryCodecs {
   /** Wire ids: fixed, see {@link TaskCodec#id}. */
   public static final int APPEND_ID = 5;
   public static final int READ_ID = 6;
+  /** The kinds of read, as {@link HistoryRead.Query#writeTo} names them. */
+  static final byte SINCE = 0;
+  static final byte LATEST = 1;
 
   private HistoryCodecs() {
   }
@@ -91,18 +94,18 @@ public final class HistoryCodecs {
     @Override
     public void writeTask(ByteBuf out, HistoryRead task) {
       BatchWire.writeBytes(out, task.channel());
-      if (task.query() instanceof HistoryRead.Since since) {
-        out.writeByte(0).writeLongLE(since.offset()).writeLongLE(since.epoch());
-      } else {
-        out.writeByte(1).writeIntLE(((HistoryRead.Latest) task.query()).limit());
-      }
+      task.query().writeTo(out);
     }
 
     @Override
     public HistoryRead readTask(ByteBuf in) {
       byte[] channel = BatchWire.readBytes(in);
-      HistoryRead.Query query = in.readByte() == 0 ? new HistoryRead.Since(in.readLongLE(), in.readLongLE())
-          : new HistoryRead.Latest(in.readIntLE());
+      byte kind = in.readByte();
+      HistoryRead.Query query = switch (kind) {
+        case SINCE -> new HistoryRead.Since(in.readLongLE(), in.readLongLE());
+        case LATEST -> new HistoryRead.Latest(in.readIntLE());
+        default -> throw new IllegalArgumentException("unknown kind of history read " + kind);
+      };
       return new HistoryRead(channel, query, limits);
     }
 

@@ -21,6 +21,9 @@ public final class HistoryRead implements ShardTask {
 
     /** The answer where the channel has no history (none kept yet, or lost). */
     ChannelHistory.Recovery noHistory();
+
+    /** Its kind's byte and its arguments, for {@link HistoryCodecs}. */
+    void writeTo(io.netty.buffer.ByteBuf out);
   }
 
   public record Since(long offset, long epoch) implements Query {
@@ -34,6 +37,11 @@ public final class HistoryRead implements ShardTask {
     public ChannelHistory.Recovery noHistory() {
       return new ChannelHistory.Recovery(0, 0, List.of(), ChannelHistory.Recovery.EPOCH_CHANGED, 0);
     }
+
+    @Override
+    public void writeTo(io.netty.buffer.ByteBuf out) {
+      out.writeByte(HistoryCodecs.SINCE).writeLongLE(offset).writeLongLE(epoch);
+    }
   }
 
   public record Latest(int limit) implements Query {
@@ -46,6 +54,11 @@ public final class HistoryRead implements ShardTask {
     @Override
     public ChannelHistory.Recovery noHistory() {
       return new ChannelHistory.Recovery(0, 0, List.of(), null, 0);
+    }
+
+    @Override
+    public void writeTo(io.netty.buffer.ByteBuf out) {
+      out.writeByte(HistoryCodecs.LATEST).writeIntLE(limit);
     }
   }
 
