@@ -17,6 +17,8 @@ export function mount(root, { signal }) {
       { title: 'Subscribers', className: 'num', cell: (item) => formatNumber(item.subscribers) },
       { title: 'Presence', className: 'num', cell: (item) => formatNumber(item.presence ?? 0) },
       { title: 'Delivered', className: 'num', cell: (item) => formatBytes(item.bytes) },
+      // Only with --channel-history: the messages the channel's owner holds for recovery.
+      { title: 'History', className: 'num', cell: (item) => (item.history === undefined ? '' : formatNumber(item.history)) },
     ],
     rowData: (item) => ({ channel: item.name }),
     rowHref: (item) => `#/channels/${encodeURIComponent(item.name)}`,

@@ -12,6 +12,7 @@ import io.sluice.verticles.server.ServerSettings;
 import io.sluice.verticles.server.cluster.ClusterSettings;
 import io.sluice.verticles.server.cluster.MemberCredentials;
 import io.sluice.verticles.server.listener.ConnectionLimits;
+import io.sluice.verticles.engine.channel.HistoryLimits;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.xds.XdsSettings;
 import io.sluice.verticles.server.http.HttpSettings;
@@ -64,7 +65,8 @@ final class ServerSettingsMapping {
         .withMaxFrame(config.maxFrame())
         .withMaxPendingBytes(config.maxPendingBytes())
         .withPartialFrames(new PartialFrameBudget(config.maxPartialBytes()))
-        .withMaxSubscriptions(config.maxSubscriptions());
+        .withMaxSubscriptions(config.maxSubscriptions())
+        .withHistory(new HistoryLimits(config.channelHistory(), config.channelHistoryTtl().toNanos()));
   }
 
   static HttpSettings http(SluiceConfig config) {

@@ -341,6 +341,16 @@ public final class Options {
       .defaultValue(10_000)
       .describedAs("Subscription records one Throttr or WebSocket connection may hold (* and its own ID among them); a SUBSCRIBE past it answers 00, a WebSocket gets an error.");
 
+  public static final Option<Integer> CHANNEL_HISTORY = Option.valued("channel-history", "N", ValueType.integer(0, 100_000))
+      .yaml("channel-history").environment()
+      .defaultValue(0)
+      .describedAs("Messages each channel's owner keeps, numbered (offset, epoch), for WebSocket clients to recover after a disconnect; 0 keeps none.");
+
+  public static final Option<java.time.Duration> CHANNEL_HISTORY_TTL = Option.valued("channel-history-ttl", "DURATION", ValueType.duration(java.time.Duration.ofDays(30), true))
+      .yaml("channel-history-ttl").environment()
+      .defaultValue(java.time.Duration.ZERO)
+      .describedAs("How long a channel's history keeps a message (10m, 24h); off keeps it until --channel-history newer ones push it out.");
+
   public static final Option<java.time.Duration> SHUTDOWN_TIMEOUT = Option.valued("shutdown-timeout", "DURATION", ValueType.duration(java.time.Duration.ofMinutes(10), false))
       .yaml("shutdown-timeout").environment()
       .defaultValue(java.time.Duration.ofSeconds(5))
@@ -399,7 +409,7 @@ public final class Options {
       OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
       DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
-      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
+      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, CHANNEL_HISTORY, CHANNEL_HISTORY_TTL, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
       AUTH_TOKEN_FILE, AUTH_TOKEN, WS_JWT_SECRET_FILE, WS_JWT_PUBLIC_KEY, WS_JWT_JWKS_FILE, WS_JWT_AUDIENCE,
       WS_JWT_ISSUER, WS_ANONYMOUS, WS_PUBLIC_CHANNELS, WS_PUBLISH_RATE, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 

@@ -320,6 +320,14 @@ public final class SluiceConfig {
     return value(Options.MAX_SUBSCRIPTIONS);
   }
 
+  public int channelHistory() {
+    return value(Options.CHANNEL_HISTORY);
+  }
+
+  public java.time.Duration channelHistoryTtl() {
+    return value(Options.CHANNEL_HISTORY_TTL);
+  }
+
   public java.time.Duration shutdownTimeout() {
     return value(Options.SHUTDOWN_TIMEOUT);
   }

@@ -125,7 +125,7 @@ final class HttpListener {
     features.add(rls.dashboardApi(token));
     features.add(rls.configDump(token));
     features.add(new Dashboard(wide.instance(), directory, token, dashboardData, protectedMode,
-        storage.persistence()));
+        storage.persistence()).withChannelHistory(settings.limits().history()));
     return features;
   }
 

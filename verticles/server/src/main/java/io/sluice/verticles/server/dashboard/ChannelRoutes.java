@@ -9,6 +9,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
+import io.sluice.verticles.server.pubsub.ChannelHistories;
+
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -16,9 +19,12 @@ import java.util.concurrent.TimeUnit;
 final class ChannelRoutes {
 
   private final DashboardContext dashboard;
+  private final ChannelHistories histories;
 
-  ChannelRoutes(DashboardContext dashboard) {
+  /** @param histories the channels' history on this loop, or null when channels keep none */
+  ChannelRoutes(DashboardContext dashboard, ChannelHistories histories) {
     this.dashboard = dashboard;
+    this.histories = histories;
   }
 
   /**
@@ -32,12 +38,31 @@ final class ChannelRoutes {
     boolean withIds = Boolean.parseBoolean(context.request().getParam("ids", "false"));
     List<Listing.ChannelItem> all = dashboard.instance().channels().channels();
     List<Listing.ChannelItem> shown = withIds ? all : all.stream().filter(channel -> !isIdChannel(channel.channel())).toList();
-    return DashboardContext.ok(context, paging.page(shown, channel ->
+    JsonObject page = paging.page(shown, channel ->
         Names.put(new JsonObject(), "name", channel.channel())
             .put("subscribers", channel.subscriptions())
             .put("presence", dashboard.instance().presence().count(new ChannelName(channel.channel())))
             .put("bytes", channel.readBytes()))
-        .put("hiddenIds", all.size() - shown.size()));
+        .put("hiddenIds", all.size() - shown.size());
+    return withHistorySizes(page).compose(filled -> DashboardContext.ok(context, filled));
+  }
+
+  /** Each item's {@code history}: the messages its owner holds (one read per channel of the page). */
+  private Future<JsonObject> withHistorySizes(JsonObject page) {
+    if (histories == null) {
+      return Future.succeededFuture(page);
+    }
+    List<Future<Integer>> sizes = new ArrayList<>();
+    JsonArray items = page.getJsonArray("items");
+    for (int i = 0; i < items.size(); i++) {
+      JsonObject item = items.getJsonObject(i);
+      sizes.add(Future.fromCompletionStage(histories.held(Names.bytes(item.getString("name")))
+          .thenApply(held -> {
+            item.put("history", held);
+            return held;
+          })));
+    }
+    return Future.all(sizes).map(page);
   }
 
   /** A connection's own channel: its ID as 32 lower-case hex digits. */

@@ -1,5 +1,7 @@
 package io.sluice.verticles.server.dashboard;
 
+import io.sluice.verticles.engine.channel.HistoryLimits;
+import io.sluice.verticles.server.pubsub.ChannelHistories;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.http.ApiError;
 import io.sluice.verticles.server.http.BearerToken;
@@ -43,6 +45,7 @@ public final class Dashboard implements HttpFeature {
   private final KeyScans keyScans = new KeyScans();
   private final DashboardData data;
   private final ProtectedMode protectedMode;
+  private HistoryLimits channelHistory = HistoryLimits.OFF;
 
   /**
    * @param data          the policies and what they decided, the history, the operator settings
@@ -56,6 +59,12 @@ public final class Dashboard implements HttpFeature {
     this.token = token;
     this.data = data;
     this.protectedMode = protectedMode;
+  }
+
+  /** Channels keep {@code history} ({@code --channel-history}): the Channels view shows each one's size. */
+  public Dashboard withChannelHistory(HistoryLimits history) {
+    this.channelHistory = history;
+    return this;
   }
 
   @Override
@@ -77,7 +86,8 @@ public final class Dashboard implements HttpFeature {
     ShardQueries shards = new ShardQueries(Vertx.currentContext(), directory);
     KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard, new KeyStates(data.livePolicies()));
     ConnectionRoutes connections = new ConnectionRoutes(dashboard, data.callers());
-    ChannelRoutes channels = new ChannelRoutes(dashboard);
+    ChannelRoutes channels = new ChannelRoutes(dashboard, !channelHistory.enabled() ? null
+        : new ChannelHistories(shards.router(), channelHistory, vertx.eventBus(), dashboard.instance().clock()));
     LimitRoutes limits = new LimitRoutes(dashboard, data);
     AdminRoutes admin = new AdminRoutes(data);
     LiveUpdates live = new LiveUpdates(shards, dashboard, data);

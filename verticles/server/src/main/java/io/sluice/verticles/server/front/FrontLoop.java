@@ -6,6 +6,7 @@ import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.engine.log.LogLimiter;
 import io.sluice.verticles.server.pubsub.ChannelCensus;
 import io.sluice.verticles.server.pubsub.ChannelHub;
+import io.sluice.verticles.server.pubsub.ChannelHistories;
 import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.vertx.core.Context;
@@ -31,9 +32,12 @@ public record FrontLoop(Instance instance, ShardRouter shards, ChannelHub hub, C
    */
   public static FrontLoop on(Context loop, Instance instance, ShardDirectory shards, ConnectionLimits limits,
                              RequestDurations durations, ConnectionClosers closers) {
-    return new FrontLoop(instance, shards.routerFor(loop),
-        new ChannelHub(loop.owner(), ChannelCensus.of(loop.owner(), instance.channels(), instance.clock())),
-        limits, durations, closers,
+    ShardRouter router = shards.routerFor(loop);
+    ChannelHub hub = new ChannelHub(loop.owner(), ChannelCensus.of(loop.owner(), instance.channels(), instance.clock()));
+    if (limits.history().enabled()) {
+      hub.keepHistory(new ChannelHistories(router, limits.history(), loop.owner().eventBus(), instance.clock()));
+    }
+    return new FrontLoop(instance, router, hub, limits, durations, closers,
         new LogLimiter(instance.clock(), 1_000_000_000L, CLOSE_LINES_PER_SECOND));
   }
 }

@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.listener;
 
 import io.sluice.protocol.binary.codec.PartialFrameBudget;
+import io.sluice.verticles.engine.channel.HistoryLimits;
 
 /**
  * What one client connection may hold, whichever front carries it: the Throttr TCP front and the
@@ -14,9 +15,11 @@ import io.sluice.protocol.binary.codec.PartialFrameBudget;
  *                           ONE object, shared by every front of the server
  * @param maxSubscriptions   subscription records one connection may hold ({@code *} and its own ID
  *                           included); a SUBSCRIBE past it answers 00
+ * @param history            what each channel's owner keeps of its past ({@code --channel-history},
+ *                           {@code --channel-history-ttl}); {@link HistoryLimits#OFF} by default
  */
 public record ConnectionLimits(int maxFrame, int maxPendingBytes, int maxPendingRequests, PartialFrameBudget partialFrames,
-                               int maxSubscriptions) {
+                               int maxSubscriptions, HistoryLimits history) {
 
   /** What {@code --max-partial-bytes} defaults to: 64 MiB. */
   public static final long DEFAULT_MAX_PARTIAL_BYTES = 64L * 1024 * 1024;
@@ -34,27 +37,31 @@ public record ConnectionLimits(int maxFrame, int maxPendingBytes, int maxPending
   /** The defaults, with a budget of their own for incomplete frames. */
   public static ConnectionLimits defaults() {
     return new ConnectionLimits(DEFAULT_MAX_FRAME, DEFAULT_MAX_PENDING_BYTES, DEFAULT_MAX_PENDING_REQUESTS,
-        new PartialFrameBudget(DEFAULT_MAX_PARTIAL_BYTES), DEFAULT_MAX_SUBSCRIPTIONS);
+        new PartialFrameBudget(DEFAULT_MAX_PARTIAL_BYTES), DEFAULT_MAX_SUBSCRIPTIONS, HistoryLimits.OFF);
   }
 
   public ConnectionLimits withMaxFrame(int maxFrame) {
-    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions, history);
   }
 
   public ConnectionLimits withMaxPendingBytes(int maxPendingBytes) {
-    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions, history);
   }
 
   public ConnectionLimits withMaxPendingRequests(int maxPendingRequests) {
-    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions, history);
   }
 
   /** @param partialFrames the budget every front of the server shares: pass the same object to all */
   public ConnectionLimits withPartialFrames(PartialFrameBudget partialFrames) {
-    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions, history);
   }
 
   public ConnectionLimits withMaxSubscriptions(int maxSubscriptions) {
-    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions);
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions, history);
+  }
+
+  public ConnectionLimits withHistory(HistoryLimits history) {
+    return new ConnectionLimits(maxFrame, maxPendingBytes, maxPendingRequests, partialFrames, maxSubscriptions, history);
   }
 }

@@ -57,6 +57,7 @@ public final class ChannelHub {
 
   private final Vertx vertx;
   private final ChannelCensus census;
+  private ChannelHistories history;
 
   /** A single node's hub. */
   public ChannelHub(Vertx vertx) {
@@ -76,6 +77,26 @@ public final class ChannelHub {
     if (census != null) {
       census.answerOn(vertx);
     }
+  }
+
+  /** From now on every publish through this hub is numbered and kept by {@code history}'s owners. */
+  public ChannelHub keepHistory(ChannelHistories history) {
+    this.history = history;
+    return this;
+  }
+
+  /** The channels' history, or null when channels keep none ({@code --channel-history 0}). */
+  ChannelHistories history() {
+    return history;
+  }
+
+  /**
+   * Completes once this loop hears {@code name} everywhere it can be published from (in a cluster,
+   * once the other nodes know of the registration): a recovery reads the history only then.
+   */
+  io.vertx.core.Future<Void> registered(ChannelName name) {
+    LocalChannel channel = channels.get(name);
+    return channel == null ? io.vertx.core.Future.succeededFuture() : channel.consumer.completion();
   }
 
   /** True when subscribers may be on other nodes too (a cluster). */

@@ -14,12 +14,29 @@ import java.util.function.Function;
  * each of a thousand subscribers would cost more than sending it.
  *
  * @param publisherId the publishing connection's ID, so its own subscriptions skip the copy it
- *                    already pushed to itself before its status byte
+ *                    already pushed to itself before its status byte; empty when the hub delivers
+ *                    to every subscriber, the publisher's own included
+ * @param offset      its place in the channel's history (increasing per channel), 0 when the
+ *                    channel keeps no history ({@code --channel-history})
+ * @param epoch       the history's epoch, which changes when the history is lost; 0 without an offset
  */
-public record ChannelMessage(byte[] channel, byte[] payload, byte[] publisherId, Encodings encodings) {
+public record ChannelMessage(byte[] channel, byte[] payload, byte[] publisherId, long offset, long epoch,
+                             Encodings encodings) {
+
+  /** No publisher: every subscriber gets it, the publisher's own subscriptions included. */
+  public static final byte[] NO_PUBLISHER = new byte[0];
 
   public ChannelMessage(byte[] channel, byte[] payload, byte[] publisherId) {
-    this(channel, payload, publisherId, new Encodings());
+    this(channel, payload, publisherId, 0, 0);
+  }
+
+  public ChannelMessage(byte[] channel, byte[] payload, byte[] publisherId, long offset, long epoch) {
+    this(channel, payload, publisherId, offset, epoch, new Encodings());
+  }
+
+  /** True when it has a place in its channel's history. */
+  public boolean kept() {
+    return offset > 0;
   }
 
   /**

@@ -5,7 +5,7 @@ import io.vertx.core.eventbus.MessageCodec;
 
 /**
  * Carries a {@link ChannelMessage}: the same object to the loops of this process (its encodings
- * made once, shared), and channel, payload and publisher as bytes to the other nodes of a cluster,
+ * made once, shared), and channel, payload, publisher, offset and epoch as bytes to the other nodes of a cluster,
  * so a PUBLISH anywhere reaches subscribers everywhere.
  */
 public final class ChannelMessageCodec implements MessageCodec<ChannelMessage, ChannelMessage> {
@@ -15,6 +15,7 @@ public final class ChannelMessageCodec implements MessageCodec<ChannelMessage, C
     writeBytes(buffer, message.channel());
     writeBytes(buffer, message.payload());
     writeBytes(buffer, message.publisherId());
+    buffer.appendLong(message.offset()).appendLong(message.epoch());
   }
 
   private static void writeBytes(Buffer buffer, byte[] bytes) {
@@ -29,7 +30,8 @@ public final class ChannelMessageCodec implements MessageCodec<ChannelMessage, C
     byte[] payload = buffer.getBytes(at + 4, at + 4 + buffer.getInt(at));
     at += 4 + payload.length;
     byte[] publisher = buffer.getBytes(at + 4, at + 4 + buffer.getInt(at));
-    return new ChannelMessage(channel, payload, publisher);
+    at += 4 + publisher.length;
+    return new ChannelMessage(channel, payload, publisher, buffer.getLong(at), buffer.getLong(at + 8));
   }
 
   @Override

@@ -4,6 +4,8 @@ import io.sluice.verticles.engine.channel.ChannelDirectory;
 import io.sluice.verticles.engine.channel.ChannelName;
 import io.sluice.verticles.engine.channel.Channels;
 import io.sluice.verticles.engine.channel.Subscription;
+import io.sluice.verticles.engine.channel.ChannelHistory;
+import io.sluice.verticles.engine.channel.RecoveryMerge;
 import io.sluice.verticles.engine.instance.ConnectionStats;
 import io.sluice.verticles.engine.time.Clock;
 import io.sluice.protocol.binary.codec.Listing;
@@ -15,6 +17,7 @@ import io.vertx.core.eventbus.EventBus;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -37,6 +40,8 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
   private final ValueSize valueSize;
   private final ChannelHub hub;
   private final Map<ChannelName, List<Subscription>> records = new HashMap<>();
+  /** The subscriptions that have had a numbered message, each delivering every offset once. */
+  private final Map<Subscription, RecoveryMerge<ChannelMessage>> numbered = new IdentityHashMap<>();
   private final int maxSubscriptions;
   private int held;
 
@@ -63,15 +68,65 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
   /** {@inheritDoc} At most {@code maxSubscriptions} records, {@code *} and the connection's own ID included. */
   @Override
   public boolean subscribe(byte[] channel) {
+    return add(new ChannelName(channel)) != null;
+  }
+
+  private Subscription add(ChannelName name) {
     if (held == maxSubscriptions) {
-      return false;
+      return null;
     }
     held++;
-    ChannelName name = new ChannelName(channel);
     Subscription subscription = directory.subscribe(name, connectionId, clock.epochNanos());
     hub.add(name, this, subscription);
     records.computeIfAbsent(name, n -> new ArrayList<>()).add(subscription);
-    return true;
+    return subscription;
+  }
+
+  /** The channels' history, or null when they keep none. */
+  public ChannelHistories history() {
+    return hub.history();
+  }
+
+  /**
+   * Subscribes, holding the channel's live messages until {@link Recovering#recovered} is given
+   * what the client missed: the subscription exists before the history is read, so a message
+   * published meanwhile is either in that history or delivered live after it, once.
+   *
+   * @return null when the connection holds the most subscriptions it may
+   */
+  public Recovering subscribeRecovering(byte[] channel) {
+    ChannelName name = new ChannelName(channel);
+    Subscription subscription = add(name);
+    if (subscription == null) {
+      return null;
+    }
+    numbered.put(subscription, RecoveryMerge.holding(ChannelMessage::offset, ChannelMessage::epoch));
+    return new Recovering(subscription, channel, hub.registered(name));
+  }
+
+  /**
+   * A subscription waiting for its channel's history.
+   *
+   * @param registered completes once publishes from anywhere reach it: read the history after
+   */
+  public record Recovering(Subscription subscription, byte[] channel, io.vertx.core.Future<Void> registered) {
+  }
+
+  /**
+   * Delivers what a recovering subscription missed, then the live messages held meanwhile, each
+   * offset once; {@code missed} null (the history was out of reach) delivers the held ones alone.
+   */
+  public void recovered(Recovering recovering, ChannelHistory.Recovery missed) {
+    RecoveryMerge<ChannelMessage> merge = numbered.get(recovering.subscription());
+    if (merge == null || !merge.holding()) {
+      return;
+    }
+    byte[] channel = recovering.channel();
+    List<ChannelMessage> messages = missed == null ? List.of() : missed.messages().stream()
+        .map(entry -> new ChannelMessage(channel, entry.payload(), ChannelMessage.NO_PUBLISHER, entry.offset(), missed.epoch()))
+        .toList();
+    merge.recovered(missed == null ? 0 : missed.epoch(), missed == null ? 0 : missed.top(), messages,
+        message -> deliverNow(recovering.subscription(), message));
   }
 
   @Override
@@ -82,6 +137,7 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
       return false;
     }
     held -= removed.size();
+    removed.forEach(numbered::remove);
     hub.removeAll(name, this);
     directory.unsubscribe(name, connectionId);
     return true;
@@ -104,18 +160,19 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
    */
   @Override
   public int publish(byte[] channel, byte[] payload, OtherNodes others) {
-    if (!valueSize.fits(payload.length)) {
-      throw new IllegalArgumentException("a message is at most " + valueSize.max() + " bytes with value size "
-          + valueSize.label() + ", this one has " + payload.length);
-    }
+    checkSize(payload);
     ChannelName name = new ChannelName(channel);
     int here = directory.subscriptions(name);
+    ChannelHistories history = hub.history();
+    if (history != null) {
+      history.append(channel, payload, connectionId);
+    }
     if (here == 0 && others.subscriptions() == 0 && others.complete()) {
       return -1;
     }
     List<Subscription> own = records.getOrDefault(name, List.of());
     own.forEach(subscription -> subscription.countDelivery(payload.length));
-    if (here > own.size() || others.subscriptions() > 0 || !others.complete()) {
+    if (history == null && (here > own.size() || others.subscriptions() > 0 || !others.complete())) {
       eventBus.publish(name.address(), new ChannelMessage(channel, payload, connectionId));
     }
     return own.size();
@@ -169,6 +226,7 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
       directory.unsubscribe(name, connectionId);
     });
     records.clear();
+    numbered.clear();
   }
 
   @Override
@@ -176,9 +234,39 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     return connectionId;
   }
 
-  /** Called by the hub for messages of other publishers (this connection pushed its own already). */
+  private void checkSize(byte[] payload) {
+    if (!valueSize.fits(payload.length)) {
+      throw new IllegalArgumentException("a message is at most " + valueSize.max() + " bytes with value size "
+          + valueSize.label() + ", this one has " + payload.length);
+    }
+  }
+
+  /**
+   * Publishes to a channel with history, the publisher's own subscriptions included: they get the
+   * message with its offset through the hub, like every other subscriber. Completes once the
+   * channel's owner has numbered it.
+   */
+  public java.util.concurrent.CompletionStage<HistoryAppend> publishNumbered(byte[] channel, byte[] payload) {
+    checkSize(payload);
+    return hub.history().append(channel, payload, ChannelMessage.NO_PUBLISHER);
+  }
+
+  /**
+   * Called by the hub for messages of other publishers (this connection pushed its own already).
+   * A numbered message goes through its subscription's merge: held during a recovery, dropped when
+   * its offset was delivered already.
+   */
   @Override
   public void deliver(Subscription subscription, ChannelMessage message) {
+    if (message.kept()) {
+      numbered.computeIfAbsent(subscription, s -> RecoveryMerge.passing(ChannelMessage::offset, ChannelMessage::epoch))
+          .live(message, numberedMessage -> deliverNow(subscription, numberedMessage));
+      return;
+    }
+    deliverNow(subscription, message);
+  }
+
+  private void deliverNow(Subscription subscription, ChannelMessage message) {
     subscription.countDelivery(message.payload().length);
     if (sink.push(message)) {
       connection.addReceivedBytes(message.payload().length);

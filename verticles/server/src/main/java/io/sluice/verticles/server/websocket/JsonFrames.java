@@ -1,12 +1,16 @@
 package io.sluice.verticles.server.websocket;
 
+import io.sluice.verticles.engine.channel.ChannelHistory;
 import io.sluice.verticles.engine.channel.PresencePart;
+import io.sluice.verticles.server.pubsub.ChannelMessage;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,11 +28,64 @@ final class JsonFrames {
   private JsonFrames() {
   }
 
-  /** {@code {"event":"message","channel":…,"data":…}}, the push a JSON client receives. */
-  static String message(byte[] channel, byte[] payload) {
-    JsonObject message = new JsonObject().put("event", "message").put("channel", text(channel));
-    putData(message, payload);
+  /**
+   * {@code {"event":"message","channel":…,"data":…}}, the push a JSON client receives; with
+   * {@code "offset"} and {@code "epoch"} on a channel with history.
+   */
+  static String message(ChannelMessage pushed) {
+    JsonObject message = new JsonObject().put("event", "message").put("channel", text(pushed.channel()));
+    putData(message, pushed.payload());
+    if (pushed.kept()) {
+      message.put("offset", pushed.offset()).put("epoch", epoch(pushed.epoch()));
+    }
     return message.encode();
+  }
+
+  /** An epoch as clients see it: 16 hex digits; null before the channel kept anything. */
+  static String epoch(long epoch) {
+    return epoch == 0 ? null : HexFormat.of().toHexDigits(epoch);
+  }
+
+  /** A client's epoch; one that is no epoch of ours reads as 0, which matches none. */
+  static long epoch(Object given) {
+    if (given instanceof String text && text.length() == 16 && HexFormat.isHexDigit(text.charAt(0))) {
+      try {
+        return HexFormat.fromHexDigitsToLong(text);
+      } catch (IllegalArgumentException notHex) {
+        return 0;
+      }
+    }
+    return 0;
+  }
+
+  /** A subscribe with {@code since}: today's acknowledgement, and whether all was recovered and why not. */
+  static String recoveredAck(String channel, ChannelHistory.Recovery recovery, String unreachable, Object id) {
+    JsonObject ack = new JsonObject().put("event", "ack").put("op", "subscribe").put("channel", channel).put("status", 1)
+        .put("recovered", unreachable == null && recovery.recovered())
+        .put("epoch", recovery == null ? null : epoch(recovery.epoch()));
+    String reason = unreachable != null ? unreachable : recovery.lost();
+    if (reason != null) {
+      ack.put("reason", reason);
+    }
+    return withId(ack, id).encode();
+  }
+
+  /** {@code {"event":"history","channel":…,"epoch":…,"messages":[{"offset":…,"data":…},…]}}. */
+  static String history(String channel, ChannelHistory.Recovery latest, Object id) {
+    JsonArray messages = new JsonArray();
+    for (ChannelHistory.Entry entry : latest.messages()) {
+      JsonObject message = new JsonObject().put("offset", entry.offset());
+      putData(message, entry.payload());
+      messages.add(message);
+    }
+    return withId(new JsonObject().put("event", "history").put("channel", channel).put("epoch", epoch(latest.epoch()))
+        .put("messages", messages), id).encode();
+  }
+
+  /** A publish on a channel with history: acknowledged once numbered, with its offset. */
+  static String numberedAck(String channel, long offset, long epoch, Object id) {
+    return withId(new JsonObject().put("event", "ack").put("op", "publish").put("status", 1).put("channel", channel)
+        .put("offset", offset).put("epoch", epoch(epoch)), id).encode();
   }
 
   /** An acknowledgement with the same status byte the binary protocol would answer. */

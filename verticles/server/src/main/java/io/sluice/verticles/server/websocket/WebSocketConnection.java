@@ -48,6 +48,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   private final MessageAssembler messages;
   private final PresenceCensus presenceCensus;
   private final ConnectionPresence presence;
+  private final HistoryCommands history;
   private ChannelAccess access;
   private boolean joinedAutomaticChannels;
   private long expiryTimer = -1;
@@ -81,6 +82,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     this.messages = new MessageAssembler(loop.limits().maxFrame(), this);
     this.presenceCensus = presenceLoop.census();
     this.presence = new ConnectionPresence(presenceLoop, stats.idHex(), this::pushPresenceEvent);
+    this.history = new HistoryCommands(channels, this::sendText, () -> closed);
   }
 
   /** A client that has not shown a token, where one is needed, joins no channel, not even * and its own ID. */
@@ -190,8 +192,9 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
         case "unsubscribe": handleUnsubscribe(command, id); break;
         case "publish": handlePublish(command, id); break;
         case "presence": handlePresence(command, id); break;
+        case "history": handleHistory(command, id); break;
         default: sendText(JsonFrames.error("unknown op '" + op
-            + "' (subscribe, unsubscribe, publish, presence, auth, refresh)", id));
+            + "' (subscribe, unsubscribe, publish, history, presence, auth, refresh)", id));
       }
     } catch (IllegalArgumentException e) {
       sendText(JsonFrames.error(e.getMessage(), id));
@@ -272,13 +275,28 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     countRequest(RequestType.SUBSCRIBE);
-    if (channels.subscribe(channel.getBytes(StandardCharsets.UTF_8))) {
+    if (command.containsKey("since")) {
+      if (!history.subscribeSince(channel, command.getValue("since"), id)) {
+        sendText(JsonFrames.error("this connection holds " + maxSubscriptions
+            + " subscriptions, the most it may (--max-subscriptions)", id));
+      }
+    } else if (channels.subscribe(channel.getBytes(StandardCharsets.UTF_8))) {
       sendText(JsonFrames.ack("subscribe", channel, true, id));
       presence.join(channel, access.user(), joinLeave);
     } else {
       sendText(JsonFrames.error("this connection holds " + maxSubscriptions
           + " subscriptions, the most it may (--max-subscriptions)", id));
     }
+  }
+
+  /** The latest messages of a channel the client may subscribe to. */
+  private void handleHistory(JsonObject command, Object id) {
+    String channel = channel(command);
+    if (!access.maySubscribe(channel, stats.idHex())) {
+      sendText(JsonFrames.forbidden("history", channel, id));
+      return;
+    }
+    history.history(channel, command, id);
   }
 
   private void handleUnsubscribe(JsonObject command, Object id) {
@@ -344,7 +362,12 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     });
   }
 
+  /** With history, the channel's owner numbers the message and every subscription gets it from there. */
   private void publish(String channel, byte[] payload, Object id) {
+    if (history.enabled()) {
+      history.publish(channel, payload, id);
+      return;
+    }
     byte[] name = channel.getBytes(StandardCharsets.UTF_8);
     int own = channels.publish(name, payload);
     ChannelMessage message = new ChannelMessage(name, payload, stats.id());
@@ -376,7 +399,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     if (!writable() || socket.writeQueueFull()) {
       return false;
     }
-    String text = message.text(m -> JsonFrames.message(m.channel(), m.payload()));
+    String text = message.text(JsonFrames::message);
     sendPush(() -> sendText(text));
     return true;
   }

@@ -10,6 +10,8 @@ import io.sluice.verticles.rls.StrategyTaskCodec;
 import io.sluice.verticles.rls.WindowCounterCodec;
 import io.sluice.verticles.server.check.LimitTaskCodec;
 import io.sluice.verticles.server.udp.UdpRateCodecs;
+import io.sluice.verticles.server.pubsub.HistoryCodecs;
+import io.sluice.verticles.engine.channel.HistoryLimits;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,7 @@ class TravellingWorkIdsTest {
     TASKS.addAll(UdpRateCodecs.tasks());
     TASKS.add(new WindowCounterCodec());
     TASKS.add(new StrategyTaskCodec());
+    TASKS.addAll(HistoryCodecs.tasks(HistoryLimits.OFF, message -> { }));
     SCANS.add(new KeyPageScanCodec());
   }
 
@@ -41,9 +44,10 @@ class TravellingWorkIdsTest {
     Map<String, Integer> ids = new TreeMap<>();
     TASKS.forEach(codec -> ids.put(codec.type().getSimpleName(), codec.id()));
     assertThat(ids).isEqualTo(Map.of("LimitTask", 0, "RateUpdate", 1, "WindowCounter", 2, "StrategyTask", 3,
-        "WindowUpdate", 4));
+        "WindowUpdate", 4, "HistoryAppend", 5, "HistoryRead", 6));
     assertThat(List.of(LimitTaskCodec.ID, UdpRateCodecs.RATE_UPDATE_ID, WindowCounterCodec.ID, StrategyTaskCodec.ID,
-        UdpRateCodecs.WINDOW_UPDATE_ID)).containsExactly(0, 1, 2, 3, 4);
+        UdpRateCodecs.WINDOW_UPDATE_ID, HistoryCodecs.APPEND_ID, HistoryCodecs.READ_ID))
+        .containsExactly(0, 1, 2, 3, 4, 5, 6);
   }
 
   @Test

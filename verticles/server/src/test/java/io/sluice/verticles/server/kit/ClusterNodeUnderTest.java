@@ -1,5 +1,7 @@
 package io.sluice.verticles.server.kit;
 
+import io.sluice.verticles.engine.channel.HistoryLimits;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.protocol.binary.codec.ValueSize;
@@ -67,23 +69,29 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
         cluster, size));
     ServerSettings settings = SluiceUnderTest.defaults().withValueSize(size)
         .withUdp(UdpSettings.defaults().withRules(fronts.udpRules())).withPolicies(policies).withCluster(cluster)
-        .withRls(fronts.rls()).withHttp(fronts.http()).withShards(shards);
+        .withRls(fronts.rls()).withHttp(fronts.http()).withShards(shards)
+        .withLimits(ConnectionLimits.defaults().withHistory(fronts.history()));
     this.server = await(SluiceServer.start(vertx, settings, SluiceUnderTest.VERSION, clock, metrics));
   }
 
   /**
    * What the UDP and Envoy fronts of every node decide with (every node of a cluster loads the same
-   * files), and the HTTP port's settings (the WebSocket bridge's keys, say).
+   * files), the HTTP port's settings (the WebSocket bridge's keys, say) and the channels' history.
    */
-  public record Fronts(RuleSet udpRules, RlsSettings rls, HttpSettings http) {
+  public record Fronts(RuleSet udpRules, RlsSettings rls, HttpSettings http, HistoryLimits history) {
     public static final Fronts DEFAULT = new Fronts(RuleSet.allowAll(), RlsSettings.disabled());
 
     public Fronts(RuleSet udpRules, RlsSettings rls) {
-      this(udpRules, rls, HttpSettings.defaults());
+      this(udpRules, rls, HttpSettings.defaults(), HistoryLimits.OFF);
     }
 
     public static Fronts withHttp(HttpSettings http) {
-      return new Fronts(RuleSet.allowAll(), RlsSettings.disabled(), http);
+      return new Fronts(RuleSet.allowAll(), RlsSettings.disabled(), http, HistoryLimits.OFF);
+    }
+
+    /** Channels keep {@code history} ({@code --channel-history}). */
+    public Fronts withHistory(HistoryLimits history) {
+      return new Fronts(udpRules, rls, http, history);
     }
   }
 

@@ -45,7 +45,10 @@ final class FanoutBench {
       "  --duration SECONDS   measured time (10)",
       "  --warmup SECONDS     unmeasured time before it (2)",
       "  --jwt-secret-file F  each subscriber connects with its own HS256 token (?token=) signed with",
-      "                       this secret, the server's --ws-jwt-secret-file: the cost of verifying");
+      "                       this secret, the server's --ws-jwt-secret-file: the cost of verifying",
+      "  --history            the server keeps channel history (--channel-history 1000 or more): each",
+      "                       subscriber checks the offsets (gaps, duplicates), and after the run a",
+      "                       new client recovers the last 1,000 messages, timed");
 
   private static final String CHANNEL = "bench.fanout";
   private static final byte[] CHANNEL_BYTES = CHANNEL.getBytes(StandardCharsets.US_ASCII);
@@ -55,7 +58,7 @@ final class FanoutBench {
 
   static int run(List<String> args) throws Exception {
     Map<String, String> options = Arguments.parse(args, List.of("host", "port", "http-port", "subscribers",
-        "in-flight", "rate", "duration", "warmup", "jwt-secret-file"));
+        "in-flight", "rate", "duration", "warmup", "jwt-secret-file"), List.of("history"));
     if (options == null) {
       System.out.println(HELP);
       return 0;
@@ -68,6 +71,7 @@ final class FanoutBench {
     int rate = Arguments.nonNegative(options, "rate", 0);
     long durationMillis = Arguments.positive(options, "duration", 10) * 1000L;
     long warmupMillis = Arguments.nonNegative(options, "warmup", 2) * 1000L;
+    OffsetCheck offsets = options.containsKey("history") ? new OffsetCheck() : null;
     BenchTokens tokens = options.containsKey("jwt-secret-file")
         ? BenchTokens.fromFile(java.nio.file.Path.of(options.get("jwt-secret-file"))) : null;
 
@@ -81,7 +85,8 @@ final class FanoutBench {
       long setupStart = System.nanoTime();
       for (int i = 0; i < subscribers; i++) {
         String uri = tokens == null ? "/ws" : "/ws?token=" + tokens.token("bench-" + i, CHANNEL);
-        subscribed.add(subscribe(wsClient, host, httpPort, uri, latency, deliveries));
+        subscribed.add(subscribe(wsClient, host, httpPort, uri, latency, deliveries,
+            offsets == null ? null : offsets.new Subscriber()));
       }
       await(Future.all(subscribed));
       System.out.printf("%d WebSocket subscribers on %s%s, connected and subscribed in %.1f ms%n", subscribers, CHANNEL,
@@ -112,18 +117,30 @@ final class FanoutBench {
           histogram.getValueAtPercentile(50) / 1e3, histogram.getValueAtPercentile(99) / 1e3,
           histogram.getValueAtPercentile(99.9) / 1e3, histogram.getMaxValue() / 1e3);
       await(netClient.close());
+      if (offsets != null) {
+        System.out.printf("offsets: %,d gaps, %,d duplicates, %,d messages without an offset%n",
+            offsets.gaps.get(), offsets.duplicates.get(), offsets.unnumbered.get());
+        String uri = tokens == null ? "/ws" : "/ws?token=" + tokens.token("bench-recovery", CHANNEL);
+        long nanos = await(offsets.recover(wsClient, host, httpPort, uri, CHANNEL, RECOVERED));
+        System.out.printf("recovery of %,d missed messages: %.1f ms%n", RECOVERED, nanos / 1e6);
+      }
       await(wsClient.close());
       if (delivered == 0) {
         System.out.println("no delivery measured: the server's pushes did not reach the subscribers");
       }
-      return loop.refused.get() == 0 && delivered > 0 ? 0 : 1;
+      boolean offsetsHeld = offsets == null || offsets.gaps.get() + offsets.duplicates.get() + offsets.unnumbered.get() == 0;
+      return loop.refused.get() == 0 && delivered > 0 && offsetsHeld ? 0 : 1;
     } finally {
       vertx.close();
     }
   }
 
+  /** With --history: the missed messages a new client recovers after the run, timed. */
+  private static final int RECOVERED = 1_000;
+
+  /** @param offsets checks this subscriber's offsets (--history), or null */
   private static Future<Void> subscribe(WebSocketClient client, String host, int port, String uri, Recorder latency,
-                                        AtomicLong deliveries) {
+                                        AtomicLong deliveries, OffsetCheck.Subscriber offsets) {
     return client.connect(port, host, uri).compose(ws -> {
       Promise<Void> acked = Promise.promise();
       ws.textMessageHandler(text -> {
@@ -131,6 +148,9 @@ final class FanoutBench {
         if (sentAt >= 0) {
           latency.recordValue(Math.max(0, System.nanoTime() - sentAt));
           deliveries.incrementAndGet();
+          if (offsets != null) {
+            offsets.seen(text);
+          }
         } else if ("ack".equals(new JsonObject(text).getString("event"))) {
           acked.tryComplete();
         }
@@ -148,11 +168,12 @@ final class FanoutBench {
    * change of that layout shows up as a failed run with zero deliveries, not as wrong figures.
    */
   static long sentAt(String text) {
-    if (!text.startsWith(MESSAGE_PREFIX) || !text.endsWith("\"}")) {
+    int end = text.indexOf('"', MESSAGE_PREFIX.length());
+    if (!text.startsWith(MESSAGE_PREFIX) || end < 0 || !text.endsWith("}")) {
       return -1;
     }
     try {
-      return Long.parseLong(text, MESSAGE_PREFIX.length(), text.length() - 2, 10);
+      return Long.parseLong(text, MESSAGE_PREFIX.length(), end, 10);
     } catch (NumberFormatException e) {
       return -1;
     }

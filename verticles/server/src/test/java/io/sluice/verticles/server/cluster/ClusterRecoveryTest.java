@@ -1,0 +1,97 @@
+package io.sluice.verticles.server.cluster;
+
+import io.sluice.verticles.engine.channel.ChannelHistory;
+import io.sluice.verticles.engine.channel.HistoryLimits;
+import io.sluice.verticles.engine.time.ManualClock;
+import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.JsonWebSocket;
+import io.sluice.verticles.strategies.policy.Policies;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Channel history in a 3-node cluster: a client that comes back through another node recovers
+ * exactly what it missed, and still does after the channel's owner crashed, from the backup.
+ */
+class ClusterRecoveryTest {
+
+  private static final int MISSED = 100;
+  private final ManualClock clock = new ManualClock();
+  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
+  private final List<JsonWebSocket> sockets = new ArrayList<>();
+  private final Vertx clients = Vertx.vertx();
+
+  @AfterEach
+  void stop() {
+    sockets.forEach(JsonWebSocket::close);
+    nodes.forEach(ClusterNodeUnderTest::close);
+    await(clients.close());
+  }
+
+  private JsonWebSocket open(ClusterNodeUnderTest node) {
+    JsonWebSocket socket = await(JsonWebSocket.open(clients, node.httpPort()));
+    sockets.add(socket);
+    return socket;
+  }
+
+  private static JsonObject call(JsonWebSocket client, JsonObject command) {
+    await(client.send(command));
+    return await(client.next());
+  }
+
+  private static JsonObject since(long offset, String epoch) {
+    return new JsonObject().put("op", "subscribe").put("channel", "news")
+        .put("since", new JsonObject().put("offset", offset).put("epoch", epoch));
+  }
+
+  /** Subscribes through {@code node} with the position after the first message; expects the missed ones. */
+  private void recoverThrough(ClusterNodeUnderTest node, String epoch) {
+    JsonWebSocket back = open(node);
+    JsonObject ack = call(back, since(1, epoch));
+    assertThat(ack.getBoolean("recovered")).as(ack.encode()).isTrue();
+    for (int i = 1; i <= MISSED; i++) {
+      JsonObject message = await(back.next());
+      assertThat(message.getString("data")).isEqualTo("m" + i);
+      assertThat(message.getLong("offset")).isEqualTo(i + 1);
+    }
+    assertThat(back.unreadTexts()).isZero();
+  }
+
+  @Test
+  void aClientRecoversThroughAnotherNodeAndAfterTheOwnerCrashed() {
+    nodes.addAll(ClusterNodeUnderTest.formThree(1, clock, Policies.none(),
+        ClusterNodeUnderTest.Fronts.DEFAULT.withHistory(new HistoryLimits(500, 0))));
+    JsonWebSocket first = open(nodes.get(0));
+    call(first, new JsonObject().put("op", "subscribe").put("channel", "news"));
+    JsonWebSocket publisher = open(nodes.get(1));
+    String epoch = call(publisher, new JsonObject().put("op", "publish").put("channel", "news").put("data", "m0"))
+        .getString("epoch");
+    assertThat(await(first.next()).getString("epoch")).isEqualTo(epoch);
+    first.close();
+    for (int i = 1; i <= MISSED; i++) {
+      JsonObject ack = call(publisher, new JsonObject().put("op", "publish").put("channel", "news").put("data", "m" + i));
+      assertThat(ack.getLong("offset")).isEqualTo(i + 1);
+    }
+    recoverThrough(nodes.get(2), epoch);
+
+    ClusterNodeUnderTest.awaitCondition("every change is on its backups", Duration.ofSeconds(10),
+        () -> nodes.stream().allMatch(node -> node.node().meters().replicasInFlight() == 0));
+    String owner = ClusterNodeUnderTest.ownerOf(nodes.get(0).node(),
+        ChannelHistory.keyOf("news".getBytes(StandardCharsets.UTF_8)));
+    ClusterNodeUnderTest victim = nodes.stream().filter(node -> node.node().self().equals(owner)).findFirst().orElseThrow();
+    nodes.remove(victim);
+    victim.crash();
+    ClusterNodeUnderTest.awaitFormed(nodes);
+    recoverThrough(nodes.get(0), epoch);
+  }
+}
