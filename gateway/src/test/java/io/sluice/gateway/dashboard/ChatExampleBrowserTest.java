@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WindowType;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -28,8 +29,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The chat example of deploy/examples/chat in a real headless Chromium, served from its own origin
  * against a real Sluice started from its options, with tokens minted by the example's own
- * {@code mint-token.py}: two users see each other in presence, and a message of one reaches the
- * other. Skipped where Chromium or python3 is not installed.
+ * {@code mint-token.py}: two users see each other in presence, a message of one reaches the other,
+ * and a page that lost its connection gets, once it is back, what was said meanwhile (the server keeps
+ * channel history, as the example's README runs it). Skipped where Chromium or python3 is not installed.
  */
 class ChatExampleBrowserTest {
 
@@ -54,7 +56,7 @@ class ChatExampleBrowserTest {
     secret = Files.writeString(Files.createTempFile("sluice-chat", ".secret"),
         "an-example-secret-of-more-than-32-bytes\n");
     Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
-        "--udp-port", "0", "--ws-jwt-secret-file", secret.toString(),
+        "--udp-port", "0", "--ws-jwt-secret-file", secret.toString(), "--channel-history", "100",
         "--allowed-origins", pageOrigin()), Map.of());
     gateway = Gateway.start(((Invocation.Run) invocation).config());
   }
@@ -86,8 +88,50 @@ class ChatExampleBrowserTest {
   }
 
   private static String openChat(String user) throws IOException, InterruptedException {
-    browser.get(pageOrigin() + "/?server=ws://127.0.0.1:" + gateway.server().httpPort() + "/ws&token=" + mint(user));
+    return openChat(user, "chat.room1");
+  }
+
+  private static String openChat(String user, String channel) throws IOException, InterruptedException {
+    browser.get(pageOrigin() + "/?server=ws://127.0.0.1:" + gateway.server().httpPort() + "/ws&channel=" + channel
+        + "&token=" + mint(user));
     return browser.getWindowHandle();
+  }
+
+  private static String openChatInNewTab(String user, String channel) throws IOException, InterruptedException {
+    browser.switchTo().newWindow(WindowType.TAB);
+    return openChat(user, channel);
+  }
+
+  private static Object inPage(String window, String script) {
+    browser.switchTo().window(window);
+    return ((JavascriptExecutor) browser).executeScript(script);
+  }
+
+  private static void say(String window, String text) {
+    browser.switchTo().window(window);
+    browser.findElement(By.id("text")).sendKeys(text);
+    browser.findElement(By.cssSelector("#send button")).click();
+  }
+
+  /** The texts of the messages {@code window} shows, in order, without notices. */
+  private static List<String> said(String window) {
+    Object texts = inPage(window, "return [...document.querySelectorAll('#messages li:not(.notice)')]"
+        + ".map(item => item.lastChild.textContent)");
+    return ((List<?>) texts).stream().map(String::valueOf).toList();
+  }
+
+  /** Waits until {@code window} shows {@code last}, then holds it to show exactly {@code expected}. */
+  private static void awaitSaidExactly(String window, List<String> expected) {
+    String last = expected.get(expected.size() - 1);
+    new WebDriverWait(browser, WITHIN).withMessage(() -> window + " shows " + last)
+        .until(driver -> said(window).contains(last));
+    assertThat(said(window)).containsExactlyElementsOf(expected);
+  }
+
+  private static void awaitGone(String window, String user) {
+    browser.switchTo().window(window);
+    new WebDriverWait(browser, WITHIN).withMessage(() -> user + " leaves the members of " + window)
+        .until(driver -> driver.findElements(By.cssSelector("#members li[data-user='" + user + "']")).isEmpty());
   }
 
   /** Waits until, in {@code window}, each of {@code expected} is in the text of one of the elements. */
@@ -112,6 +156,42 @@ class ChatExampleBrowserTest {
     browser.findElement(By.id("text")).sendKeys("hello bob");
     browser.findElement(By.cssSelector("#send button")).click();
     awaitText(bob, "#messages li", List.of("hello bob"));
+    assertThat(HeadlessChromium.consoleErrors(browser)).isEmpty();
+  }
+
+  @Test
+  void aPageBackFromALostConnectionShowsWhatWasSaidMeanwhileOnceAndInOrder() throws Exception {
+    String alice = openChatInNewTab("alice", "chat.recovery");
+    String bob = openChatInNewTab("bob", "chat.recovery");
+    awaitText(bob, "#members li", List.of("alice", "bob"));
+    say(bob, "before");
+    awaitSaidExactly(alice, List.of("before"));
+
+    // The reconnect is held until bob has said everything: alice misses all of it, deterministically.
+    inPage(alice, "chatTest.hold = new Promise(release => chatTest.release = release); chatTest.drop();");
+    awaitGone(bob, "alice");
+    List<String> meanwhile = List.of("while away 1", "while away 2", "while away 3");
+    meanwhile.forEach(text -> say(bob, text));
+    awaitText(bob, "#messages li", meanwhile);
+    inPage(alice, "chatTest.release();");
+
+    awaitText(bob, "#members li", List.of("alice", "bob"));
+    say(bob, "after");
+    // "after" is live and leaves the channel's owner after the recovered ones: a duplicate would show before it.
+    awaitSaidExactly(alice, List.of("before", "while away 1", "while away 2", "while away 3", "after"));
+    assertThat(HeadlessChromium.consoleErrors(browser)).isEmpty();
+  }
+
+  @Test
+  void aPageTellsItsUserWhenMissedMessagesCouldNotBeRecovered() throws Exception {
+    String carol = openChatInNewTab("carol", "chat.lost");
+    awaitText(carol, "#members li", List.of("carol"));
+    say(carol, "hello");
+    awaitSaidExactly(carol, List.of("hello"));
+
+    // As if the server had lost the channel's history while carol was away: her epoch is not the channel's.
+    inPage(carol, "last = {offset: last.offset, epoch: '0000000000000000'}; chatTest.drop();");
+    awaitText(carol, "#messages li.notice", List.of("earlier messages may be missing", "epoch changed"));
     assertThat(HeadlessChromium.consoleErrors(browser)).isEmpty();
   }
 }

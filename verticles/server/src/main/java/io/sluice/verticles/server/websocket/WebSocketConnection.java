@@ -275,18 +275,19 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     countRequest(RequestType.SUBSCRIBE);
-    if (command.containsKey("since")) {
-      if (!history.subscribeSince(channel, command.getValue("since"), id)) {
-        sendText(JsonFrames.error("this connection holds " + maxSubscriptions
-            + " subscriptions, the most it may (--max-subscriptions)", id));
-      }
-    } else if (channels.subscribe(channel.getBytes(StandardCharsets.UTF_8))) {
-      sendText(JsonFrames.ack("subscribe", channel, true, id));
-      presence.join(channel, access.user(), joinLeave);
-    } else {
+    boolean recovering = command.containsKey("since");
+    boolean subscribed = recovering ? history.subscribeSince(channel, command.getValue("since"), id)
+        : channels.subscribe(channel.getBytes(StandardCharsets.UTF_8));
+    if (!subscribed) {
       sendText(JsonFrames.error("this connection holds " + maxSubscriptions
           + " subscriptions, the most it may (--max-subscriptions)", id));
+      return;
     }
+    // A recovering subscribe is acknowledged once the history is read, and joins presence like any other.
+    if (!recovering) {
+      sendText(JsonFrames.ack("subscribe", channel, true, id));
+    }
+    presence.join(channel, access.user(), joinLeave);
   }
 
   /** The latest messages of a channel the client may subscribe to. */

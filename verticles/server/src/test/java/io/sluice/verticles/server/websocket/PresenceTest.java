@@ -1,9 +1,11 @@
 package io.sluice.verticles.server.websocket;
 
+import io.sluice.verticles.engine.channel.HistoryLimits;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.Jwts;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
+import io.sluice.verticles.server.listener.ConnectionLimits;
 import io.sluice.verticles.server.wsauth.AnonymousMode;
 import io.sluice.verticles.server.wsauth.WebSocketAccessSettings;
 import io.vertx.core.Vertx;
@@ -43,7 +45,8 @@ class PresenceTest {
     Path secret = Files.writeString(dir.resolve("ws-secret"), Jwts.SECRET);
     sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withHttp(HttpSettings.defaults()
         .withWebSocket(WebSocketAccessSettings.defaults().withJwtSecretFile(Optional.of(secret))
-            .withAnonymous(Optional.of(AnonymousMode.ALL)))));
+            .withAnonymous(Optional.of(AnonymousMode.ALL))))
+        .withLimits(ConnectionLimits.defaults().withHistory(new HistoryLimits(10, 0))));
   }
 
   @AfterEach
@@ -118,6 +121,24 @@ class PresenceTest {
     bob.close();
     assertThat(await(alice.next())).as("a closed connection leaves").isEqualTo(event("leave", "chat.a", "bob", bobId));
     assertThat(call(alice, presence("chat.a", 3)).getJsonArray("users")).hasSize(1);
+  }
+
+  @Test
+  void aSubscribeRecoveringHistoryJoinsLikeAnyOther() {
+    JsonWebSocket alice = withPresence("alice");
+    call(alice, subscribeWithJoinLeave("chat.a", 1));
+    await(alice.next());
+    JsonWebSocket bob = withPresence("bob");
+    JsonObject back = jsonSubscribe("chat.a", 1)
+        .put("since", new JsonObject().put("offset", 3).put("epoch", "0123456789abcdef"));
+    assertThat(call(bob, back).getString("reason")).isEqualTo("epoch changed");
+    JsonObject bobJoin = await(alice.next());
+    String bobId = bobJoin.getString("connection");
+    assertThat(bobJoin).isEqualTo(event("join", "chat.a", "bob", bobId));
+    assertThat(call(alice, presence("chat.a", 2)).getJsonArray("users"))
+        .extracting(user -> ((JsonObject) user).getString("user")).containsExactly("alice", "bob");
+    bob.close();
+    assertThat(await(alice.next())).isEqualTo(event("leave", "chat.a", "bob", bobId));
   }
 
   @Test
