@@ -11,8 +11,18 @@ sealed interface AdmissionAnswer {
   /** What a log line says of it. */
   String why();
 
+  /** Whether the member asked answered, and so is admitted. */
+  default boolean proved() {
+    return false;
+  }
+
   /** The member asked answered under its member UUID: it proved it holds the credentials. */
   record Proved(String member) implements AdmissionAnswer {
+    @Override
+    public boolean proved() {
+      return true;
+    }
+
     @Override
     public String why() {
       return "member " + member + " answered";

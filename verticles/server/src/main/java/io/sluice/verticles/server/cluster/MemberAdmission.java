@@ -114,7 +114,7 @@ final class MemberAdmission {
       return;
     }
     Refusal refusal = refused.get(uuid);
-    if (refusal instanceof Refusal.Unproved) {
+    if (refusal != null && refusal.askedAgain()) {
       if (again.takeDue(uuid)) {
         send(member, answer -> askedAgain(member, answer));
       }
@@ -182,7 +182,7 @@ final class MemberAdmission {
   /** An ask within the member's window: asked again until it closes, then refused. */
   private void askedFirst(Member member, AdmissionAnswer answer) {
     String uuid = member.getUuid().toString();
-    if (answer instanceof AdmissionAnswer.Proved) {
+    if (answer.proved()) {
       // The ask settles even when the member was admitted meanwhile (it asked first): a node
       // that waits for its asks to settle before its first table must hear of it.
       asking.remove(uuid);
@@ -215,14 +215,15 @@ final class MemberAdmission {
   private void askedAgain(Member member, AdmissionAnswer answer) {
     String uuid = member.getUuid().toString();
     int asks = again.asked(uuid);
-    if (answer instanceof AdmissionAnswer.Proved) {
+    if (answer.proved()) {
       again.forget(uuid);
       againLog.log(LOG, System.Logger.Level.INFO, "cluster member " + member.getAddress() + " (" + uuid
           + ") proved its cluster credentials when asked again (ask " + asks + "): it takes part again");
       changed.run();
       return;
     }
-    if (admitted.contains(uuid) || !(refused.get(uuid) instanceof Refusal.Unproved)) {
+    Refusal refusal = refused.get(uuid);
+    if (admitted.contains(uuid) || refusal == null || !refusal.askedAgain()) {
       again.forget(uuid);
       return;
     }

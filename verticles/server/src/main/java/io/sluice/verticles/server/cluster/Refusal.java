@@ -5,8 +5,15 @@ package io.sluice.verticles.server.cluster;
  */
 sealed interface Refusal {
 
+  /** Whether the member is asked again, in case its answers were only lost. */
+  boolean askedAgain();
+
   /** It lacks a node's attributes (a bare Hazelcast member): it is never asked. */
   record NotANode() implements Refusal {
+    @Override
+    public boolean askedAgain() {
+      return false;
+    }
   }
 
   /**
@@ -15,5 +22,9 @@ sealed interface Refusal {
    * load). It is asked again ({@link AskingAgain}) while Hazelcast lists it and it says it is ready.
    */
   record Unproved() implements Refusal {
+    @Override
+    public boolean askedAgain() {
+      return true;
+    }
   }
 }
