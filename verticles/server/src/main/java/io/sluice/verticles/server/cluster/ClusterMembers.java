@@ -10,6 +10,7 @@ import com.hazelcast.core.EntryEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
+import io.sluice.verticles.engine.time.Clock;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -128,11 +129,11 @@ final class ClusterMembers {
    * ready map, so that no partition is given to a node still starting. Hazelcast's calls block:
    * off the event loop.
    */
-  Future<Void> follow(Vertx vertx, Context context, ClusterMeters meters, Runnable changed) {
+  Future<Void> follow(Vertx vertx, Context context, ClusterMeters meters, Clock clock, Runnable changed) {
     this.meters = meters;
     this.vertx = vertx;
     admission = new MemberAdmission(vertx, context, () -> hazelcast.getCluster().getLocalMember().getUuid(), self, meters,
-        changed, () -> published.get(self), published::put);
+        changed, () -> published.get(self), published::put, clock);
     // Where members' clients go is heard on the bus only: the ready map can be written by anyone
     // who joins Hazelcast's port.
     addressesHeard = vertx.eventBus().consumer(ClusterAddress.ADDRESSES, message ->

@@ -173,7 +173,7 @@ public final class ClusterNode extends VerticleBase {
       members.saidLeaving(message.body());
       recompute();
     }));
-    return members.follow(vertx, context, meters, this::recompute)
+    return members.follow(vertx, context, meters, partitions.clock(), this::recompute)
         .compose(v -> Future.all(consumers.stream().map(MessageConsumer::completion).toList()))
         .compose(v -> loaded.take())
         .compose(v -> ROUTER_ONLY ? Future.succeededFuture() : members.sayReady(context))
