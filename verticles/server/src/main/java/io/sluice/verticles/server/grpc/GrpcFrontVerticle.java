@@ -123,7 +123,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
         }
       });
     });
-    GrpcHealth.serve(grpc, readiness);
+    GrpcHealth.serve(vertx, grpc, readiness);
     HttpServerOptions options = serverOptions(guards);
     GrpcConnectionGuard connections = new GrpcConnectionGuard(guards.gate(), log, maxPendingBytes, rls.pendingBytes());
     HandshakeFailures handshakeFailures = new HandshakeFailures("gRPC", guards.clock());

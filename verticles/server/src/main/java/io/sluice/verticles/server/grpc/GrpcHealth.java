@@ -5,6 +5,7 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.sluice.verticles.server.health.Readiness;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
@@ -13,20 +14,32 @@ import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
 /**
  * gRPC's health service ({@code grpc.health.v1.Health/Check}) on the gRPC port, as
  * envoyproxy/ratelimit serves it for Kubernetes gRPC probes and Envoy Gateway: the service
  * {@value #RATE_LIMIT_SERVICE} is SERVING while the instance is {@link Readiness ready} and
  * NOT_SERVING otherwise (a config missing, a shard not answering, draining); the server as a whole
  * ({@code ""}) is SERVING until it drains to stop, as a liveness probe wants it; any other name is
- * NOT_FOUND, as grpc-java's and grpc-go's health servers answer it. {@code Watch} is not served:
- * vertx-grpc answers it UNIMPLEMENTED, as any method not served.
+ * NOT_FOUND, as grpc-java's and grpc-go's health servers answer it.
+ *
+ * <p>{@code Watch} sends the status at once and again whenever it changes, looked at every
+ * {@link #WATCH_PERIOD_MILLIS} ms, until the client cancels the stream or its connection closes;
+ * an unknown name is SERVICE_UNKNOWN, as the protocol asks. The streams a connection may hold are
+ * bounded as every stream is ({@link GrpcConnectionGuard}).
  */
 final class GrpcHealth {
 
-  static final ServiceMethod<HealthCheckRequest, HealthCheckResponse> CHECK = ServiceMethod.server(
-      ServiceName.create("grpc.health.v1.Health"), "Check", GrpcMessageEncoder.encoder(),
-      GrpcMessageDecoder.decoder(HealthCheckRequest.newBuilder()));
+  private static final ServiceName HEALTH = ServiceName.create("grpc.health.v1.Health");
+  static final ServiceMethod<HealthCheckRequest, HealthCheckResponse> CHECK = ServiceMethod.server(HEALTH, "Check",
+      GrpcMessageEncoder.encoder(), GrpcMessageDecoder.decoder(HealthCheckRequest.newBuilder()));
+  static final ServiceMethod<HealthCheckRequest, HealthCheckResponse> WATCH = ServiceMethod.server(HEALTH, "Watch",
+      GrpcMessageEncoder.encoder(), GrpcMessageDecoder.decoder(HealthCheckRequest.newBuilder()));
+
+  /** How often a Watch looks at the status: a change reaches the watcher within this. */
+  static final long WATCH_PERIOD_MILLIS = 1000;
 
   /** The name envoyproxy/ratelimit's health checker registers its status under. */
   static final String RATE_LIMIT_SERVICE = "ratelimit";
@@ -36,29 +49,64 @@ final class GrpcHealth {
   private GrpcHealth() {
   }
 
-  /** Serves Check on {@code grpc}, with the readiness of the calling event loop. */
-  static void serve(GrpcServer grpc, Readiness readiness) {
+  /** Serves Check and Watch on {@code grpc}, with the readiness of the calling event loop. */
+  static void serve(Vertx vertx, GrpcServer grpc, Readiness readiness) {
     Readiness.Probe probe = readiness.probe();
-    grpc.callHandler(CHECK, call -> {
-      boolean[] received = {false};
-      call.handler(request -> {
-        if (!received[0]) {
-          received[0] = true;
-          check(probe, readiness, request.getService()).onComplete(status -> answer(call, status.result()));
-        }
-      });
-      call.invalidMessageHandler(invalid -> {
+    grpc.callHandler(CHECK, call -> oneRequest(call, "Check", service ->
+        check(probe, readiness, service).onComplete(status -> answer(call, status.result()))));
+    grpc.callHandler(WATCH, call -> oneRequest(call, "Watch", service -> watch(vertx, call, () ->
+        check(probe, readiness, service).map(status -> status == null ? ServingStatus.SERVICE_UNKNOWN : status))));
+  }
+
+  /** Hands the service name of the call's one request to {@code answer}; a call without one is INVALID_ARGUMENT. */
+  private static void oneRequest(GrpcServerRequest<HealthCheckRequest, HealthCheckResponse> call, String method,
+                                 Consumer<String> answer) {
+    boolean[] received = {false};
+    call.handler(request -> {
+      if (!received[0]) {
         received[0] = true;
-        call.response().status(GrpcStatus.INVALID_ARGUMENT)
-            .statusMessage("not a HealthCheckRequest: " + invalid.getMessage()).end();
-      });
-      call.endHandler(end -> {
-        if (!received[0]) {
-          call.response().status(GrpcStatus.INVALID_ARGUMENT)
-              .statusMessage("a Check call carries one HealthCheckRequest; this one carried none").end();
-        }
-      });
+        answer.accept(request.getService());
+      }
     });
+    call.invalidMessageHandler(invalid -> {
+      received[0] = true;
+      call.response().status(GrpcStatus.INVALID_ARGUMENT)
+          .statusMessage("not a HealthCheckRequest: " + invalid.getMessage()).end();
+    });
+    call.endHandler(end -> {
+      if (!received[0]) {
+        call.response().status(GrpcStatus.INVALID_ARGUMENT)
+            .statusMessage("a " + method + " call carries one HealthCheckRequest; this one carried none").end();
+      }
+    });
+  }
+
+  /**
+   * Sends the status now and on each change, until the stream is cancelled or its connection
+   * closes (a failed write says so too).
+   */
+  private static void watch(Vertx vertx, GrpcServerRequest<HealthCheckRequest, HealthCheckResponse> call,
+                            Supplier<Future<ServingStatus>> status) {
+    ServingStatus[] sent = {null};
+    long[] timer = {-1};
+    boolean[] over = {false};
+    Runnable stop = () -> {
+      over[0] = true;
+      vertx.cancelTimer(timer[0]);
+    };
+    Runnable look = () -> status.get().onSuccess(now -> {
+      if (now != sent[0] && !over[0]) {
+        sent[0] = now;
+        call.response().write(HealthCheckResponse.newBuilder().setStatus(now).build()).onFailure(gone -> stop.run());
+      }
+    });
+    call.errorHandler(cancelled -> stop.run());
+    call.exceptionHandler(closed -> stop.run());
+    call.response().exceptionHandler(closed -> stop.run());
+    look.run();
+    if (!over[0]) {
+      timer[0] = vertx.setPeriodic(WATCH_PERIOD_MILLIS, id -> look.run());
+    }
   }
 
   /** The status of one service name; null for a name not known here. */

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
 
 import static io.sluice.verticles.server.grpc.RlsFixture.descriptor;
@@ -55,10 +56,9 @@ class RlsHealthTest {
       assertThatThrownBy(() -> check(rls.channel, "envoy.service.ratelimit.v3.Nothing"))
           .isInstanceOfSatisfying(StatusRuntimeException.class,
               refused -> assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
-      assertThatThrownBy(() -> ClientCalls.blockingServerStreamingCall(rls.channel, WATCH, options(),
-          HealthCheckRequest.newBuilder().setService("ratelimit").build()).next())
-          .isInstanceOfSatisfying(StatusRuntimeException.class,
-              refused -> assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+      assertThat(watch(rls.channel, "ratelimit").next().getStatus()).isEqualTo(ServingStatus.SERVING);
+      assertThat(watch(rls.channel, "nothing").next().getStatus()).as("Watch's answer to an unknown name")
+          .isEqualTo(ServingStatus.SERVICE_UNKNOWN);
     }
   }
 
@@ -75,6 +75,8 @@ class RlsHealthTest {
   @Test
   void withHealthyWithConfigNotServingUntilAConfigHasADomainNorAfterAReloadLeavesNone() throws Exception {
     try (RlsFixture rls = new RlsFixture(settings -> settings.withHealthyWithConfig(true))) {
+      Iterator<HealthCheckResponse> watched = watch(rls.channel, "ratelimit");
+      assertThat(watched.next().getStatus()).isEqualTo(ServingStatus.NOT_SERVING);
       assertThat(check(rls.channel, "ratelimit")).isEqualTo(ServingStatus.NOT_SERVING);
       assertThat(check(rls.channel, "")).isEqualTo(ServingStatus.SERVING);
       io.sluice.verticles.server.kit.HttpCalls.Answer before = rls.http().get("/healthcheck");
@@ -85,12 +87,14 @@ class RlsHealthTest {
       Poll.until("a config with a domain is in force and the service SERVING",
           () -> check(rls.channel, "ratelimit") == ServingStatus.SERVING);
       assertThat(rls.http().get("/healthcheck").body()).isEqualTo("OK");
+      assertThat(watched.next().getStatus()).as("the change, as Watch sends it").isEqualTo(ServingStatus.SERVING);
       assertThat(rls.http().get("/ready").status()).isEqualTo(200);
 
       Files.delete(rls.configDir.resolve("edge.yaml"));
       Poll.until("the reload that left no domain makes the service NOT_SERVING",
           () -> check(rls.channel, "ratelimit") == ServingStatus.NOT_SERVING);
       assertThat(rls.http().get("/ready").status()).isEqualTo(503);
+      assertThat(watched.next().getStatus()).isEqualTo(ServingStatus.NOT_SERVING);
     }
   }
 
@@ -127,6 +131,12 @@ class RlsHealthTest {
   private static ServingStatus check(ManagedChannel channel, String service) {
     return ClientCalls.blockingUnaryCall(channel, CHECK, options(),
         HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
+  }
+
+  /** The statuses Watch sends, as they come (each next() waits for one, up to the call's deadline). */
+  private static Iterator<HealthCheckResponse> watch(ManagedChannel channel, String service) {
+    return ClientCalls.blockingServerStreamingCall(channel, WATCH, options(),
+        HealthCheckRequest.newBuilder().setService(service).build());
   }
 
   private static CallOptions options() {
