@@ -59,10 +59,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
   private static final String METHOD_NAME = SHOULD_RATE_LIMIT.fullMethodName();
 
   /** A request is a few hundred bytes; this bounds what one message may make the server hold. */
-  private static final int MAX_MESSAGE_BYTES = 64 * 1024;
-
-  /** The one compression a message may use; {@code grpc-accept-encoding} says so. */
-  private static final String GZIP = "gzip";
+  static final int MAX_MESSAGE_BYTES = 64 * 1024;
 
   private final String host;
   private final int port;
@@ -157,29 +154,15 @@ public final class GrpcFrontVerticle extends VerticleBase {
     return options;
   }
 
-  /**
-   * The message's bytes, inflated when it is compressed; null when the call was answered instead:
-   * RESOURCE_EXHAUSTED past the size limit, INTERNAL for bytes that are not gzip, UNIMPLEMENTED
-   * for another compression.
-   */
+  /** The message's bytes, inflated when it is compressed; null when the call was answered instead. */
   private static Buffer payload(GrpcAnswer call, GrpcMessage message) {
-    String encoding = message.encoding();
-    if (encoding.equals("identity")) {
-      return message.payload();
-    }
-    if (!encoding.equals(GZIP)) {
-      call.response().headers().set("grpc-accept-encoding", GZIP);
-      call.status(GrpcStatus.UNIMPLEMENTED, "messages compressed with " + encoding + " are not accepted; " + GZIP + " is");
+    try {
+      return MessagePayload.of(message, MAX_MESSAGE_BYTES);
+    } catch (MessagePayload.Refused refused) {
+      refused.describeIn(call.response().headers());
+      call.status(refused.status(), refused.getMessage());
       return null;
     }
-    try {
-      return Buffer.buffer(BoundedGunzip.inflate(message.payload().getBytes(), MAX_MESSAGE_BYTES));
-    } catch (BoundedGunzip.TooLarge tooLarge) {
-      call.status(GrpcStatus.RESOURCE_EXHAUSTED, tooLarge.getMessage());
-    } catch (java.io.IOException notGzip) {
-      call.status(GrpcStatus.INTERNAL, "the message is not gzip: " + notGzip.getMessage());
-    }
-    return null;
   }
 
   /** The request, parsed once from the message's own bytes (no copy), decided; {@code call} answers it. */

@@ -6,6 +6,8 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.sluice.verticles.server.health.Readiness;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
@@ -33,10 +35,15 @@ import java.util.function.Supplier;
 final class GrpcHealth {
 
   private static final ServiceName HEALTH = ServiceName.create("grpc.health.v1.Health");
-  static final ServiceMethod<HealthCheckRequest, HealthCheckResponse> CHECK = ServiceMethod.server(HEALTH, "Check",
-      GrpcMessageEncoder.encoder(), GrpcMessageDecoder.decoder(HealthCheckRequest.newBuilder()));
-  static final ServiceMethod<HealthCheckRequest, HealthCheckResponse> WATCH = ServiceMethod.server(HEALTH, "Watch",
-      GrpcMessageEncoder.encoder(), GrpcMessageDecoder.decoder(HealthCheckRequest.newBuilder()));
+  /**
+   * Requests are taken as bytes and parsed here, as ShouldRateLimit's are: bytes that are not a
+   * request get INVALID_ARGUMENT (vertx-grpc's decoder would reset the stream), and a gzip
+   * message is inflated within the bound.
+   */
+  static final ServiceMethod<Buffer, HealthCheckResponse> CHECK = ServiceMethod.server(HEALTH, "Check",
+      GrpcMessageEncoder.encoder(), GrpcMessageDecoder.IDENTITY);
+  static final ServiceMethod<Buffer, HealthCheckResponse> WATCH = ServiceMethod.server(HEALTH, "Watch",
+      GrpcMessageEncoder.encoder(), GrpcMessageDecoder.IDENTITY);
 
   /** How often a Watch looks at the status: a change reaches the watcher within this. */
   static final long WATCH_PERIOD_MILLIS = 1000;
@@ -59,33 +66,44 @@ final class GrpcHealth {
   }
 
   /** Hands the service name of the call's one request to {@code answer}; a call without one is INVALID_ARGUMENT. */
-  private static void oneRequest(GrpcServerRequest<HealthCheckRequest, HealthCheckResponse> call, String method,
+  private static void oneRequest(GrpcServerRequest<Buffer, HealthCheckResponse> call, String method,
                                  Consumer<String> answer) {
     boolean[] received = {false};
-    call.handler(request -> {
-      if (!received[0]) {
-        received[0] = true;
-        answer.accept(request.getService());
+    call.messageHandler(message -> {
+      if (received[0]) {
+        return;
       }
-    });
-    call.invalidMessageHandler(invalid -> {
       received[0] = true;
-      call.response().status(GrpcStatus.INVALID_ARGUMENT)
-          .statusMessage("not a HealthCheckRequest: " + invalid.getMessage()).end();
+      try {
+        Buffer bytes = MessagePayload.of(message, GrpcFrontVerticle.MAX_MESSAGE_BYTES);
+        answer.accept(HealthCheckRequest.parseFrom(bytes.getBytes()).getService());
+      } catch (MessagePayload.Refused refused) {
+        refused.describeIn(call.response().headers());
+        refuse(call, refused.status(), refused.getMessage());
+      } catch (InvalidProtocolBufferException notARequest) {
+        refuse(call, GrpcStatus.INVALID_ARGUMENT, "not a HealthCheckRequest: " + notARequest.getMessage());
+      }
     });
     call.endHandler(end -> {
       if (!received[0]) {
-        call.response().status(GrpcStatus.INVALID_ARGUMENT)
-            .statusMessage("a " + method + " call carries one HealthCheckRequest; this one carried none").end();
+        refuse(call, GrpcStatus.INVALID_ARGUMENT, "a " + method + " call carries one HealthCheckRequest; this one carried none");
       }
     });
+  }
+
+  private static void refuse(GrpcServerRequest<Buffer, HealthCheckResponse> call, GrpcStatus status, String reason) {
+    try {
+      call.response().status(status).statusMessage(reason).end();
+    } catch (IllegalStateException alreadyAnswered) {
+      // vertx-grpc has answered it already: a message over the size limit is RESOURCE_EXHAUSTED.
+    }
   }
 
   /**
    * Sends the status now and on each change, until the stream is cancelled or its connection
    * closes (a failed write says so too).
    */
-  private static void watch(Vertx vertx, GrpcServerRequest<HealthCheckRequest, HealthCheckResponse> call,
+  private static void watch(Vertx vertx, GrpcServerRequest<Buffer, HealthCheckResponse> call,
                             Supplier<Future<ServingStatus>> status) {
     ServingStatus[] sent = {null};
     long[] timer = {-1};
@@ -119,7 +137,7 @@ final class GrpcHealth {
     };
   }
 
-  private static void answer(GrpcServerRequest<HealthCheckRequest, HealthCheckResponse> call, ServingStatus status) {
+  private static void answer(GrpcServerRequest<Buffer, HealthCheckResponse> call, ServingStatus status) {
     if (status == null) {
       call.response().status(GrpcStatus.NOT_FOUND).statusMessage("unknown service").end();
     } else {
