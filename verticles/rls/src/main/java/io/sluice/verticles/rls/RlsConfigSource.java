@@ -67,7 +67,10 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
     return new RlsConfigSource(path, mergeDomains, RlsConfigReader.read(path, mergeDomains), seen);
   }
 
-  /** Reads the config as this source reads it, without putting it in force (a SIGHUP reads first). */
+  /**
+   * Reads the config as this source reads it, without putting it in force (a SIGHUP reads first);
+   * a config refused here counts as a failed load.
+   */
   public RlsConfig read() throws RlsConfigException {
     try {
       return RlsConfigReader.read(path, mergeDomains);
