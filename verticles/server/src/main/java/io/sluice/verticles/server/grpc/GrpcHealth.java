@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * gRPC's health service ({@code grpc.health.v1.Health/Check}) on the gRPC port, as
+ * gRPC's health service ({@code grpc.health.v1.Health}, Check and Watch) on the gRPC port, as
  * envoyproxy/ratelimit serves it for Kubernetes gRPC probes and Envoy Gateway: the service
  * {@value #RATE_LIMIT_SERVICE} is SERVING while the instance is {@link Readiness ready} and
  * NOT_SERVING otherwise (a config missing, a shard not answering, draining); the server as a whole
