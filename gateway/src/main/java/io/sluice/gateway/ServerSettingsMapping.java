@@ -118,7 +118,7 @@ final class ServerSettingsMapping {
           .withMergeDomains(config.rlsMergeDomains());
       Optional<TlsSettings> tls = defences(config).tls();
       return new RlsSettings(config.bind(), config.grpcPort(), RlsConfigSource.none(), config.rlsBehaviour())
-          .withLocalCacheBytes(config.rlsLocalCacheBytes())
+          .withLocalCacheBytes(config.rlsLocalCacheBytes()).withHealthyWithConfig(config.rlsHealthyWithConfig())
           .withXds(tls.map(xds::withTls).orElse(xds));
     }
     RlsConfigSource source;
@@ -132,7 +132,7 @@ final class ServerSettingsMapping {
       }
     }
     return new RlsSettings(config.bind(), config.grpcPort(), source, config.rlsBehaviour())
-        .withLocalCacheBytes(config.rlsLocalCacheBytes());
+        .withLocalCacheBytes(config.rlsLocalCacheBytes()).withHealthyWithConfig(config.rlsHealthyWithConfig());
   }
 
   /** The listeners' defences against the network. */

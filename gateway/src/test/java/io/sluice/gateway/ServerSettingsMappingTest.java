@@ -107,6 +107,14 @@ class ServerSettingsMappingTest {
   }
 
   @Test
+  void healthyWithConfigReachesTheRateLimitServiceFromFilesOrXds() throws Exception {
+    assertThat(ServerSettingsMapping.of(config()).rls().healthyWithConfig()).isFalse();
+    assertThat(ServerSettingsMapping.of(config("--rls-healthy-with-config", "true")).rls().healthyWithConfig()).isTrue();
+    assertThat(ServerSettingsMapping.of(config("--rls-healthy-with-config", "true", "--rls-xds-server", "[::1]:18000"))
+        .rls().healthyWithConfig()).isTrue();
+  }
+
+  @Test
   void anXdsServerGivesTheRateLimitConfigOverTheListenersTls() throws Exception {
     assertThat(ServerSettingsMapping.of(config()).rls().xds()).as("files by default").isEmpty();
 

@@ -54,6 +54,11 @@ public final class RlsOptions {
       .defaultValue(false)
       .describedAs("Send each answer's dynamic_metadata as envoyproxy/ratelimit's RESPONSE_DYNAMIC_METADATA does: the domain, the descriptors, the hits and the metadata of the limits that passed.");
 
+  public static final Option<Boolean> HEALTHY_WITH_CONFIG = Option.valued("rls-healthy-with-config", "BOOL", ValueType.bool())
+      .yaml("rls.healthy-with-config").environment().alias(EnvironmentAlias.goBoolean("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED"))
+      .defaultValue(false)
+      .describedAs("Be ready (/ready, /healthcheck, the gRPC health service's \"ratelimit\") only while the rate limit config in force has a domain: not before the first one, and not after a reload that leaves none (envoyproxy/ratelimit's HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED).");
+
   private RlsOptions() {
   }
 

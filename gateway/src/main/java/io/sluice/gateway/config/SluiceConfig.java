@@ -143,6 +143,11 @@ public final class SluiceConfig {
     return value(RlsOptions.MERGE_DOMAINS);
   }
 
+  /** Whether the rate limit service is ready only while its config has a domain (HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED). */
+  public boolean rlsHealthyWithConfig() {
+    return value(RlsOptions.HEALTHY_WITH_CONFIG);
+  }
+
   /** The bound of the rate limit service's local over-limit cache; 0: none. */
   public long rlsLocalCacheBytes() {
     return value(Options.RLS_LOCAL_CACHE_BYTES);

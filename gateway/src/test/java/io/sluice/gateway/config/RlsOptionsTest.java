@@ -56,6 +56,15 @@ class RlsOptionsTest {
   }
 
   @Test
+  void theHealthyWithConfigVariableSetsItsOption() throws Exception {
+    assertThat(run().rlsHealthyWithConfig()).as("upstream's default").isFalse();
+    SluiceConfig config = run(Map.of("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "true"));
+    assertThat(config.rlsHealthyWithConfig()).isTrue();
+    assertThat(config.origin(RlsOptions.HEALTHY_WITH_CONFIG)).isEqualTo("environment variable "
+        + "HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED (envoyproxy/ratelimit's name for --rls-healthy-with-config)");
+  }
+
+  @Test
   void theCacheAndXdsVariablesSetTheirOptions() throws Exception {
     SluiceConfig config = run(Map.of(
         "LOCAL_CACHE_SIZE_IN_BYTES", "1048576",

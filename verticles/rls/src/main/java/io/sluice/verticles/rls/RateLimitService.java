@@ -300,6 +300,9 @@ public final class RateLimitService {
   private RateLimit[] limitsOf(RateLimitRequest request) {
     RlsConfig snapshot = config.get();
     RateLimit[] limits = new RateLimit[request.getDescriptorsCount()];
+    if (!snapshot.hasDomain(request.getDomain())) {
+      stats.domainsNotFound().count(request.getDomain(), limits.length);
+    }
     for (int i = 0; i < limits.length; i++) {
       RateLimitDescriptor descriptor = request.getDescriptors(i);
       if (!descriptor.hasLimit()) {

@@ -37,6 +37,7 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
   private final Path path;
   private final boolean mergeDomains;
   private volatile RlsConfig current;
+  private final ConfigLoads loads = new ConfigLoads();
   /** What the files looked like when last read, refused or not: a broken file is reported once. */
   private List<String> lastSeen;
 
@@ -45,6 +46,9 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
     this.mergeDomains = mergeDomains;
     this.current = current;
     this.lastSeen = seen;
+    if (path != null) {
+      loads.succeeded();
+    }
   }
 
   /** No config: every domain unknown, every descriptor OK without a limit. */
@@ -63,9 +67,22 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
     return new RlsConfigSource(path, mergeDomains, RlsConfigReader.read(path, mergeDomains), seen);
   }
 
-  /** Reads the config as this source reads it, without putting it in force (a SIGHUP reads first). */
+  /**
+   * Reads the config as this source reads it, without putting it in force (a SIGHUP reads first);
+   * a config refused here counts as a failed load.
+   */
   public RlsConfig read() throws RlsConfigException {
-    return RlsConfigReader.read(path, mergeDomains);
+    try {
+      return RlsConfigReader.read(path, mergeDomains);
+    } catch (RlsConfigException refused) {
+      loads.failed();
+      throw refused;
+    }
+  }
+
+  /** The configs put in force and refused so far. */
+  public ConfigLoads loads() {
+    return loads;
   }
 
   @Override
@@ -119,6 +136,7 @@ public final class RlsConfigSource implements Supplier<RlsConfig> {
   private Reload swapIn(RlsConfig read) {
     List<String> dropped = current.domainsMissingFrom(read);
     current = read;
+    loads.succeeded();
     return new Reload(Outcome.RELOADED, "domains " + read.domains().keySet().stream().sorted().toList()
         + " from " + read.sources(), dropped);
   }

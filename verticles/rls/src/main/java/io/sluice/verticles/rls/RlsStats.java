@@ -87,14 +87,29 @@ public final class RlsStats {
   private final LongAdder calls = new LongAdder();
   private final LongAdder overLimitCalls = new LongAdder();
   private final LongAdder globalShadowMode = new LongAdder();
+  private final DomainsNotFound domainsNotFound;
+
+  /**
+   * @param onNew         told once of each new path's counts (to register its metrics series)
+   * @param onNewNotFound told once of each new unknown domain's count, likewise
+   */
+  public RlsStats(Consumer<Counts> onNew, Consumer<DomainsNotFound.Count> onNewNotFound) {
+    this.onNew = onNew;
+    this.domainsNotFound = new DomainsNotFound(onNewNotFound);
+  }
 
   /** @param onNew told once of each new path's counts (to register its metrics series) */
   public RlsStats(Consumer<Counts> onNew) {
-    this.onNew = onNew;
+    this(onNew, count -> { });
   }
 
   public RlsStats() {
     this(counts -> { });
+  }
+
+  /** The descriptors asked of domains the config lacks. */
+  public DomainsNotFound domainsNotFound() {
+    return domainsNotFound;
   }
 
   /**

@@ -8,6 +8,7 @@ import io.sluice.verticles.server.dashboard.DashboardVerticle;
 import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.grpc.EnvoyRateLimit;
 import io.sluice.verticles.server.health.Health;
+import io.sluice.verticles.server.health.Readiness;
 import io.sluice.verticles.server.http.BearerToken;
 import io.sluice.verticles.server.http.Endpoint;
 import io.sluice.verticles.server.http.HttpFeature;
@@ -49,7 +50,8 @@ final class HttpListener {
     this.guards = guards;
   }
 
-  Future<Void> start(StorageDeployment storage, EnvoyRateLimit rls, FileReloads files) {
+  /** @param readiness what /ready and /healthcheck answer by */
+  Future<Void> start(StorageDeployment storage, EnvoyRateLimit rls, FileReloads files, Readiness readiness) {
     BearerToken token;
     Optional<TokenVerifier> users;
     try {
@@ -69,7 +71,7 @@ final class HttpListener {
         settings.operator(), wide.lastReload(), wide.closers(), storage.cluster().isPresent(), wide.callers());
     List<HttpFeature> features;
     try {
-      features = features(storage, rls, token, users, protectedMode, dashboardData);
+      features = features(storage, rls, token, users, protectedMode, dashboardData, readiness);
     } catch (IllegalArgumentException unknownPolicy) {
       return Future.failedFuture(unknownPolicy);
     }
@@ -98,7 +100,7 @@ final class HttpListener {
    */
   private List<HttpFeature> features(StorageDeployment storage, EnvoyRateLimit rls, BearerToken token,
                                      Optional<TokenVerifier> users, ProtectedMode protectedMode,
-                                     DashboardData dashboardData) {
+                                     DashboardData dashboardData, Readiness readiness) {
     ShardDirectory directory = storage.directory();
     WebSocketBridge bridge = new WebSocketBridge(wide.instance(), directory, token, settings.limits(),
         wide.metrics().durations(), wide.closers(), protectedMode, users, settings.http().webSocket(),
@@ -110,7 +112,7 @@ final class HttpListener {
       BearerToken metricsToken = settings.defences().metricsAuth() ? token : null;
       features.add(HttpFeature.at("/metrics", () -> new Endpoint(List.of(), metricsToken, scrape::serve)));
     });
-    features.add(new Health(directory, () -> storage.notReady().or(rls::notReady), wide.metrics().meters()));
+    features.add(new Health(readiness, wide.metrics().meters()));
     features.add(new RequestGuard(settings.http()));
     storage.cluster().ifPresent(cluster -> {
       features.add(HttpFeature.at("/api/cluster", () -> cluster.api(token)));

@@ -4,6 +4,7 @@ import io.sluice.protocol.udp.rules.RuleSet;
 import io.sluice.verticles.server.listener.ListenerGuards;
 import io.sluice.verticles.server.grpc.EnvoyRateLimit;
 import io.sluice.verticles.server.grpc.GrpcFrontVerticle;
+import io.sluice.verticles.server.health.Readiness;
 import io.sluice.verticles.server.dispatch.ShardDirectory;
 import io.sluice.verticles.server.tcp.ThrottrTcpVerticle;
 import io.sluice.verticles.server.udp.UdpVerticle;
@@ -30,6 +31,7 @@ final class Listeners {
   private int udpPort;
   private UdpVerticle udpFront;
   private volatile int grpcPort = -1;
+  private Readiness readiness;
 
   Listeners(ServerWide wide, ServerSettings settings, ListenerGuards guards) {
     this.wide = wide;
@@ -40,8 +42,10 @@ final class Listeners {
 
   Future<Void> start(StorageDeployment storage, EnvoyRateLimit rls, FileReloads files) {
     ShardDirectory directory = storage.directory();
+    readiness = new Readiness(directory, () -> storage.notReady().or(rls::notReady));
     return listener("Throttr TCP", settings.tcp().bind(), settings.tcp().port(), deployTcp(directory))
-        .compose(v -> listener("HTTP", settings.http().bind(), settings.http().port(), http.start(storage, rls, files)))
+        .compose(v -> listener("HTTP", settings.http().bind(), settings.http().port(),
+            http.start(storage, rls, files, readiness)))
         .compose(v -> listener("UDP", settings.udp().bind(), settings.udp().port(), deployUdp(directory)))
         .compose(v -> listener("gRPC", settings.rls().bind(), settings.rls().port(), deployGrpc(rls)));
   }
@@ -121,7 +125,7 @@ final class Listeners {
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < settings.frontInstances(); i++) {
       GrpcFrontVerticle front = new GrpcFrontVerticle(settings.rls().bind(), port, rls, guards,
-          settings.limits().maxPendingBytes());
+          settings.limits().maxPendingBytes(), readiness);
       fronts.add(front);
       deployed.add(wide.deployments().deploy(front));
     }
@@ -154,9 +158,13 @@ final class Listeners {
 
   /**
    * The Throttr and HTTP listeners stop accepting, every connection answers the requests it has
-   * read and closes, and whatever is still open after {@code timeout} is closed.
+   * read and closes, and whatever is still open after {@code timeout} is closed. The probes say
+   * so from now on: not ready, and the gRPC health service NOT_SERVING.
    */
   Future<Void> drain(Duration timeout) {
+    if (readiness != null) {
+      readiness.draining();
+    }
     List<Future<Void>> closing = new ArrayList<>();
     tcpFronts.forEach(front -> closing.add(front.shutdown(timeout)));
     closing.addAll(http.drain(timeout));

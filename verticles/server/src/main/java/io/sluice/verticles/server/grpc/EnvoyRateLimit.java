@@ -56,8 +56,10 @@ public final class EnvoyRateLimit {
     this.settings = settings;
     this.shards = shards;
     this.clock = clock;
-    this.stats = new RlsStats(counts -> RlsMetrics.register(metrics, counts));
+    this.stats = new RlsStats(counts -> RlsMetrics.register(metrics, counts),
+        notFound -> RlsMetrics.register(metrics, notFound));
     RlsMetrics.registerGlobal(metrics, stats);
+    RlsMetrics.register(metrics, settings.config().loads());
     this.overLimitCache = new OverLimitCache(settings.localCacheBytes());
     RlsMetrics.register(metrics, overLimitCache);
     this.pendingBytes = new PendingBytes(metrics);
@@ -71,13 +73,18 @@ public final class EnvoyRateLimit {
 
   /**
    * Why the service cannot answer by its config yet (no version from the xDS server yet, or the
-   * gRPC listener that was to open with it could not), or empty.
+   * gRPC listener that was to open with it could not; with {@code --rls-healthy-with-config}, a
+   * config in force without a domain), or empty.
    */
   public Optional<String> notReady() {
     if (listenerFailure != null) {
       return Optional.of(listenerFailure);
     }
-    return xds.flatMap(XdsConfigClient::notReady);
+    Optional<String> waiting = xds.flatMap(XdsConfigClient::notReady);
+    if (waiting.isEmpty() && settings.healthyWithConfig() && settings.config().get().domains().isEmpty()) {
+      return Optional.of("no rate limit config with a domain in force (--rls-healthy-with-config)");
+    }
+    return waiting;
   }
 
   /** The gRPC listener, opened after the first config, could not open: /ready says so from now on. */

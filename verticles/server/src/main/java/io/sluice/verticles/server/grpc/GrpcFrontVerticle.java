@@ -3,6 +3,7 @@ package io.sluice.verticles.server.grpc;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.sluice.verticles.rls.RateLimitService;
+import io.sluice.verticles.server.health.Readiness;
 import io.sluice.verticles.server.metrics.Callers;
 import io.sluice.verticles.server.tracing.DecisionSpan;
 import io.vertx.core.Future;
@@ -33,6 +34,7 @@ import io.vertx.grpc.server.GrpcServerOptions;
  * as the other fronts do. Any other method is UNIMPLEMENTED (vertx-grpc's answer); bytes that are
  * not a RateLimitRequest, a call without one, and a request the service refuses are
  * INVALID_ARGUMENT with the reason; a failure on a shard is INTERNAL, logged (a line a second at most).
+ * gRPC's health service answers beside it ({@link GrpcHealth}).
  *
  * <p>Against a hostile client (issue 30): {@link GrpcConnectionGuard} bounds connections and streams,
  * a gzip message is inflated up to the message size limit (past it RESOURCE_EXHAUSTED), another
@@ -57,16 +59,14 @@ public final class GrpcFrontVerticle extends VerticleBase {
   private static final String METHOD_NAME = SHOULD_RATE_LIMIT.fullMethodName();
 
   /** A request is a few hundred bytes; this bounds what one message may make the server hold. */
-  private static final int MAX_MESSAGE_BYTES = 64 * 1024;
-
-  /** The one compression a message may use; {@code grpc-accept-encoding} says so. */
-  private static final String GZIP = "gzip";
+  static final int MAX_MESSAGE_BYTES = 64 * 1024;
 
   private final String host;
   private final int port;
   private final EnvoyRateLimit rls;
   private final ListenerGuards guards;
   private final int maxPendingBytes;
+  private final Readiness readiness;
   private Listener listener;
   /** The stream of the request being handed to vertx-grpc (on this verticle's event loop). */
   private int callStream;
@@ -74,13 +74,16 @@ public final class GrpcFrontVerticle extends VerticleBase {
   /**
    * @param guards          TLS (HTTP/2 over TLS, by ALPN) and the idle timeout, as the other listeners have them
    * @param maxPendingBytes what one connection may hold before the server stops reading from it ({@link GrpcBacklog})
+   * @param readiness       what the health service answers by
    */
-  public GrpcFrontVerticle(String host, int port, EnvoyRateLimit rls, ListenerGuards guards, int maxPendingBytes) {
+  public GrpcFrontVerticle(String host, int port, EnvoyRateLimit rls, ListenerGuards guards, int maxPendingBytes,
+                           Readiness readiness) {
     this.host = host;
     this.port = port;
     this.rls = rls;
     this.guards = guards;
     this.maxPendingBytes = maxPendingBytes;
+    this.readiness = readiness;
   }
 
   @Override
@@ -117,6 +120,7 @@ public final class GrpcFrontVerticle extends VerticleBase {
         }
       });
     });
+    GrpcHealth.serve(vertx, grpc, readiness);
     HttpServerOptions options = serverOptions(guards);
     GrpcConnectionGuard connections = new GrpcConnectionGuard(guards.gate(), log, maxPendingBytes, rls.pendingBytes());
     HandshakeFailures handshakeFailures = new HandshakeFailures("gRPC", guards.clock());
@@ -150,29 +154,15 @@ public final class GrpcFrontVerticle extends VerticleBase {
     return options;
   }
 
-  /**
-   * The message's bytes, inflated when it is compressed; null when the call was answered instead:
-   * RESOURCE_EXHAUSTED past the size limit, INTERNAL for bytes that are not gzip, UNIMPLEMENTED
-   * for another compression.
-   */
+  /** The message's bytes, inflated when it is compressed; null when the call was answered instead. */
   private static Buffer payload(GrpcAnswer call, GrpcMessage message) {
-    String encoding = message.encoding();
-    if (encoding.equals("identity")) {
-      return message.payload();
-    }
-    if (!encoding.equals(GZIP)) {
-      call.response().headers().set("grpc-accept-encoding", GZIP);
-      call.status(GrpcStatus.UNIMPLEMENTED, "messages compressed with " + encoding + " are not accepted; " + GZIP + " is");
+    try {
+      return MessagePayload.of(message, MAX_MESSAGE_BYTES);
+    } catch (MessagePayload.Refused refused) {
+      refused.describeIn(call.response().headers());
+      call.status(refused.status(), refused.getMessage());
       return null;
     }
-    try {
-      return Buffer.buffer(BoundedGunzip.inflate(message.payload().getBytes(), MAX_MESSAGE_BYTES));
-    } catch (BoundedGunzip.TooLarge tooLarge) {
-      call.status(GrpcStatus.RESOURCE_EXHAUSTED, tooLarge.getMessage());
-    } catch (java.io.IOException notGzip) {
-      call.status(GrpcStatus.INTERNAL, "the message is not gzip: " + notGzip.getMessage());
-    }
-    return null;
   }
 
   /** The request, parsed once from the message's own bytes (no copy), decided; {@code call} answers it. */

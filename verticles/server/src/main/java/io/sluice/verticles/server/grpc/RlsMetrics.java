@@ -3,6 +3,8 @@ package io.sluice.verticles.server.grpc;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.verticles.rls.ConfigLoads;
+import io.sluice.verticles.rls.DomainsNotFound;
 import io.sluice.verticles.rls.OverLimitCache;
 import io.sluice.verticles.rls.RlsStats;
 
@@ -17,6 +19,9 @@ import java.util.function.ToDoubleFunction;
  * under {@code detailed_metric}, up to {@link RlsStats#MAX_DETAILED_PATHS}, then {@code other}).
  */
 final class RlsMetrics {
+
+  private static final String CONFIG_LOADS =
+      "Envoy rate limit service: configs put in force (startup, file reloads, xDS versions) and refused";
 
   private RlsMetrics() {
   }
@@ -61,6 +66,33 @@ final class RlsMetrics {
   static void registerGlobal(MeterRegistry registry, RlsStats stats) {
     FunctionCounter.builder("sluice.rls.global.shadow.mode", stats, RlsStats::globalShadowModeCalls)
         .description("Envoy rate limit service: calls answered OK instead of OVER_LIMIT by --rls-shadow-mode")
+        .register(registry);
+  }
+
+  /**
+   * {@code sluice_rls_domain_not_found_total{domain}}: descriptors asked of a domain the config
+   * lacks (envoyproxy/ratelimit's {@code <domain>.domain_not_found}), registered the first time.
+   */
+  static void register(MeterRegistry registry, DomainsNotFound.Count count) {
+    FunctionCounter.builder("sluice.rls.domain.not.found", count, DomainsNotFound.Count::descriptors)
+        .description("Envoy rate limit service: descriptors asked of a domain the config lacks, by domain (past "
+            + DomainsNotFound.MAX_DOMAINS + " domains, other)")
+        .tag("domain", count.domain())
+        .register(registry);
+  }
+
+  /**
+   * {@code sluice_rls_config_loads_total{result="success"|"error"}}: configs put in force and
+   * refused (envoyproxy/ratelimit's {@code config_load_success} and {@code config_load_error}).
+   */
+  static void register(MeterRegistry registry, ConfigLoads loads) {
+    FunctionCounter.builder("sluice.rls.config.loads", loads, ConfigLoads::successes)
+        .description(CONFIG_LOADS)
+        .tag("result", "success")
+        .register(registry);
+    FunctionCounter.builder("sluice.rls.config.loads", loads, ConfigLoads::errors)
+        .description(CONFIG_LOADS)
+        .tag("result", "error")
         .register(registry);
   }
 

@@ -17,9 +17,12 @@ import java.util.Optional;
  * @param localCacheBytes the bound of the local over-limit cache ({@code --rls-local-cache-bytes},
  *                        envoyproxy/ratelimit's LOCAL_CACHE_SIZE_IN_BYTES); 0 turns it off
  * @param xds             the xDS server the config comes from, or empty for files
+ * @param healthyWithConfig whether the service is ready only while its config has a domain
+ *                        ({@code --rls-healthy-with-config}, envoyproxy/ratelimit's
+ *                        HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED)
  */
 public record RlsSettings(String bind, int port, RlsConfigSource config, RlsBehaviour behaviour, long localCacheBytes,
-                          Optional<XdsSettings> xds) {
+                          Optional<XdsSettings> xds, boolean healthyWithConfig) {
 
   public RlsSettings {
     if (localCacheBytes < 0) {
@@ -29,7 +32,7 @@ public record RlsSettings(String bind, int port, RlsConfigSource config, RlsBeha
 
   /** The config from files (or none), without a local over-limit cache. */
   public RlsSettings(String bind, int port, RlsConfigSource config, RlsBehaviour behaviour) {
-    this(bind, port, config, behaviour, 0, Optional.empty());
+    this(bind, port, config, behaviour, 0, Optional.empty(), false);
   }
 
   /** envoyproxy/ratelimit's defaults, with its response headers added to answers or not. */
@@ -43,7 +46,7 @@ public record RlsSettings(String bind, int port, RlsConfigSource config, RlsBeha
   }
 
   public RlsSettings withBehaviour(RlsBehaviour newBehaviour) {
-    return new RlsSettings(bind, port, config, newBehaviour, localCacheBytes, xds);
+    return new RlsSettings(bind, port, config, newBehaviour, localCacheBytes, xds, healthyWithConfig);
   }
 
   /** The same behaviour, with the response headers added to answers or not. */
@@ -54,7 +57,7 @@ public record RlsSettings(String bind, int port, RlsConfigSource config, RlsBeha
   }
 
   public RlsSettings withLocalCacheBytes(long bytes) {
-    return new RlsSettings(bind, port, config, behaviour, bytes, xds);
+    return new RlsSettings(bind, port, config, behaviour, bytes, xds, healthyWithConfig);
   }
 
   /**
@@ -62,6 +65,11 @@ public record RlsSettings(String bind, int port, RlsConfigSource config, RlsBeha
    * version is in force.
    */
   public RlsSettings withXds(XdsSettings xds) {
-    return new RlsSettings(bind, port, config, behaviour, localCacheBytes, Optional.of(xds));
+    return new RlsSettings(bind, port, config, behaviour, localCacheBytes, Optional.of(xds), healthyWithConfig);
+  }
+
+  /** Ready only while the config in force has a domain (HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED), or always. */
+  public RlsSettings withHealthyWithConfig(boolean healthy) {
+    return new RlsSettings(bind, port, config, behaviour, localCacheBytes, xds, healthy);
   }
 }

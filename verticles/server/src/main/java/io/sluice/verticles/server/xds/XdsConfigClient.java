@@ -137,6 +137,7 @@ public final class XdsConfigClient extends VerticleBase {
             inForce(pushed.getVersionInfo(), config.replace(answer.config()));
             firstConfig.tryComplete();
           } else {
+            config.loads().failed();
             LOG.log(System.Logger.Level.ERROR, "rate limit config version '" + pushed.getVersionInfo()
                 + "' from the xDS server " + settings.address() + " refused (NACK), "
                 + (subscription.acceptedVersion().isEmpty() ? "no config yet"

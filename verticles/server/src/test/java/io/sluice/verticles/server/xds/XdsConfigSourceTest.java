@@ -13,6 +13,7 @@ import io.sluice.verticles.server.grpc.RlsFixture;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.Poll;
+import io.sluice.verticles.server.kit.Scrapes;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.sluice.verticles.server.kit.TestCertificates;
 import io.sluice.verticles.server.tls.TlsEngine;
@@ -136,6 +137,26 @@ class XdsConfigSourceTest {
         .isEqualTo("xds resource 'edge':5: descriptors[0].rate_limit.unit: must be one of second, minute, hour, day, "
             + "month, year, week, found 'unknown'");
     assertThat(hit("a").getLimitRemaining()).as("v2 still in force").isEqualTo(6);
+    String scraped = Scrapes.scrape(http);
+    assertThat(Scrapes.value(scraped, "sluice_rls_config_loads_total{result=\"success\"}")).isEqualTo(2);
+    assertThat(Scrapes.value(scraped, "sluice_rls_config_loads_total{result=\"error\"}")).isEqualTo(1);
+  }
+
+  @Test
+  void withHealthyWithConfigAVersionWithoutDomainsMakesTheInstanceNotReady() throws Exception {
+    sut = new SluiceUnderTest(vertx, SluiceUnderTest.defaults().withRls(new RlsSettings("127.0.0.1", 0,
+        RlsConfigSource.none(), false).withXds(of(ads)).withHealthyWithConfig(true)));
+    http = new HttpCalls(vertx, sut.httpPort());
+    ads.nextRequest();
+    ads.push("v1", "n1", List.of(edge(3)));
+    assertAck(ads.nextRequest(), "v1", "n1");
+    Poll.until("ready with a domain", () -> http.get("/ready").status() == 200);
+
+    ads.push("v2", "n2", List.of());
+    assertAck(ads.nextRequest(), "v2", "n2");
+    HttpCalls.Answer empty = http.get("/healthcheck");
+    assertThat(empty.status()).isEqualTo(500);
+    assertThat(empty.body()).contains("no rate limit config with a domain in force");
   }
 
   @Test
