@@ -250,4 +250,23 @@ public final class RlsFixture implements AutoCloseable {
   static List<RateLimitResponse.DescriptorStatus> statuses(RateLimitResponse response) {
     return response.getStatusesList();
   }
+
+  /** Bytes as they are, for calls that send what no message would. */
+  enum RawBytes implements io.grpc.MethodDescriptor.Marshaller<byte[]> {
+    INSTANCE;
+
+    @Override
+    public java.io.InputStream stream(byte[] value) {
+      return new java.io.ByteArrayInputStream(value);
+    }
+
+    @Override
+    public byte[] parse(java.io.InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
 }

@@ -64,24 +64,9 @@ class RlsHealthTest {
 
   @Test
   void bytesThatAreNotARequestAreInvalidArgument() {
-    MethodDescriptor.Marshaller<byte[]> bytes = new MethodDescriptor.Marshaller<>() {
-      @Override
-      public java.io.InputStream stream(byte[] value) {
-        return new java.io.ByteArrayInputStream(value);
-      }
-
-      @Override
-      public byte[] parse(java.io.InputStream stream) {
-        try {
-          return stream.readAllBytes();
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      }
-    };
     MethodDescriptor<byte[], byte[]> raw = MethodDescriptor.<byte[], byte[]>newBuilder()
         .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(CHECK.getFullMethodName())
-        .setRequestMarshaller(bytes).setResponseMarshaller(bytes).build();
+        .setRequestMarshaller(RlsFixture.RawBytes.INSTANCE).setResponseMarshaller(RlsFixture.RawBytes.INSTANCE).build();
     try (RlsFixture rls = new RlsFixture("edge.yaml", LIMITS)) {
       // Field 1 said to be 100 bytes long, with 1 there.
       assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(rls.channel, raw, options(), new byte[] {0x0a, 100, 'x'}))

@@ -186,7 +186,7 @@ class RlsSemanticsTest {
     io.grpc.MethodDescriptor<byte[], byte[]> raw = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
         .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
         .setFullMethodName(RlsFixture.SHOULD_RATE_LIMIT.getFullMethodName())
-        .setRequestMarshaller(RawBytes.INSTANCE).setResponseMarshaller(RawBytes.INSTANCE).build();
+        .setRequestMarshaller(RlsFixture.RawBytes.INSTANCE).setResponseMarshaller(RlsFixture.RawBytes.INSTANCE).build();
     assertThatThrownBy(() -> io.grpc.stub.ClientCalls.blockingUnaryCall(rls.channel, raw,
         io.grpc.CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), new byte[] {0x0a, (byte) 0xff, (byte) 0xff}))
         .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
@@ -215,24 +215,6 @@ class RlsSemanticsTest {
   }
 
   /** Bytes as they are, to send what a RateLimitRequest marshaller never would. */
-  private enum RawBytes implements io.grpc.MethodDescriptor.Marshaller<byte[]> {
-    INSTANCE;
-
-    @Override
-    public java.io.InputStream stream(byte[] value) {
-      return new java.io.ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(java.io.InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
-  }
-
   @Test
   void jsonEndpointAnswersTheSameDecisionAsJson() {
     String body = "{\"domain\":\"json\",\"descriptors\":[{\"entries\":[{\"key\":\"user\",\"value\":\"j\"}],"
