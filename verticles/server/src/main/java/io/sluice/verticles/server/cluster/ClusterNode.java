@@ -160,7 +160,7 @@ public final class ClusterNode extends VerticleBase {
     PartitionSenders senders = new PartitionSenders(hazelcast, self, valueSize, meters, partitions.clock());
     work = new PartitionWork(partitions.directory().localRouter(context));
     SplitCopies splitCopies = new SplitCopies(states);
-    seeding = new ReplicaSeeding(vertx, self, this::table, states, work, senders, meters, splitCopies);
+    seeding = new ReplicaSeeding(vertx, context, self, this::table, states, work, senders, meters, splitCopies);
     partitions.shipThrough(seeding);
     handoff = new PartitionHandoff(vertx, self, this::table, states, partitions.feeds(), work, seeding, senders, leave,
         splitCopies);
