@@ -216,6 +216,11 @@ public final class ClusterNode extends VerticleBase {
         if (was != null && live.contains(was)) {
           handoff.takeOver(p, was, firstTable);
         } else {
+          if (was != null) {
+            // Its owner is gone without a handoff: queued on the shard thread before the requests
+            // that find the partition served.
+            work.on(p, TakenOverHistories::renew);
+          }
           states.set(p, PartitionStates.SERVING);
           seeding.seedNewBackups(p, previous, next);
         }
