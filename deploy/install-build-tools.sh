@@ -5,7 +5,9 @@
 # systemd (systemd-analyze verify checks deploy/systemd/sluice.service) and prometheus (promtool
 # checks deploy/prometheus/sluice-rules.yml): the deploy kit's tests skip without them, except in CI.
 # tshark (the cluster's capture test shows member traffic carries no key in clear; it runs as root,
-# and skips otherwise unless CI=true). Does nothing when they are already there.
+# and skips otherwise unless CI=true). iptables and python3: the cluster's latency scenario delays
+# and drops packets through iptables' NFQUEUE (verticles/benchmarks/scripts/link-delay.py), as tc
+# netem would on a kernel that has it. Does nothing when they are already there.
 set -euo pipefail
 need=()
 command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
@@ -17,6 +19,9 @@ command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 command -v tshark >/dev/null 2>&1 || need+=(tshark)
+# Debian puts iptables in /usr/sbin, which is not on every user's PATH.
+{ command -v iptables >/dev/null 2>&1 || [ -x /usr/sbin/iptables ]; } || need+=(iptables)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

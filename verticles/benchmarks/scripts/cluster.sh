@@ -8,7 +8,8 @@
 # cluster with the default --backups 1, each key sent to its owner (--route-by-owner), so each
 # owner also ships its changes to the other (goal: >= 0.9 x the cluster of one).
 # With NETNS_DELAY set (e.g. NETNS_DELAY=1ms, as root), the owner and the non-owner run in two
-# network namespaces joined by a veth pair delaying each direction by that much (tc netem), the
+# network namespaces joined by a veth pair delaying each direction by that much (link-delay.py,
+# through iptables' NFQUEUE: this kernel has no tc netem), the
 # load generator beside the non-owner: the cluster rounds then measure the event bus across a
 # network link (NETNS_DELAY=none: the namespaces without delay). The single-node rounds run in the
 # non-owner's namespace.
@@ -21,14 +22,21 @@ jar=gateway/target/sluice.jar
 bench_jar=gateway/target/sluice-bench.jar
 log=/tmp/sluice-cluster-bench
 mkdir -p "$log"
-pids=()
+pids=() holders=()
 # Where each part runs: the owner's and the non-owner's namespace (none without NETNS_DELAY).
 in_owner=() in_router=() owner_host=127.0.0.1 router_host=127.0.0.1
 stop_all() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done; pids=(); }
 ns_down() { ip netns del sluice-bench-owner 2>/dev/null || true; ip netns del sluice-bench-router 2>/dev/null || true; }
-trap 'stop_all; [ -z "${NETNS_DELAY:-}" ] || ns_down' EXIT
+# The delays' holders last the whole run (stop_all ends each round's nodes); ns_down removes the rules.
+trap 'stop_all; [ -z "${NETNS_DELAY:-}" ] || ns_down; for pid in "${holders[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 if [ -n "${NETNS_DELAY:-}" ]; then
+  case "$NETNS_DELAY" in
+    none) ;;
+    *us) delay_us=${NETNS_DELAY%us} ;;
+    *ms) delay_us=$(( ${NETNS_DELAY%ms} * 1000 )) ;;
+    *) echo "NETNS_DELAY: none, or a whole number of ms or us (1ms, 500us)" >&2; exit 2 ;;
+  esac
   ns_down
   ip netns add sluice-bench-owner
   ip netns add sluice-bench-router
@@ -41,9 +49,15 @@ if [ -n "${NETNS_DELAY:-}" ]; then
     ip -n "sluice-bench-$ns" addr add "$address/24" dev "sluice-bench-$dev"
     ip -n "sluice-bench-$ns" link set lo up
     ip -n "sluice-bench-$ns" link set "sluice-bench-$dev" up
-    if [ "$NETNS_DELAY" != none ] && ! ip netns exec "sluice-bench-$ns" \
-        tc qdisc add dev "sluice-bench-$dev" root netem delay "$NETNS_DELAY"; then
-      echo "cannot delay the link: this kernel has no netem (modprobe sch_netem)" >&2; exit 1
+    if [ "$NETNS_DELAY" != none ]; then
+      # No tc netem on every kernel (none on this project's machines): link-delay.py holds each
+      # packet the namespace sends for the delay, through iptables' NFQUEUE.
+      ip netns exec "sluice-bench-$ns" python3 verticles/benchmarks/scripts/link-delay.py --queue 7 \
+          --delay-us "$delay_us" >"$log/delay-$ns.log" 2>&1 &
+      holders+=($!)
+      for _ in $(seq 1 100); do grep -q '^ready$' "$log/delay-$ns.log" && break; sleep 0.1; done
+      grep -q '^ready$' "$log/delay-$ns.log" || { echo "link-delay.py did not start:" >&2; cat "$log/delay-$ns.log" >&2; exit 1; }
+      ip netns exec "sluice-bench-$ns" iptables -A OUTPUT -o "sluice-bench-$dev" -j NFQUEUE --queue-num 7
     fi
   done
   in_owner=(ip netns exec sluice-bench-owner)

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +26,6 @@ import java.util.stream.IntStream;
 import static io.sluice.gateway.process.Waits.await;
 import static io.sluice.gateway.process.Waits.until;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Jepsen-style accuracy of one limit taken from every node of a three-node cluster, each node in
@@ -35,7 +36,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * <p>Named *Netns, not *Test, so that the default build does not run it: {@code mvn -Pnetns}
  * (which .ci/run calls) does. It needs root; without, it skips, and under CI it fails. The
- * latency scenario skips where the kernel has no netem, under CI too: no script can add it.
+ * latency scenario also needs iptables and python3 ({@link LinkDelay}), with the same rule.
  */
 class ClusterAccuracyNetns {
 
@@ -49,12 +50,15 @@ class ClusterAccuracyNetns {
   /** Each of the six clients (two per node) takes this often: 60 a second per limit, three times what a node gives alone. */
   private static final int PER_SECOND = 20;
   private static final String POLICY = "scenario";
+  private static final Duration DELAY = Duration.ofMillis(1);
+  private static final Duration JITTER = Duration.ofNanos(500_000);
 
   @TempDir
   Path directory;
 
   private final Vertx vertx = Vertx.vertx();
   private NetworkNamespaces network;
+  private LinkDelay delay;
   private NamespaceCluster cluster;
   private Takers takers;
   private String checkKey;
@@ -68,7 +72,7 @@ class ClusterAccuracyNetns {
 
   @AfterEach
   void tearDown() throws Exception {
-    try (NetworkNamespaces removed = network; NamespaceCluster stopped = cluster) {
+    try (NetworkNamespaces removed = network; LinkDelay undone = delay; NamespaceCluster stopped = cluster) {
       if (takers != null) {
         takers.close();
       }
@@ -84,15 +88,23 @@ class ClusterAccuracyNetns {
 
   @Test
   void steadyStateWithLatencyAndLossIsExact() throws Exception {
-    steadyState(true, "steady state, netem 1 ms ± 0.5 ms and 0.1 % loss each way");
+    steadyState(true, "steady state, each packet delayed 1 ms ± 0.5 ms, 0.1 % lost, by its sender (LinkDelay)");
   }
 
   /** With no fault, every limit grants exactly its limit, whatever the network's latency. */
   private void steadyState(boolean latency, String scenario) throws Exception {
     int owner = begin(latency);
+    if (latency) {
+      proveTheDelay();
+    }
     takers.start(PER_SECOND);
     awaitEveryLimitDenying(allNodes());
     OverAdmission.Report report = finish(scenario, Long.MAX_VALUE, owner);
+    if (latency) {
+      List<String> counts = delay.stop();
+      counts.forEach(line -> System.out.println("  link delay, " + line));
+      assertThat(counts).as("every node's packets went through its delay").allMatch(line -> LinkDelay.delayed(line) > 0);
+    }
     DocumentedBounds.noFault(report.of(Takers.CHECK), LIMIT);
     DocumentedBounds.noFault(report.of(Takers.THROTTR), LIMIT);
   }
@@ -237,12 +249,7 @@ class ClusterAccuracyNetns {
   private int begin(boolean latency) throws Exception {
     network = NetworkNamespaces.create(NODES);
     if (latency) {
-      // A kernel built without netem (as this project's VM: no sch_netem module) cannot delay a
-      // link, whoever runs the test: skipped with the reason, under CI too. Root and ip are the
-      // project's to have, and fail under CI (NetworkNamespaces); a kernel's modules are not.
-      assumeTrue(network.netemAvailable(),
-          "this kernel has no tc netem (CONFIG_NET_SCH_NETEM): no latency or loss to add");
-      network.delay(Duration.ofMillis(1), Duration.ofNanos(500_000), 0.1);
+      delay = network.delay(DELAY, JITTER, 0.1);
     }
     Path config = Files.writeString(directory.resolve("sluice.yaml"), "policies:\n  " + POLICY
         + ":\n    strategy: fixed_window\n    limit: " + LIMIT + "\n    window: " + WINDOW.toSeconds() + "s\n");
@@ -264,6 +271,29 @@ class ClusterAccuracyNetns {
     origin = System.nanoTime();
     takers = new Takers(cluster, vertx, POLICY, checkKey, throttrKey);
     return owner;
+  }
+
+  /**
+   * The delay is on the wire: opening a TCP connection to each node from the test takes at least
+   * the node's least delay (its SYN-ACK is held), where an undelayed veth answers in tens of µs.
+   */
+  private void proveTheDelay() throws Exception {
+    for (int node = 0; node < NODES; node++) {
+      long fastest = Long.MAX_VALUE;
+      long total = 0;
+      for (int i = 0; i < 20; i++) {
+        long start = System.nanoTime();
+        try (Socket socket = new Socket()) {
+          socket.connect(new InetSocketAddress(cluster.address(node), NamespaceCluster.TCP_PORT), 5_000);
+        }
+        long took = System.nanoTime() - start;
+        fastest = Math.min(fastest, took);
+        total += took;
+      }
+      System.out.printf("  link delay: connecting to node %d took %d µs at least, %d µs on average%n",
+          node, fastest / 1_000, total / 20 / 1_000);
+      assertThat(Duration.ofNanos(fastest)).as("node %d's least connect time", node).isGreaterThanOrEqualTo(DELAY.minus(JITTER));
+    }
   }
 
   /** The largest of ten samples of the node's last replication lag, taken under load. */

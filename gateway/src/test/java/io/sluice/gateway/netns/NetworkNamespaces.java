@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * node, joined to it by a veth pair, with an address in a /24 of 10.77.0.0/16 picked per run. The
  * test reaches every node over the bridge; {@link #cut} and {@link #heal} cut and restore the links
  * between nodes (blackhole routes inside the namespaces: packets dropped silently, as a partition
- * does, while the test still reaches each node), {@link #delay} adds netem delay and loss.
+ * does, while the test still reaches each node), {@link #delay} adds latency and loss
+ * ({@link LinkDelay}).
  *
  * <p>Names carry a random run id ({@code sn<hex>…}), so a leftover of a killed run never clashes
  * with the next; {@link #close} removes every namespace, veth and the bridge, and a shutdown hook
@@ -49,9 +50,9 @@ final class NetworkNamespaces implements AutoCloseable {
    */
   static void requireRoot() throws Exception {
     boolean root = ChildProcess.run(List.of("id", "-u"), Map.of(), HERE).output().strip().equals("0");
-    boolean ip = ChildProcess.run(List.of("sh", "-c", "command -v ip && command -v tc"), Map.of(), HERE).status() == 0;
+    boolean ip = ChildProcess.run(List.of("sh", "-c", "command -v ip"), Map.of(), HERE).status() == 0;
     String why = !root ? "the network-namespace scenarios need root (ip netns, veth, bridge)"
-        : "the network-namespace scenarios need ip and tc (iproute2)";
+        : "the network-namespace scenarios need ip (iproute2)";
     if (System.getenv("CI") != null) {
       assertThat(root && ip).as(why + "; .ci/run runs them as root").isTrue();
     }
@@ -126,28 +127,13 @@ final class NetworkNamespaces implements AutoCloseable {
     return inside;
   }
 
-  /** Whether this kernel has tc's netem (CONFIG_NET_SCH_NETEM); asked on the bridge, then undone. */
-  boolean netemAvailable() throws Exception {
-    boolean present = ChildProcess.run(List.of("tc", "qdisc", "add", "dev", bridge(), "root", "netem", "delay", "1ms"),
-        Map.of(), HERE).status() == 0;
-    if (present) {
-      run(List.of("tc", "qdisc", "del", "dev", bridge(), "root"));
-    }
-    return present;
-  }
-
-  /** netem on both ends of every node's link: each packet between two nodes is delayed twice. */
-  void delay(Duration mean, Duration jitter, double lossPercent) throws Exception {
-    List<String> netem = List.of("netem", "delay", mean.toNanos() / 1000 + "us", jitter.toNanos() / 1000 + "us",
-        "loss", lossPercent + "%");
-    for (int node = 0; node < nodes; node++) {
-      List<String> outside = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", veth(node), "root"));
-      outside.addAll(netem);
-      run(outside);
-      List<String> in = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", "eth0", "root"));
-      in.addAll(netem);
-      run(inside(node, in));
-    }
+  /**
+   * Every packet a node sends is held for {@code mean} ± {@code jitter} (uniformly drawn) or, with
+   * {@code lossPercent}, dropped: {@link LinkDelay}, in place of tc netem, which this machine's kernel
+   * lacks. Until {@link #close}.
+   */
+  LinkDelay delay(Duration mean, Duration jitter, double lossPercent) throws Exception {
+    return LinkDelay.start(this, mean, jitter, lossPercent);
   }
 
   /** Cuts {@code node} from every other node, both ways; the test still reaches it. */

@@ -61,6 +61,31 @@ public final class ChannelHistory {
     return fresh(newEpoch.getAsLong());
   }
 
+  /** Whether {@code key} is a channel's history key ({@link #keyOf}). */
+  public static boolean isHistoryKey(byte[] key) {
+    return java.util.Arrays.equals(key, 0, Math.min(key.length, KEY_PREFIX.length), KEY_PREFIX, 0, KEY_PREFIX.length);
+  }
+
+  /** A new epoch, drawn at random; never 0, which stands for "no epoch". */
+  public static long newEpoch() {
+    long epoch;
+    do {
+      epoch = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+    } while (epoch == 0);
+    return epoch;
+  }
+
+  /**
+   * The same messages and offsets under {@code newEpoch}, for a copy whose latest messages may be
+   * missing (a cluster backup that took over from an owner that crashed before they reached it):
+   * the next offsets of this copy may then name other messages than a client saw under the old
+   * epoch, so no offset of the old epoch may be taken for one of this copy's. The encoded form
+   * keeps its size.
+   */
+  public ChannelHistory underNewEpoch(long newEpoch) {
+    return new ChannelHistory(newEpoch, top, entries);
+  }
+
   /** A history that starts now, empty, under a new {@code epoch}. */
   public static ChannelHistory fresh(long epoch) {
     return new ChannelHistory(epoch, 0, new ArrayDeque<>());

@@ -39,6 +39,30 @@ class ChannelHistoryTest {
   }
 
   @Test
+  void underANewEpochKeepsItsMessagesAndOffsetsAndTheOldEpochNoLongerRecovers() {
+    ChannelHistory history = ChannelHistory.fresh(5);
+    for (int i = 1; i <= 3; i++) {
+      history.append(bytes("m" + i), i, THREE);
+    }
+    ChannelHistory renewed = history.underNewEpoch(6);
+    assertThat(renewed.encode()).hasSameSizeAs(history.encode());
+    assertThat(renewed.top()).isEqualTo(3);
+    assertThat(texts(renewed.latest(5))).containsExactly("m1", "m2", "m3");
+    assertThat(renewed.recover(1, 5).lost()).isEqualTo(ChannelHistory.Recovery.EPOCH_CHANGED);
+    assertThat(texts(renewed.recover(1, 6).messages())).containsExactly("m2", "m3");
+    assertThat(renewed.append(bytes("m4"), 4, THREE).offset()).isEqualTo(4);
+  }
+
+  @Test
+  void knowsAHistoryKeyFromAnyOther() {
+    assertThat(ChannelHistory.isHistoryKey(ChannelHistory.keyOf(bytes("news")))).isTrue();
+    assertThat(ChannelHistory.isHistoryKey(ChannelHistory.keyOf(new byte[0]))).isTrue();
+    assertThat(ChannelHistory.isHistoryKey(bytes("history:news"))).isFalse();
+    assertThat(ChannelHistory.isHistoryKey(new byte[] {0})).isFalse();
+    assertThat(ChannelHistory.newEpoch()).isNotZero();
+  }
+
+  @Test
   void refusesBytesThatAreNoHistory() {
     assertThatThrownBy(() -> ChannelHistory.decode(bytes("hello"))).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> ChannelHistory.decode(new byte[0])).isInstanceOf(IllegalArgumentException.class);

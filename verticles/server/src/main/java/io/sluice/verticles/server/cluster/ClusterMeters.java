@@ -16,6 +16,7 @@ public final class ClusterMeters {
   private final Counter forwardedRequests;
   private final Counter refusedMembers;
   private final Counter replicationHeld;
+  private final Counter replicationRecopied;
   private final MeterRegistry registry;
   private final Timer replicationLag;
   private final AtomicLong lastLagNanos = new AtomicLong();
@@ -40,6 +41,9 @@ public final class ClusterMeters {
     replicationHeld = Counter.builder("sluice.cluster.replication.held")
         .description("Times a shard thread's changes waited for a backup that had " + ReplicaLane.MAX_UNACKNOWLEDGED
             + " batches not acknowledged yet (once per wait; they ship, merged, at its next acknowledgement)")
+        .register(registry);
+    replicationRecopied = Counter.builder("sluice.cluster.replication.recopied")
+        .description("Partitions copied whole again to a backup that did not take a batch of their changes")
         .register(registry);
     forwarded = Counter.builder("sluice.cluster.forwarded.batches")
         .description("Batches of requests this node sent to the owner of their partition on another node").register(registry);
@@ -83,6 +87,10 @@ public final class ClusterMeters {
 
   void replicationHeld() {
     replicationHeld.increment();
+  }
+
+  void replicaRecopied() {
+    replicationRecopied.increment();
   }
 
   void replicaSent() {

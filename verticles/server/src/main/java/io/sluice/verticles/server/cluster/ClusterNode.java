@@ -160,7 +160,7 @@ public final class ClusterNode extends VerticleBase {
     PartitionSenders senders = new PartitionSenders(hazelcast, self, valueSize, meters, partitions.clock());
     work = new PartitionWork(partitions.directory().localRouter(context));
     SplitCopies splitCopies = new SplitCopies(states);
-    seeding = new ReplicaSeeding(vertx, self, this::table, states, work, senders, meters, splitCopies);
+    seeding = new ReplicaSeeding(vertx, context, self, this::table, states, work, senders, meters, splitCopies);
     partitions.shipThrough(seeding);
     handoff = new PartitionHandoff(vertx, self, this::table, states, partitions.feeds(), work, seeding, senders, leave,
         splitCopies);
@@ -216,6 +216,11 @@ public final class ClusterNode extends VerticleBase {
         if (was != null && live.contains(was)) {
           handoff.takeOver(p, was, firstTable);
         } else {
+          if (was != null) {
+            // Its owner is gone without a handoff: queued on the shard thread before the requests
+            // that find the partition served.
+            work.on(p, TakenOverHistories::renew);
+          }
           states.set(p, PartitionStates.SERVING);
           seeding.seedNewBackups(p, previous, next);
         }

@@ -55,8 +55,8 @@ public final class ClusterPartitions {
     }
     ReplicaFeed.Shipper late = new ReplicaFeed.Shipper() {
       @Override
-      public void ship(String backup, ByteBuf changes, long since, Runnable settled) {
-        shipper.ship(backup, changes, since, settled);
+      public void ship(String backup, ByteBuf changes, long since, int[] partitions, Runnable settled) {
+        shipper.ship(backup, changes, since, partitions, settled);
       }
 
       @Override

@@ -160,7 +160,9 @@ final class PartitionHandoff {
   private void serveWithout(int partition, String from, String why) {
     missed.missed(partition, from, why);
     splitCopies.forget(partition);
-    work.on(partition, store -> states.set(partition, PartitionStates.SERVING))
-        .onSuccess(v -> seeding.seedBackups(partition));
+    work.on(partition, store -> {
+      TakenOverHistories.renew(store);
+      states.set(partition, PartitionStates.SERVING);
+    }).onSuccess(v -> seeding.seedBackups(partition));
   }
 }

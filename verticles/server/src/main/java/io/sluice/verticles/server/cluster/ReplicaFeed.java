@@ -22,10 +22,11 @@ final class ReplicaFeed implements ChangeListener {
   /** Where the images go: the partition's backups, as the table says at that moment. */
   interface Shipper {
     /**
-     * Sends one {@link PartitionMessages#CHANGE_BATCH} to {@code backup}; {@code settled} runs on
-     * the calling thread once the backup acknowledged it or it failed.
+     * Sends one {@link PartitionMessages#CHANGE_BATCH} carrying {@code partitions}' changes to
+     * {@code backup}; {@code settled} runs on the calling thread once the backup acknowledged it or
+     * it failed. A batch the backup did not take is not sent again: those partitions go to it whole.
      */
-    void ship(String backup, ByteBuf changes, long firstChangeNanos, Runnable settled);
+    void ship(String backup, ByteBuf changes, long firstChangeNanos, int[] partitions, Runnable settled);
 
     /** The partition's backups now, other than this node. */
     List<String> backupsOf(int partition);

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +45,18 @@ final class ReplicaLane {
   private static final class Outgoing {
     final ByteBuf message;
     long firstChangeNanos = Long.MAX_VALUE;
+    int[] partitions = new int[8];
+    int count;
 
     Outgoing(ByteBuf message) {
       this.message = message;
+    }
+
+    void carries(int partition) {
+      if (count == partitions.length) {
+        partitions = Arrays.copyOf(partitions, 2 * count);
+      }
+      partitions[count++] = partition;
     }
   }
 
@@ -105,7 +115,7 @@ final class ReplicaLane {
     queued.subList(kept, queued.size()).clear();
     outgoing.forEach((backup, out) -> {
       unacknowledged.merge(backup, 1, Integer::sum);
-      shipper.ship(backup, out.message, out.firstChangeNanos, () -> settled(backup));
+      shipper.ship(backup, out.message, out.firstChangeNanos, Arrays.copyOf(out.partitions, out.count), () -> settled(backup));
     });
     if (held) {
       shipper.held();
@@ -122,6 +132,7 @@ final class ReplicaLane {
     for (String backup : backups) {
       Outgoing out = outgoing.computeIfAbsent(backup, b -> new Outgoing(shipper.changeBatch()));
       out.firstChangeNanos = Math.min(out.firstChangeNanos, feed.firstChangeNanos());
+      out.carries(feed.partition());
       if (written == null) {
         written = out.message;
         from = written.writerIndex();

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.sluice.verticles.engine.log.LogText;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
@@ -15,7 +16,9 @@ import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -39,10 +42,14 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   private final PartitionSenders senders;
   private final ClusterMeters meters;
   private final SplitCopies splitCopies;
+  private final Context loop;
+  /** "partition>backup" of the copies {@link #reseed} has under way; on {@link #loop}. */
+  private final Set<String> recopying = new HashSet<>();
 
-  ReplicaSeeding(Vertx vertx, String self, Supplier<PartitionTable> table, PartitionStates states, PartitionWork work,
-                 PartitionSenders senders, ClusterMeters meters, SplitCopies splitCopies) {
+  ReplicaSeeding(Vertx vertx, Context loop, String self, Supplier<PartitionTable> table, PartitionStates states,
+                 PartitionWork work, PartitionSenders senders, ClusterMeters meters, SplitCopies splitCopies) {
     this.vertx = vertx;
+    this.loop = loop;
     this.self = self;
     this.table = table;
     this.states = states;
@@ -71,22 +78,29 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
     seed(partition, table.get().backupsOf(partition));
   }
 
-  /** Copies the partition whole to each of {@code targets}, on its shard thread, before any later change. */
-  private void seed(int partition, List<String> targets) {
+  /**
+   * Copies the partition whole to each of {@code targets}, on its shard thread, before any later
+   * change; completes once each took it or failed (logged).
+   */
+  private Future<Void> seed(int partition, List<String> targets) {
     if (targets.isEmpty()) {
-      return;
+      return Future.succeededFuture();
     }
-    work.on(partition, store -> {
+    List<Future<Void>> taken = new ArrayList<>(targets.size());
+    return work.on(partition, store -> {
       if (!states.serving(partition)) {
         return;
       }
       ByteBuf records = Snapshots.take(store);
       for (String target : targets) {
+        Promise<Void> took = Promise.promise();
+        taken.add(took.future());
         send(target, PartitionMessages.RESET, partition, records.retainedDuplicate(), System.nanoTime(),
-            ClusterNode.handoffDeadlineNanos(), null);
+            ClusterNode.handoffDeadlineNanos(), took);
       }
       records.release();
-    });
+    }).compose(v -> taken.isEmpty() ? Future.failedFuture("partition " + partition + " is not served here any more")
+        : Future.join(taken).<Void>mapEmpty());
   }
 
   /**
@@ -135,7 +149,7 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   }
 
   @Override
-  public void ship(String backup, ByteBuf changes, long firstChangeNanos, Runnable settled) {
+  public void ship(String backup, ByteBuf changes, long firstChangeNanos, int[] partitions, Runnable settled) {
     request(backup, changes, ack -> {
       // Settled first: the lane ships what waited before the in-flight gauge can read zero.
       settled.run();
@@ -144,9 +158,32 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
         meters.replicated(System.nanoTime() - firstChangeNanos);
       } else {
         // At most MAX_UNACKNOWLEDGED such lines per shard thread and backup per request timeout.
-        notTaken(PartitionMessages.CHANGE_BATCH, "a batch of changes", backup, ack.cause());
+        notTaken(PartitionMessages.CHANGE_BATCH, "a batch of changes (its " + partitions.length
+            + " partitions are sent whole again)", backup, ack.cause());
+        loop.runOnContext(v -> reseed(backup, partitions));
       }
     });
+  }
+
+  /**
+   * The partitions of a change batch {@code backup} did not take (a timeout, a closed connection):
+   * its copy of them lacks those changes, and later batches carry only later ones, so each is
+   * copied to it whole ({@link PartitionMessages#RESET}), which supersedes what it missed. A
+   * partition already being copied to that backup again is not copied twice, so a backup that
+   * stays unreachable costs one copy of each partition at a time. On the node's loop.
+   */
+  private void reseed(String backup, int[] partitions) {
+    for (int partition : partitions) {
+      String copy = partition + ">" + backup;
+      if (table.get().backupsOf(partition).contains(backup) && recopying.add(copy)) {
+        seed(partition, List.of(backup)).onComplete(done -> {
+          recopying.remove(copy);
+          if (done.succeeded()) {
+            meters.replicaRecopied();
+          }
+        });
+      }
+    }
   }
 
   @Override

@@ -5,7 +5,6 @@ import io.sluice.verticles.engine.channel.HistoryLimits;
 import io.sluice.verticles.engine.shard.KeyState;
 import io.sluice.verticles.engine.shard.ShardTask;
 
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /**
@@ -68,20 +67,11 @@ public final class HistoryAppend implements ShardTask {
    */
   @Override
   public void run(KeyState state, long nowNanos) {
-    ChannelHistory history = ChannelHistory.loadOrStart(state.value(), HistoryAppend::newEpoch);
+    ChannelHistory history = ChannelHistory.loadOrStart(state.value(), ChannelHistory::newEpoch);
     offset = history.append(payload, nowNanos, limits).offset();
     epoch = history.epoch();
     kept = state.put(history.encode(), limits.ttlNanos() == 0 ? Long.MAX_VALUE : limits.ttlNanos());
     fanOut.accept(new ChannelMessage(channel, payload, publisherId, offset, epoch));
-  }
-
-  /** Never 0, which stands for "no epoch". */
-  static long newEpoch() {
-    long epoch;
-    do {
-      epoch = ThreadLocalRandom.current().nextLong();
-    } while (epoch == 0);
-    return epoch;
   }
 
   @Override

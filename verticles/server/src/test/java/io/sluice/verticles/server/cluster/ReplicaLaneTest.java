@@ -38,7 +38,7 @@ class ReplicaLaneTest {
 
   /** Backups named by every partition; ships recorded, settled only when a test says so. */
   private static final class RecordingShipper implements ReplicaFeed.Shipper {
-    record Shipped(String backup, ByteBuf changes, Runnable settled) {
+    record Shipped(String backup, ByteBuf changes, int[] partitions, Runnable settled) {
     }
 
     final List<Shipped> shipped = new ArrayList<>();
@@ -48,8 +48,8 @@ class ReplicaLaneTest {
     int waiting;
 
     @Override
-    public void ship(String backup, ByteBuf changes, long firstChangeNanos, Runnable settled) {
-      shipped.add(new Shipped(backup, changes, settled));
+    public void ship(String backup, ByteBuf changes, long firstChangeNanos, int[] partitions, Runnable settled) {
+      shipped.add(new Shipped(backup, changes, partitions, settled));
     }
 
     @Override
@@ -117,6 +117,8 @@ class ReplicaLaneTest {
       PartitionMessages.ChangeBatch batch = PartitionMessages.readChangeBatch(message.changes().duplicate());
       assertThat(batch.sender()).isEqualTo("owner");
       assertThat(batch.sections()).hasSize(PARTITIONS);
+      assertThat(message.partitions()).as("the partitions it carries, named to the shipper")
+          .containsExactly(batch.sections().stream().mapToInt(PartitionMessages.Replica::partition).toArray());
       for (PartitionMessages.Replica section : batch.sections()) {
         Store backup = new Store(clock, 0);
         assertThat(applyEach(section.images(), backup)).as("images of partition %d", section.partition()).isEqualTo(1);

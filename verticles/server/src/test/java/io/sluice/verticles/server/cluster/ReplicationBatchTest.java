@@ -12,6 +12,10 @@ import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.buffer.BufferInternal;
+import io.netty.buffer.ByteBuf;
+import io.sluice.protocol.binary.client.UpdateAttribute;
+import io.sluice.protocol.binary.client.UpdateChange;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Duration;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,6 +97,44 @@ class ReplicationBatchTest {
     }));
   }
 
+  @Test
+  void aBatchTheBackupDidNotTakeIsMadeGoodByCopyingItsPartitionsWhole() {
+    nodes.addAll(ClusterNodeUnderTest.startPair(clock));
+    ClusterNodeUnderTest owner = nodes.get(0);
+    ClusterNodeUnderTest backup = nodes.get(1);
+    List<String> keys = keysOwnedBy(owner).values().stream().flatMap(List::stream)
+        .map(key -> new String(key, StandardCharsets.UTF_8)).toList();
+    ThrottrClient writer = owner.client(clients);
+    keys.forEach(key -> assertThat(await(writer.insert(key, 5, TtlUnit.SECONDS, 600))).isTrue());
+    ClusterNodeUnderTest.awaitReplicated(nodes);
+
+    // The backup fails the next change batch unapplied, as a timeout or a closed connection would leave it.
+    AtomicInteger refusedPartitions = new AtomicInteger(-1);
+    String replicas = ClusterAddress.replica(backup.node().self());
+    backup.vertx().eventBus().<Object>addInboundInterceptor(delivery -> {
+      boolean replica = delivery.message().address().equals(replicas);
+      ByteBuf body = replica ? ((BufferInternal) delivery.message().body()).getByteBuf() : null;
+      if (replica && PartitionMessages.isChangeBatch(body)
+          && refusedPartitions.compareAndSet(-1, PartitionMessages.readChangeBatch(body.duplicate()).sections().size())) {
+        delivery.message().fail(0, "refused by the test");
+      } else {
+        delivery.next();
+      }
+    });
+    // Pipelined on one connection: their changes leave in a few change batches, the first refused.
+    List<Future<Boolean>> updates = keys.stream()
+        .map(key -> writer.update(key, UpdateAttribute.QUOTA, UpdateChange.DECREASE, 1)).toList();
+    assertThat(await(Future.all(updates)).<Boolean>list()).containsOnly(true);
+    ClusterNodeUnderTest.awaitCondition("the refused batch's partitions copied again", Duration.ofSeconds(30),
+        () -> refusedPartitions.get() > 0 && recopied(owner) == refusedPartitions.get());
+
+    nodes.remove(owner);
+    owner.crash();
+    ClusterNodeUnderTest.awaitFormed(nodes);
+    ThrottrClient reader = backup.client(clients);
+    keys.forEach(key -> assertThat(await(reader.query(key)).quota()).as("%s on the backup", key).isEqualTo(4));
+  }
+
   /** {@link #KEYS} keys the node owns, by partition. */
   private static Map<Integer, List<byte[]>> keysOwnedBy(ClusterNodeUnderTest node) {
     Map<Integer, List<byte[]>> byPartition = new TreeMap<>();
@@ -103,6 +147,10 @@ class ReplicationBatchTest {
       }
     }
     return byPartition;
+  }
+
+  private static double recopied(ClusterNodeUnderTest node) {
+    return node.metrics().get("sluice.cluster.replication.recopied").counter().count();
   }
 
   /** The replica messages the node's backups acknowledged. */
