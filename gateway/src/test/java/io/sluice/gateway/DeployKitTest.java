@@ -3,6 +3,7 @@ package io.sluice.gateway;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
 import io.sluice.gateway.config.Option;
+import io.sluice.gateway.config.ClusterOptions;
 import io.sluice.gateway.config.Options;
 import io.sluice.gateway.process.ChildProcess;
 import io.sluice.gateway.process.Tools;
@@ -189,7 +190,7 @@ class DeployKitTest {
     Object podLabels = map(map(map(workload.get("spec")).get("template")).get("metadata")).get("labels");
     services.forEach(service -> assertThat(map(service.get("spec")).get("selector")).isEqualTo(podLabels));
 
-    if (Boolean.parseBoolean(environment.get(Options.CLUSTER.environmentVariable().orElseThrow()))) {
+    if (Boolean.parseBoolean(environment.get(ClusterOptions.CLUSTER.environmentVariable().orElseThrow()))) {
       // A drain takes one member at a time, which the partitions' backups survive.
       Map<String, Object> budget = documents.stream().filter(d -> "PodDisruptionBudget".equals(d.get("kind"))).findFirst().orElseThrow();
       assertThat(map(budget.get("spec"))).containsEntry("maxUnavailable", 1);

@@ -239,15 +239,15 @@ public final class ConfigLoader {
 
   /** The cluster's certificates come three together, or a secret file instead. */
   private void checkClusterCredentials(Map<Option<?>, SluiceConfig.Setting> settings) {
-    List<Option<?>> pki = List.of(Options.CLUSTER_TLS_CERT, Options.CLUSTER_TLS_KEY, Options.CLUSTER_TLS_CA);
+    List<Option<?>> pki = List.of(ClusterOptions.CLUSTER_TLS_CERT, ClusterOptions.CLUSTER_TLS_KEY, ClusterOptions.CLUSTER_TLS_CA);
     List<Option<?>> missing = pki.stream().filter(option -> settings.get(option).value() == null).toList();
     if (!missing.isEmpty() && missing.size() < pki.size()) {
-      problems.add(Options.CLUSTER_TLS_CERT.flag() + ", " + Options.CLUSTER_TLS_KEY.flag() + " and "
-          + Options.CLUSTER_TLS_CA.flag() + " go together: " + missing.stream().map(Option::flag)
+      problems.add(ClusterOptions.CLUSTER_TLS_CERT.flag() + ", " + ClusterOptions.CLUSTER_TLS_KEY.flag() + " and "
+          + ClusterOptions.CLUSTER_TLS_CA.flag() + " go together: " + missing.stream().map(Option::flag)
           .collect(java.util.stream.Collectors.joining(" and ")) + (missing.size() == 1 ? " is" : " are") + " missing");
     }
-    if (missing.size() < pki.size() && settings.get(Options.CLUSTER_SECRET_FILE).value() != null) {
-      problems.add(Options.CLUSTER_SECRET_FILE.flag() + " and " + Options.CLUSTER_TLS_CERT.flag()
+    if (missing.size() < pki.size() && settings.get(ClusterOptions.CLUSTER_SECRET_FILE).value() != null) {
+      problems.add(ClusterOptions.CLUSTER_SECRET_FILE.flag() + " and " + ClusterOptions.CLUSTER_TLS_CERT.flag()
           + " both admit members: keep one");
     }
   }

@@ -149,41 +149,6 @@ public final class Options {
       .secret()
       .describedAs("Token HTTP and WebSocket clients must present (Authorization: Bearer, or a first {\"op\":\"auth\"} message); unset means none. Prefer the variable or file: flags show in process lists.");
 
-  public static final Option<Path> WS_JWT_SECRET_FILE = Option.valued("ws-jwt-secret-file", "FILE", ValueType.path())
-      .yaml("websocket.jwt-secret-file").environment()
-      .describedAs("WebSocket users' tokens (JWT) signed HS256, HS384 or HS512 with the secret in this file (at least 32 bytes); reloaded when it changes (docs/websocket.md).");
-
-  public static final Option<java.util.List<Path>> WS_JWT_PUBLIC_KEY = Option.valued("ws-jwt-public-key", "FILES", WebSocketValueTypes.paths())
-      .yaml("websocket.jwt-public-keys").environment()
-      .defaultValue(java.util.List::<Path>of, "none")
-      .describedAs("WebSocket users' tokens signed RS256 or ES256: PEM public keys, comma-separated (the old and the new key during a rotation); reloaded when they change.");
-
-  public static final Option<Path> WS_JWT_JWKS_FILE = Option.valued("ws-jwt-jwks-file", "FILE", ValueType.path())
-      .yaml("websocket.jwt-jwks-file").environment()
-      .describedAs("WebSocket users' tokens checked against the keys of this JWKS document ({\"keys\":[...]}); reloaded when it changes.");
-
-  public static final Option<String> WS_JWT_AUDIENCE = Option.valued("ws-jwt-audience", "AUD", WebSocketValueTypes.claim())
-      .yaml("websocket.jwt-audience").environment()
-      .describedAs("When set, a WebSocket user's token must name it in aud.");
-
-  public static final Option<String> WS_JWT_ISSUER = Option.valued("ws-jwt-issuer", "ISS", WebSocketValueTypes.claim())
-      .yaml("websocket.jwt-issuer").environment()
-      .describedAs("When set, a WebSocket user's token must have it as iss.");
-
-  public static final Option<String> WS_ANONYMOUS = Option.valued("ws-anonymous", "none|subscribe|all", ValueType.oneOf("none", "subscribe", "all"))
-      .yaml("websocket.anonymous").environment()
-      .defaultValue(() -> null, "none with --auth-token or a JWT key, all otherwise")
-      .describedAs("What WebSocket clients without a token may do: none until they authenticate; subscribe to --ws-public-channels only; all channels but * and other connections' ID channels (protected mode still takes their publishes from loopback only).");
-
-  public static final Option<java.util.List<String>> WS_PUBLIC_CHANNELS = Option.valued("ws-public-channels", "LIST", WebSocketValueTypes.channelPatterns())
-      .yaml("websocket.public-channels").environment()
-      .defaultValue(java.util.List::<String>of, "none")
-      .describedAs("Channels anonymous WebSocket clients may read with --ws-anonymous subscribe: comma-separated names, a trailing * for a prefix (news,status.*).");
-
-  public static final Option<String> WS_PUBLISH_RATE = Option.valued("ws-publish-rate", "POLICY", ValueType.simpleName())
-      .yaml("websocket.publish-rate").environment()
-      .describedAs("A check-API policy (policies: in the config file) every WebSocket publish counts against, per user (per connection when anonymous); a publish over it gets {\"event\":\"error\",\"op\":\"publish\",\"reason\":\"rate limited\",\"retry_after_ms\":N}.");
-
   public static final Option<Path> RULES = Option.valued("rules", "FILE", ValueType.path())
       .yaml("udp.rules").environment()
       .describedAs("YAML rule table of the UDP protocol (which limit applies to which key); unset: allow everything, like the original's default rule. deploy/rules/musicbrainz.yaml is the MusicBrainz table.");
@@ -216,54 +181,6 @@ public final class Options {
   public static final Option<Boolean> INTERNAL_METRICS = Option.switchNamed("internal-metrics")
       .yaml("metrics.internal").environment()
       .describedAs("Also serve the series about Sluice's own machinery on /metrics (sluice_shard_parcel_batches: batches per event-bus message to a shard); off by default.");
-
-  public static final Option<Boolean> CLUSTER = Option.switchNamed("cluster")
-      .yaml("cluster.enabled").environment()
-      .describedAs("Join a cluster of Sluice nodes (Hazelcast membership over TCP, no multicast): every node serves every key, each key lives on one owner node and --backups others (docs/cluster.md).");
-
-  public static final Option<String> CLUSTER_HOST = Option.valued("cluster-host", "HOST", ValueType.host())
-      .yaml("cluster.host").environment()
-      .describedAs("Address the cluster member (and its event bus) binds to and tells the others; unset: the --bind address.");
-
-  public static final Option<Integer> CLUSTER_PORT = Option.valued("cluster-port", "PORT", ValueType.integer(1, 65535))
-      .yaml("cluster.port").environment()
-      .defaultValue(5701)
-      .describedAs("Hazelcast member port of this node.");
-
-  public static final Option<java.util.List<String>> CLUSTER_MEMBERS = Option.valued("cluster-members", "HOST:PORT,...", ValueType.members())
-      .yaml("cluster.members").environment()
-      .defaultValue(java.util.List::<String>of, "none (a cluster of one until others join it)")
-      .describedAs("Members to join over TCP (a port left out means --cluster-port); a member that is down delays startup by at most 10 s.");
-
-  public static final Option<String> CLUSTER_NAME = Option.valued("cluster-name", "NAME", ValueType.simpleName())
-      .yaml("cluster.name").environment()
-      .defaultValue("sluice")
-      .describedAs("Name of the cluster; nodes with another name are refused.");
-
-  public static final Option<Integer> BACKUPS = Option.valued("backups", "N", ValueType.integer(0, 2))
-      .yaml("cluster.backups").environment()
-      .defaultValue(1)
-      .describedAs("Nodes that keep a copy of each partition besides its owner, taking over when it dies.");
-
-  public static final Option<Path> CLUSTER_CONFIG = Option.valued("cluster-config", "FILE", ValueType.path())
-      .yaml("cluster.config").environment()
-      .describedAs("Hazelcast YAML for other discovery (Kubernetes DNS, say); replaces --cluster-host, --cluster-port and --cluster-members, while --cluster-name still applies.");
-
-  public static final Option<Path> CLUSTER_TLS_CERT = Option.valued("cluster-tls-cert", "FILE", ValueType.path())
-      .yaml("cluster.tls.cert").environment()
-      .describedAs("This member's certificate chain (PEM, leaf first): with --cluster-tls-key and --cluster-tls-ca, the cluster's event bus speaks mutual TLS and admits only members whose certificate that CA signed (docs/cluster.md). Reloaded when the file changes.");
-
-  public static final Option<Path> CLUSTER_TLS_KEY = Option.valued("cluster-tls-key", "FILE", ValueType.path())
-      .yaml("cluster.tls.key").environment()
-      .describedAs("Private key of --cluster-tls-cert (PEM, PKCS#8 or PKCS#1). Reloaded when the file changes.");
-
-  public static final Option<Path> CLUSTER_TLS_CA = Option.valued("cluster-tls-ca", "FILE", ValueType.path())
-      .yaml("cluster.tls.ca").environment()
-      .describedAs("CA certificates (PEM) that sign the members' certificates; a member presenting another gets no partition, record or request. Reloaded when the file changes.");
-
-  public static final Option<Path> CLUSTER_SECRET_FILE = Option.valued("cluster-secret-file", "FILE", ValueType.path())
-      .yaml("cluster.secret-file").environment()
-      .describedAs("File holding a secret the members share (at least 32 bytes: openssl rand -base64 32), instead of --cluster-tls-*: only its holders are admitted, and member traffic is encrypted (mutual TLS from a CA derived from the secret).");
 
   public static final Option<Path> TLS_CERT = Option.valued("tls-cert", "FILE", ValueType.path())
       .yaml("tls.cert").environment()
@@ -336,21 +253,6 @@ public final class Options {
       .defaultValue(() -> null, "the --bind address")
       .describedAs("Address the UDP listener binds to, instead of --bind.");
 
-  public static final Option<Integer> MAX_SUBSCRIPTIONS = Option.valued("max-subscriptions", "N", ValueType.integer(2, 10_000_000))
-      .yaml("max-subscriptions").environment()
-      .defaultValue(10_000)
-      .describedAs("Subscription records one Throttr or WebSocket connection may hold (* and its own ID among them); a SUBSCRIBE past it answers 00, a WebSocket gets an error.");
-
-  public static final Option<Integer> CHANNEL_HISTORY = Option.valued("channel-history", "N", ValueType.integer(0, 100_000))
-      .yaml("channel-history").environment()
-      .defaultValue(0)
-      .describedAs("Messages each channel's owner keeps, numbered (offset, epoch), for WebSocket clients to recover after a disconnect; 0 keeps none.");
-
-  public static final Option<java.time.Duration> CHANNEL_HISTORY_TTL = Option.valued("channel-history-ttl", "DURATION", ValueType.duration(java.time.Duration.ofDays(30), true))
-      .yaml("channel-history-ttl").environment()
-      .defaultValue(java.time.Duration.ZERO)
-      .describedAs("How long a channel's history keeps a message (10m, 24h); off keeps it until --channel-history newer ones push it out.");
-
   public static final Option<java.time.Duration> SHUTDOWN_TIMEOUT = Option.valued("shutdown-timeout", "DURATION", ValueType.duration(java.time.Duration.ofMinutes(10), false))
       .yaml("shutdown-timeout").environment()
       .defaultValue(java.time.Duration.ofSeconds(5))
@@ -399,8 +301,8 @@ public final class Options {
   public static final List<Option<?>> ALL = List.of(
       BIND, TCP_PORT, UDP_PORT, RULES, UDP_MAX_STATS_KEYS, HTTP_PORT, ALLOWED_ORIGINS, ALLOWED_HOSTS, VALUE_SIZE, SHARDS, EVENT_LOOPS, MAX_FRAME, MAX_PENDING_BYTES,
       MAX_PARTIAL_BYTES, SWEEP_INTERVAL_MILLIS,
-      CLUSTER, CLUSTER_HOST, CLUSTER_PORT, CLUSTER_MEMBERS, CLUSTER_NAME, BACKUPS, CLUSTER_CONFIG,
-      CLUSTER_TLS_CERT, CLUSTER_TLS_KEY, CLUSTER_TLS_CA, CLUSTER_SECRET_FILE,
+      ClusterOptions.CLUSTER, ClusterOptions.CLUSTER_HOST, ClusterOptions.CLUSTER_PORT, ClusterOptions.CLUSTER_MEMBERS, ClusterOptions.CLUSTER_NAME, ClusterOptions.BACKUPS, ClusterOptions.CLUSTER_CONFIG,
+      ClusterOptions.CLUSTER_TLS_CERT, ClusterOptions.CLUSTER_TLS_KEY, ClusterOptions.CLUSTER_TLS_CA, ClusterOptions.CLUSTER_SECRET_FILE,
       MAX_KEYS, MAX_MEMORY, EVICTION,
       GRPC_PORT, RLS_CONFIG, RLS_RESPONSE_HEADERS, RlsOptions.LIMIT_HEADER, RlsOptions.REMAINING_HEADER,
       RlsOptions.RESET_HEADER, RlsOptions.SHADOW_MODE, RlsOptions.NEAR_LIMIT_RATIO, RlsOptions.MERGE_DOMAINS,
@@ -409,9 +311,9 @@ public final class Options {
       OTEL_SERVICE_NAME, OTEL_SAMPLE_RATIO,
       DATA_DIR, FSYNC, SNAPSHOT_INTERVAL, DATA_RECOVER, PERSISTENCE_QUEUE_BYTES,
       TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_ENGINE, MAX_CONNECTIONS,
-      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, MAX_SUBSCRIPTIONS, CHANNEL_HISTORY, CHANNEL_HISTORY_TTL, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
-      AUTH_TOKEN_FILE, AUTH_TOKEN, WS_JWT_SECRET_FILE, WS_JWT_PUBLIC_KEY, WS_JWT_JWKS_FILE, WS_JWT_AUDIENCE,
-      WS_JWT_ISSUER, WS_ANONYMOUS, WS_PUBLIC_CHANNELS, WS_PUBLISH_RATE, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
+      IDLE_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_MAX_HEADER_BYTES, HTTP_MAX_HEADERS, PROTECTED_MODE, METRICS_AUTH, WebSocketOptions.MAX_SUBSCRIPTIONS, WebSocketOptions.CHANNEL_HISTORY, WebSocketOptions.CHANNEL_HISTORY_TTL, SHUTDOWN_TIMEOUT, TCP_BIND, HTTP_BIND, UDP_BIND,
+      AUTH_TOKEN_FILE, AUTH_TOKEN, WebSocketOptions.WS_JWT_SECRET_FILE, WebSocketOptions.WS_JWT_PUBLIC_KEY, WebSocketOptions.WS_JWT_JWKS_FILE, WebSocketOptions.WS_JWT_AUDIENCE,
+      WebSocketOptions.WS_JWT_ISSUER, WebSocketOptions.WS_ANONYMOUS, WebSocketOptions.WS_PUBLIC_CHANNELS, WebSocketOptions.WS_PUBLISH_RATE, INTERNAL_METRICS, LOG_LEVEL, LOG_FORMAT, CONFIG, CHECK_CONFIG, HELP, VERSION);
 
   /** Options that ask for something other than running (they are not part of the configuration). */
   static final List<Option<?>> ACTIONS = List.of(CHECK_CONFIG, HELP, VERSION);

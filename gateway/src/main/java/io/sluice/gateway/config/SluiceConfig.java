@@ -9,11 +9,8 @@ import io.sluice.verticles.engine.persist.FsyncPolicy;
 import io.sluice.verticles.strategies.policy.Policies;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.StringJoiner;
-import java.util.ArrayList;
 import java.util.List;
 import io.sluice.verticles.server.settings.OperatorSettings;
 
@@ -189,50 +186,50 @@ public final class SluiceConfig {
   }
 
   public boolean cluster() {
-    return value(Options.CLUSTER);
+    return value(ClusterOptions.CLUSTER);
   }
 
   /** The cluster member's address: {@code --cluster-host}, or the {@code --bind} address. */
   public String clusterHost() {
-    String host = value(Options.CLUSTER_HOST);
+    String host = value(ClusterOptions.CLUSTER_HOST);
     return host != null ? host : bind();
   }
 
   public int clusterPort() {
-    return value(Options.CLUSTER_PORT);
+    return value(ClusterOptions.CLUSTER_PORT);
   }
 
   public java.util.List<String> clusterMembers() {
-    return value(Options.CLUSTER_MEMBERS);
+    return value(ClusterOptions.CLUSTER_MEMBERS);
   }
 
   public String clusterName() {
-    return value(Options.CLUSTER_NAME);
+    return value(ClusterOptions.CLUSTER_NAME);
   }
 
   public int backups() {
-    return value(Options.BACKUPS);
+    return value(ClusterOptions.BACKUPS);
   }
 
   public Optional<Path> clusterConfig() {
-    return Optional.ofNullable(value(Options.CLUSTER_CONFIG));
+    return Optional.ofNullable(value(ClusterOptions.CLUSTER_CONFIG));
   }
 
   /** --cluster-tls-cert, --cluster-tls-key and --cluster-tls-ca, set together or not at all. */
   public Optional<Path> clusterTlsCertificate() {
-    return Optional.ofNullable(value(Options.CLUSTER_TLS_CERT));
+    return Optional.ofNullable(value(ClusterOptions.CLUSTER_TLS_CERT));
   }
 
   public Optional<Path> clusterTlsKey() {
-    return Optional.ofNullable(value(Options.CLUSTER_TLS_KEY));
+    return Optional.ofNullable(value(ClusterOptions.CLUSTER_TLS_KEY));
   }
 
   public Optional<Path> clusterTlsCa() {
-    return Optional.ofNullable(value(Options.CLUSTER_TLS_CA));
+    return Optional.ofNullable(value(ClusterOptions.CLUSTER_TLS_CA));
   }
 
   public Optional<Path> clusterSecretFile() {
-    return Optional.ofNullable(value(Options.CLUSTER_SECRET_FILE));
+    return Optional.ofNullable(value(ClusterOptions.CLUSTER_SECRET_FILE));
   }
 
   /** TLS for the TCP listeners, when --tls-cert and --tls-key are set. */
@@ -282,14 +279,14 @@ public final class SluiceConfig {
   /** Users' tokens, anonymous clients and public channels on the WebSocket bridge. */
   public WebSocketAccessSettings webSocketAccess() {
     return WebSocketAccessSettings.defaults()
-        .withJwtSecretFile(Optional.ofNullable(value(Options.WS_JWT_SECRET_FILE)))
-        .withJwtPublicKeys(value(Options.WS_JWT_PUBLIC_KEY))
-        .withJwksFile(Optional.ofNullable(value(Options.WS_JWT_JWKS_FILE)))
-        .withAudience(Optional.ofNullable(value(Options.WS_JWT_AUDIENCE)))
-        .withIssuer(Optional.ofNullable(value(Options.WS_JWT_ISSUER)))
-        .withAnonymous(Optional.ofNullable(value(Options.WS_ANONYMOUS)).map(AnonymousMode::parse))
-        .withPublicChannels(value(Options.WS_PUBLIC_CHANNELS).stream().map(ChannelPattern::parse).toList())
-        .withPublishPolicy(Optional.ofNullable(value(Options.WS_PUBLISH_RATE)));
+        .withJwtSecretFile(Optional.ofNullable(value(WebSocketOptions.WS_JWT_SECRET_FILE)))
+        .withJwtPublicKeys(value(WebSocketOptions.WS_JWT_PUBLIC_KEY))
+        .withJwksFile(Optional.ofNullable(value(WebSocketOptions.WS_JWT_JWKS_FILE)))
+        .withAudience(Optional.ofNullable(value(WebSocketOptions.WS_JWT_AUDIENCE)))
+        .withIssuer(Optional.ofNullable(value(WebSocketOptions.WS_JWT_ISSUER)))
+        .withAnonymous(Optional.ofNullable(value(WebSocketOptions.WS_ANONYMOUS)).map(AnonymousMode::parse))
+        .withPublicChannels(value(WebSocketOptions.WS_PUBLIC_CHANNELS).stream().map(ChannelPattern::parse).toList())
+        .withPublishPolicy(Optional.ofNullable(value(WebSocketOptions.WS_PUBLISH_RATE)));
   }
 
   /** The file the HTTP port's token is read from, when it is not given by value. */
@@ -322,15 +319,15 @@ public final class SluiceConfig {
   }
 
   public int maxSubscriptions() {
-    return value(Options.MAX_SUBSCRIPTIONS);
+    return value(WebSocketOptions.MAX_SUBSCRIPTIONS);
   }
 
   public int channelHistory() {
-    return value(Options.CHANNEL_HISTORY);
+    return value(WebSocketOptions.CHANNEL_HISTORY);
   }
 
   public java.time.Duration channelHistoryTtl() {
-    return value(Options.CHANNEL_HISTORY_TTL);
+    return value(WebSocketOptions.CHANNEL_HISTORY_TTL);
   }
 
   public java.time.Duration shutdownTimeout() {
@@ -370,14 +367,7 @@ public final class SluiceConfig {
    * show only that they changed. For the reload's log: these keep their values until a restart.
    */
   public java.util.List<String> changedSettings(SluiceConfig newer) {
-    java.util.List<String> changed = new java.util.ArrayList<>();
-    for (Option<?> option : Options.ALL) {
-      if (settings.containsKey(option) && option != Options.RULES && option != Options.CONFIG
-          && !java.util.Objects.equals(value(option), newer.value(option))) {
-        changed.add(option.flag() + (option.isSecret() ? " (changed)" : " (" + display(option) + " -> " + newer.display(option) + ")"));
-      }
-    }
-    return changed;
+    return ConfigDisplay.changes(this, newer);
   }
 
   /**
@@ -401,10 +391,7 @@ public final class SluiceConfig {
    * {@code GET /api/admin/config} shows, like Envoy's {@code /config_dump}.
    */
   public List<OperatorSettings.ConfigEntry> effective() {
-    List<OperatorSettings.ConfigEntry> entries = new ArrayList<>();
-    displayedValues().forEach((option, value) -> entries.add(new OperatorSettings.ConfigEntry(option.flag(),
-        option.yamlKey().orElse(null), value, origin(option), option.isSecret())));
-    return entries;
+    return ConfigDisplay.entries(this);
   }
 
   /**
@@ -412,39 +399,17 @@ public final class SluiceConfig {
    * the startup log.
    */
   public String describe() {
-    StringBuilder text = new StringBuilder();
-    int width = settings.keySet().stream().mapToInt(option -> option.flag().length()).max().orElse(0);
-    for (Map.Entry<Option<?>, String> shown : displayedValues().entrySet()) {
-      Option<?> option = shown.getKey();
-      if (text.length() > 0) {
-        text.append(System.lineSeparator());
-      }
-      text.append(String.format("%-" + width + "s = %s (%s)", option.flag(), shown.getValue(), origin(option)));
-    }
-    return text.toString();
+    return ConfigDisplay.lines(this);
   }
 
   @Override
   public String toString() {
-    StringJoiner fields = new StringJoiner(", ", "SluiceConfig{", "}");
-    displayedValues().forEach((option, value) -> fields.add(option.name() + "=" + value));
-    return fields.toString();
+    return ConfigDisplay.fields(this);
   }
 
-  /** Values as they may be shown, in table order; secrets are masked, unset values say so. */
-  private Map<Option<?>, String> displayedValues() {
-    Map<Option<?>, String> shown = new LinkedHashMap<>();
-    for (Option<?> option : Options.ALL) {
-      if (settings.containsKey(option)) {
-        shown.put(option, display(option));
-      }
-    }
-    return shown;
-  }
-
-  private <T> String display(Option<T> option) {
-    T value = value(option);
-    return value == null ? "(not set)" : option.display(value);
+  /** Whether {@code option} is one of this configuration's settings (not an action such as --help). */
+  boolean isSetting(Option<?> option) {
+    return settings.containsKey(option);
   }
 
   /** Safe because the loader stores, for each option, the output of that option's own parser. */
