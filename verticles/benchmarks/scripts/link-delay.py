@@ -67,27 +67,27 @@ def verdict(queue, packet_id, accept):
                    [attribute(NFQA_VERDICT_HDR, struct.pack("!II", NF_ACCEPT if accept else NF_DROP, packet_id))])
 
 
+def records(data, offset, header, size):
+    """(type, body) of each 4-byte-aligned record from offset on: netlink messages (header "=IH",
+    16 bytes: length, type) or netlink attributes ("=HH", 4 bytes: length, type)."""
+    while offset + size <= len(data):
+        length, kind = struct.unpack_from(header, data, offset)
+        if length < size:
+            return
+        yield kind, data[offset + size:offset + length]
+        offset += (length + 3) & ~3
+
+
 def messages(data):
     """(type, payload after the netlink header) of each message in one datagram."""
-    offset = 0
-    while offset + 16 <= len(data):
-        length, kind = struct.unpack_from("=IH", data, offset)
-        if length < 16:
-            return
-        yield kind, data[offset + 16:offset + length]
-        offset += (length + 3) & ~3
+    return records(data, 0, "=IH", 16)
 
 
 def packet_id(payload):
     """The id of a queued packet, from its NFQA_PACKET_HDR attribute (after the 4-byte nfgenmsg)."""
-    offset = 4
-    while offset + 4 <= len(payload):
-        length, kind = struct.unpack_from("=HH", payload, offset)
-        if length < 4:
-            break
+    for kind, body in records(payload, 4, "=HH", 4):
         if kind & 0x7FFF == NFQA_PACKET_HDR:
-            return struct.unpack_from("!I", payload, offset + 4)[0]
-        offset += (length + 3) & ~3
+            return struct.unpack_from("!I", body, 0)[0]
     return None
 
 
