@@ -7,10 +7,11 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.cluster.MemberCredentials;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -40,16 +41,12 @@ class MemberTrafficCaptureTest {
 
   private static final String MARKER = "capture-marker-5c1ce";
   private static final int KEYS = 200;
-  private final Vertx clients = Vertx.vertx();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
+  private final Vertx clients = cluster.clients();
   @TempDir
   Path folder;
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
 
   @Test
   void memberTrafficCarriesNoKeyInClear() throws Exception {

@@ -7,12 +7,12 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -27,14 +27,10 @@ class ClusterFailoverTest {
 
   private static final int KEYS = 150;
   private final ManualClock clock = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
+  private final Vertx clients = cluster.clients();
 
   @Test
   void aCrashedNodesKeysAreServedByItsBackupsAndANewBackupIsMade() {

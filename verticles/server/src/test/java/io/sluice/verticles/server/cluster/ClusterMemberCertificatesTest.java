@@ -3,16 +3,16 @@ package io.sluice.verticles.server.cluster;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.TestCertificates;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 
@@ -27,16 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterMemberCertificatesTest {
 
   private static final ManualClock CLOCK = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
+  private final Vertx clients = cluster.clients();
   @TempDir
   Path folder;
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
 
   @Test
   void membersOfTheCaFormTheClusterAndAnotherCaIsRefused() throws Exception {

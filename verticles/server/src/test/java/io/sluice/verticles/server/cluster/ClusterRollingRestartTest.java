@@ -6,10 +6,11 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.response.Response;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,17 +35,13 @@ class ClusterRollingRestartTest {
 
   private static final int KEYS = 40;
   private final ManualClock clock = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
+  private final Vertx clients = cluster.clients();
   private final Map<ClusterNodeUnderTest, ThrottrClient> live = new ConcurrentHashMap<>();
   /** Held while a batch is in flight, so a node is taken out of the load only between batches. */
   private final ReentrantLock sending = new ReentrantLock();
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
 
   @Test
   void aRollingRestartUnderLoadLosesNoUpdateAndCountsNoneTwice() throws Exception {

@@ -20,10 +20,11 @@ import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
@@ -43,19 +44,15 @@ class ClusterRoutingTest {
   private static final ManualClock CLOCK = new ManualClock();
   private static final Policies POLICIES = Policies.of(new Policy("five-per-minute",
       new FixedWindow(WindowPolicy.of(new Quota("default", 5, java.time.Duration.ofMinutes(1))))));
-  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> NODES = CLUSTER.nodes();
   private static Vertx clients;
 
   @BeforeAll
   static void formCluster() {
     NODES.addAll(ClusterNodeUnderTest.formThree(1, CLOCK, POLICIES));
-    clients = Vertx.vertx();
-  }
-
-  @AfterAll
-  static void stop() {
-    NODES.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
+    clients = CLUSTER.clients();
   }
 
   @Test

@@ -10,11 +10,12 @@ import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -39,14 +40,10 @@ class SplitHealTest {
 
   private static final long TTL_SECONDS = 600;
   private final ManualClock clock = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
+  private final Vertx clients = cluster.clients();
 
   @Test
   void copiesThatServedApartMeetAtTheOwnerWithTheLowerQuotaOfEachKey() {
