@@ -8,7 +8,6 @@ import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.cluster.MemberCredentials;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.ClusterNodes;
-import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,7 +43,6 @@ class MemberTrafficCaptureTest {
   @RegisterExtension
   final ClusterNodes cluster = new ClusterNodes();
   private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
-  private final Vertx clients = cluster.clients();
   @TempDir
   Path folder;
 
@@ -74,12 +72,12 @@ class MemberTrafficCaptureTest {
     try (ChildProcess tshark = ChildProcess.start(List.of("tshark", "-i", "lo", "-f", ports, "-w", capture.toString()),
         Map.of(), folder)) {
       tshark.awaitLine(Pattern.compile("Capturing on"));
-      ThrottrClient writer = nodes.get(0).client(clients);
+      ThrottrClient writer = cluster.client(0);
       for (int i = 0; i < KEYS; i++) {
         // About half are owned by the other node (forwarded there); every one is copied to its backup.
         assertThat(await(writer.insert(MARKER + i, i, TtlUnit.MINUTES, 10))).isTrue();
       }
-      assertThat(await(nodes.get(1).client(clients).query(MARKER + 7)).quota()).isEqualTo(7);
+      assertThat(await(cluster.client(1).query(MARKER + 7)).quota()).isEqualTo(7);
       until(Duration.ofSeconds(10), "every change reached its backup", () -> nodes.stream()
           .allMatch(node -> node.node().meters().replicasInFlight() == 0));
       tshark.process().destroy();

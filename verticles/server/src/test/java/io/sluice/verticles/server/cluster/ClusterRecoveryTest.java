@@ -7,7 +7,6 @@ import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.strategies.policy.Policies;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,7 +32,6 @@ class ClusterRecoveryTest {
   final ClusterNodes cluster = new ClusterNodes();
   private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
   private final List<JsonWebSocket> sockets = new ArrayList<>();
-  private final Vertx clients = cluster.clients();
 
   @AfterEach
   void closeSockets() {
@@ -41,7 +39,7 @@ class ClusterRecoveryTest {
   }
 
   private JsonWebSocket open(ClusterNodeUnderTest node) {
-    JsonWebSocket socket = await(JsonWebSocket.open(clients, node.httpPort()));
+    JsonWebSocket socket = await(JsonWebSocket.open(cluster.clients(), node.httpPort()));
     sockets.add(socket);
     return socket;
   }

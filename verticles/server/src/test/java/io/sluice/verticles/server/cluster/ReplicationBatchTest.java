@@ -12,7 +12,6 @@ import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -39,7 +38,6 @@ class ReplicationBatchTest {
   @RegisterExtension
   final ClusterNodes cluster = new ClusterNodes();
   private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
-  private final Vertx clients = cluster.clients();
 
   @Test
   void aTurnsChangesOfManyPartitionsReachTheBackupInOneMessagePerShardThread() {
@@ -48,7 +46,7 @@ class ReplicationBatchTest {
     ClusterNodeUnderTest backup = nodes.get(1);
     Map<Integer, List<byte[]>> keysByPartition = keysOwnedBy(owner);
 
-    ThrottrClient writer = owner.client(clients);
+    ThrottrClient writer = owner.client(cluster.clients());
     keysByPartition.values().forEach(keys -> keys.forEach(
         key -> assertThat(await(writer.insert(new String(key, StandardCharsets.UTF_8), 0, TtlUnit.SECONDS, 600))).isTrue()));
     ClusterNodeUnderTest.awaitReplicated(nodes);
@@ -81,7 +79,7 @@ class ReplicationBatchTest {
     nodes.remove(owner);
     owner.crash();
     ClusterNodeUnderTest.awaitFormed(nodes);
-    ThrottrClient reader = backup.client(clients);
+    ThrottrClient reader = backup.client(cluster.clients());
     keysByPartition.values().forEach(keys -> keys.forEach(key -> {
       String name = new String(key, StandardCharsets.UTF_8);
       assertThat(await(reader.query(name)).quota()).as("%s on the backup", name).isEqualTo(UPDATES_PER_KEY);
