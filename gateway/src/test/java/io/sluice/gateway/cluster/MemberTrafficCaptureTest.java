@@ -7,10 +7,10 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.cluster.MemberCredentials;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
-import io.vertx.core.Vertx;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.vertx.core.internal.VertxInternal;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -40,16 +40,11 @@ class MemberTrafficCaptureTest {
 
   private static final String MARKER = "capture-marker-5c1ce";
   private static final int KEYS = 200;
-  private final Vertx clients = Vertx.vertx();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
   @TempDir
   Path folder;
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
 
   @Test
   void memberTrafficCarriesNoKeyInClear() throws Exception {
@@ -77,12 +72,12 @@ class MemberTrafficCaptureTest {
     try (ChildProcess tshark = ChildProcess.start(List.of("tshark", "-i", "lo", "-f", ports, "-w", capture.toString()),
         Map.of(), folder)) {
       tshark.awaitLine(Pattern.compile("Capturing on"));
-      ThrottrClient writer = nodes.get(0).client(clients);
+      ThrottrClient writer = cluster.client(0);
       for (int i = 0; i < KEYS; i++) {
         // About half are owned by the other node (forwarded there); every one is copied to its backup.
         assertThat(await(writer.insert(MARKER + i, i, TtlUnit.MINUTES, 10))).isTrue();
       }
-      assertThat(await(nodes.get(1).client(clients).query(MARKER + 7)).quota()).isEqualTo(7);
+      assertThat(await(cluster.client(1).query(MARKER + 7)).quota()).isEqualTo(7);
       until(Duration.ofSeconds(10), "every change reached its backup", () -> nodes.stream()
           .allMatch(node -> node.node().meters().replicasInFlight() == 0));
       tshark.process().destroy();

@@ -1,13 +1,12 @@
 package io.sluice.gateway.dashboard;
 
 import io.sluice.gateway.Gateway;
-import io.sluice.gateway.config.ConfigLoader;
-import io.sluice.gateway.config.Invocation;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
@@ -20,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +36,8 @@ class ChatExampleBrowserTest {
   private static final Path EXAMPLE = Path.of("..", "deploy", "examples", "chat");
   private static final Duration WITHIN = Duration.ofSeconds(20);
 
+  @RegisterExtension
+  static final ChromiumAndSluice SESSION = new ChromiumAndSluice();
   private static Vertx vertx;
   private static HttpServer page;
   private static Gateway gateway;
@@ -46,7 +46,7 @@ class ChatExampleBrowserTest {
 
   @BeforeAll
   static void start() throws Exception {
-    browser = HeadlessChromium.start();
+    browser = SESSION.browser();
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")), "python3 mints the example's tokens");
     vertx = Vertx.vertx();
     String html = Files.readString(EXAMPLE.resolve("index.html"), StandardCharsets.UTF_8);
@@ -55,20 +55,12 @@ class ChatExampleBrowserTest {
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     secret = Files.writeString(Files.createTempFile("sluice-chat", ".secret"),
         "an-example-secret-of-more-than-32-bytes\n");
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
-        "--udp-port", "0", "--ws-jwt-secret-file", secret.toString(), "--channel-history", "100",
-        "--allowed-origins", pageOrigin()), Map.of());
-    gateway = Gateway.start(((Invocation.Run) invocation).config());
+    gateway = SESSION.startSluice("--ws-jwt-secret-file", secret.toString(), "--channel-history", "100",
+        "--allowed-origins", pageOrigin());
   }
 
   @AfterAll
   static void stop() {
-    if (browser != null) {
-      browser.quit();
-    }
-    if (gateway != null) {
-      gateway.stop();
-    }
     if (vertx != null) {
       vertx.close();
     }

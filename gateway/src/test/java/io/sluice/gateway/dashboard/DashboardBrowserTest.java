@@ -1,8 +1,6 @@
 package io.sluice.gateway.dashboard;
 
 import io.sluice.gateway.Gateway;
-import io.sluice.gateway.config.ConfigLoader;
-import io.sluice.gateway.config.Invocation;
 import io.sluice.protocol.binary.client.ThrottrClient;
 import io.sluice.protocol.binary.client.ThrottrClientOptions;
 import io.sluice.protocol.binary.codec.TtlUnit;
@@ -14,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -40,7 +39,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -59,6 +57,8 @@ class DashboardBrowserTest {
   /** How every time is shown: date, time and zone. */
   private static final String DATE_TIME_ZONE = "[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} \\S+";
 
+  @RegisterExtension
+  static final ChromiumAndSluice SESSION = new ChromiumAndSluice();
   private static Gateway gateway;
   private static Vertx clientVertx;
   private static ThrottrClient throttr;
@@ -68,16 +68,14 @@ class DashboardBrowserTest {
 
   @BeforeAll
   static void start() throws Exception {
-    browser = HeadlessChromium.start();
+    browser = SESSION.browser();
     // One check policy for the Limits view: 5 per minute per key.
     Path config = Files.createTempFile("sluice-browser", ".yaml");
     Files.writeString(config, String.join("\n", "policies:", "  per-key:", "    strategy: fixed_window", "    limit: 5",
         "    window: 1m", "    key: param", ""));
     Path rules = Path.of(System.getProperty("basedir", "."), "..", "deploy", "rules", "musicbrainz.yaml");
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0",
-        "--config", config.toString(), "--rules", rules.toString(), "--max-keys", "100000"), Map.of());
-    gateway = Gateway.start(((Invocation.Run) invocation).config());
-    base = "http://127.0.0.1:" + gateway.server().httpPort() + "/";
+    gateway = SESSION.startSluice("--config", config.toString(), "--rules", rules.toString(), "--max-keys", "100000");
+    base = SESSION.base();
     clientVertx = Vertx.vertx();
 
     wait = new WebDriverWait(browser, PATIENCE);
@@ -85,17 +83,11 @@ class DashboardBrowserTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (browser != null) {
-      browser.quit();
-    }
     if (throttr != null) {
       await(throttr.close());
     }
     if (clientVertx != null) {
       await(clientVertx.close());
-    }
-    if (gateway != null) {
-      gateway.stop();
     }
   }
 

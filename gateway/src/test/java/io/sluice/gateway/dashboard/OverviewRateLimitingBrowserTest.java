@@ -4,11 +4,10 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.sluice.gateway.Gateway;
-import io.sluice.gateway.config.ConfigLoader;
-import io.sluice.gateway.config.Invocation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
@@ -18,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,6 +31,8 @@ class OverviewRateLimitingBrowserTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(20);
 
+  @RegisterExtension
+  static final ChromiumAndSluice SESSION = new ChromiumAndSluice();
   private static Gateway gateway;
   private static WebDriver browser;
   private static WebDriverWait wait;
@@ -41,7 +41,7 @@ class OverviewRateLimitingBrowserTest {
 
   @BeforeAll
   static void start() throws Exception {
-    browser = HeadlessChromium.start();
+    browser = SESSION.browser();
     Path directory = Files.createTempDirectory("sluice-overview");
     Path config = Files.writeString(directory.resolve("policies.yaml"), String.join("\n", "policies:", "  per-key:",
         "    strategy: fixed_window", "    limit: 2", "    window: 1m", "    key: param", ""));
@@ -49,25 +49,17 @@ class OverviewRateLimitingBrowserTest {
     Files.writeString(rls.resolve("edge.yaml"), String.join("\n", "domain: edge", "descriptors:", "  - key: api_key",
         "    rate_limit: {unit: minute, requests_per_unit: 3}", ""));
     Path rules = Path.of(System.getProperty("basedir", "."), "..", "deploy", "rules", "musicbrainz.yaml");
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
-        "--udp-port", "0", "--config", config.toString(), "--rules", rules.toString(), "--rls-config", rls.toString()),
-        Map.of());
-    gateway = Gateway.start(((Invocation.Run) invocation).config());
-    base = "http://127.0.0.1:" + gateway.server().httpPort() + "/";
+    gateway = SESSION.startSluice("--config", config.toString(), "--rules", rules.toString(),
+        "--rls-config", rls.toString());
+    base = SESSION.base();
     grpc = NettyChannelBuilder.forAddress("127.0.0.1", gateway.server().grpcPort()).usePlaintext().build();
     wait = new WebDriverWait(browser, PATIENCE);
   }
 
   @AfterAll
   static void stop() {
-    if (browser != null) {
-      browser.quit();
-    }
     if (grpc != null) {
       grpc.shutdownNow();
-    }
-    if (gateway != null) {
-      gateway.stop();
     }
   }
 

@@ -1,14 +1,11 @@
 package io.sluice.gateway.dashboard;
 
-import io.sluice.gateway.Gateway;
-import io.sluice.gateway.config.ConfigLoader;
-import io.sluice.gateway.config.Invocation;
 import io.sluice.verticles.server.kit.Jwts;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 
@@ -16,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,28 +32,17 @@ class WebSocketTokenBrowserTest {
       "ws.onmessage = (e) => { seen.push(JSON.parse(e.data)); if (seen.length === count) { ws.close(); done(JSON.stringify(seen)); } };",
       "ws.onclose = (e) => done(JSON.stringify({closed: e.code, seen}));");
 
-  private static Gateway gateway;
+  @RegisterExtension
+  static final ChromiumAndSluice SESSION = new ChromiumAndSluice();
   private static WebDriver browser;
 
   @BeforeAll
   static void start() throws Exception {
-    browser = HeadlessChromium.start();
+    browser = SESSION.browser();
     browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(20));
     Path secret = Files.writeString(Files.createTempFile("sluice-ws", ".secret"), Jwts.SECRET);
-    Invocation invocation = ConfigLoader.load(List.of("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
-        "--udp-port", "0", "--ws-jwt-secret-file", secret.toString()), Map.of());
-    gateway = Gateway.start(((Invocation.Run) invocation).config());
-    browser.get("http://127.0.0.1:" + gateway.server().httpPort() + "/");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.quit();
-    }
-    if (gateway != null) {
-      gateway.stop();
-    }
+    SESSION.startSluice("--ws-jwt-secret-file", secret.toString());
+    browser.get(SESSION.base());
   }
 
   private static String run(String token, int count, JsonObject... commands) {

@@ -3,8 +3,10 @@
  * front over them. Its packages stand in layers; a package uses only its own layer and those below
  * it, and no packages form a cycle (PackageLayersTest checks both). Bottom to top:
  * <ol>
- *   <li>{@code bus}, {@code tracing}, {@code metrics}, {@code reload}, {@code tls}, {@code pubsub},
- *       {@code persistence}: parts that use no other package of the server;</li>
+ *   <li>{@code bus}: the event bus's helpers (a local codec; {@code EveryMember}, asking every
+ *       member of the cluster one question);</li>
+ *   <li>{@code tracing}, {@code metrics}, {@code reload}, {@code tls}, {@code pubsub},
+ *       {@code persistence}: parts that use no other package of the server but {@code bus};</li>
  *   <li>{@code settings}: the settings the listeners and the dashboard share; {@code xds}: the rate
  *       limit config's client of an xDS server;</li>
  *   <li>{@code dispatch}: the storage shards' verticles and the way to them ({@code ShardQueries}: the routes as Vert.x

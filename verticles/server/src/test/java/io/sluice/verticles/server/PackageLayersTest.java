@@ -13,8 +13,10 @@ class PackageLayersTest {
   @Test
   void packagesKeepToTheirLayers() {
     Layers.under("io.sluice.verticles.server")
-        // Parts that use no other package of the server.
-        .layer("bus", "tracing", "metrics", "reload", "tls", "pubsub", "persistence", "wsauth")
+        // The event bus's helpers: a local codec, asking every member of the cluster.
+        .layer("bus")
+        // Parts that use no other package of the server but bus.
+        .layer("tracing", "metrics", "reload", "tls", "pubsub", "persistence", "wsauth")
         // The settings the listeners and the dashboard share; the xDS config client (over tls).
         .layer("settings", "xds")
         // The way to the storage shards.

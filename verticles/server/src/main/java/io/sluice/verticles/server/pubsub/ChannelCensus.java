@@ -8,19 +8,14 @@ import io.sluice.protocol.binary.codec.SubscriberItem;
 import io.sluice.verticles.engine.channel.ChannelDirectory;
 import io.sluice.verticles.engine.channel.ChannelName;
 import io.sluice.verticles.engine.channel.OtherNodes;
-import io.sluice.verticles.engine.log.LogLimiter;
 import io.sluice.verticles.engine.log.LogText;
 import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.server.bus.EveryMember;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.internal.buffer.BufferInternal;
-import io.vertx.core.spi.cluster.ClusterManager;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -30,36 +25,31 @@ import java.util.function.Consumer;
  * The channels of a whole cluster: each node answers, at {@link #address}, what its own
  * subscribers are (from its {@link ChannelDirectory}), and asks the other nodes the same for its
  * PUBLISH, CHANNEL and CHANNELS requests: one event-bus request per node for all of a read's
- * questions, each with a bounded timeout. Who the other nodes are is the cluster manager's member
- * list. A node that has no one answering there (still starting, or gone) holds no subscriber; one
- * that does not answer in time is left out and logged.
+ * questions, each with a bounded timeout ({@link EveryMember}). Who the other nodes are is the
+ * cluster manager's member list. A node that has no one answering there (still starting, or gone)
+ * holds no subscriber; one that does not answer in time is left out and logged.
  */
 public final class ChannelCensus {
 
   private static final System.Logger LOG = System.getLogger(ChannelCensus.class.getName());
-  /** How long a node waits for another's answer before leaving it out. */
-  static final long TIMEOUT_MILLIS = 2_000;
   /** The failure code of a question that could not be read. */
   static final int UNREADABLE = 400;
   private static final byte PUBLISH = 1;
   private static final byte CHANNEL = 2;
   private static final byte CHANNELS = 3;
 
-  private final ClusterManager cluster;
+  private final EveryMember members;
   private final ChannelDirectory directory;
-  private final LogLimiter unanswered;
-  private final DeliveryOptions options = new DeliveryOptions().setSendTimeout(TIMEOUT_MILLIS);
 
-  private ChannelCensus(ClusterManager cluster, ChannelDirectory directory, Clock clock) {
-    this.cluster = cluster;
+  private ChannelCensus(EveryMember members, ChannelDirectory directory) {
+    this.members = members;
     this.directory = directory;
-    this.unanswered = new LogLimiter(clock, 10_000_000_000L);
   }
 
   /** The census of a clustered Vert.x, or null on a single node. */
   public static ChannelCensus of(Vertx vertx, ChannelDirectory directory, Clock clock) {
-    ClusterManager cluster = ((VertxInternal) vertx).clusterManager();
-    return cluster == null ? null : new ChannelCensus(cluster, directory, clock);
+    EveryMember members = new EveryMember(vertx, clock, LOG, "a channel answer");
+    return members.clustered() ? new ChannelCensus(members, directory) : null;
   }
 
   /** Where {@code node} answers questions about its subscribers. */
@@ -69,7 +59,7 @@ public final class ChannelCensus {
 
   /** Answers the other nodes' questions on the caller's event loop; Vert.x spreads them among the loops that do. */
   MessageConsumer<Buffer> answerOn(Vertx vertx) {
-    return vertx.eventBus().consumer(address(cluster.getNodeId()), this::answer);
+    return vertx.eventBus().consumer(address(members.self()), this::answer);
   }
 
   private void answer(Message<Buffer> message) {
@@ -103,14 +93,21 @@ public final class ChannelCensus {
    * gets one answer per request on the caller's event loop, at once when this node is alone.
    */
   void ask(Vertx vertx, List<Request> requests, Consumer<List<OtherNodes>> done) {
-    List<String> others = new ArrayList<>(cluster.getNodes());
-    others.remove(cluster.getNodeId());
     List<OtherNodes> answers = new ArrayList<>(requests.size());
     requests.forEach(request -> answers.add(OtherNodes.NONE));
-    if (others.isEmpty()) {
-      done.accept(answers);
-      return;
-    }
+    members.<Buffer, Buffer>ask(vertx, ChannelCensus::address, () -> questions(requests),
+        answer -> {
+          List<OtherNodes> parts = read(((BufferInternal) answer).getByteBuf(), requests);
+          for (int i = 0; i < parts.size(); i++) {
+            answers.set(i, answers.get(i).and(parts.get(i)));
+          }
+        },
+        // A node that did not answer: its subscribers are not counted, and it may have some.
+        () -> answers.replaceAll(part -> part.and(OtherNodes.NOT_ASKED)),
+        () -> done.accept(answers));
+  }
+
+  private static Buffer questions(List<Request> requests) {
     ByteBuf questions = Unpooled.buffer(16 * requests.size());
     questions.writeShortLE(requests.size());
     for (Request request : requests) {
@@ -124,34 +121,7 @@ public final class ChannelCensus {
       });
       questions.writeInt(channel.length).writeBytes(channel);
     }
-    Buffer ask = BufferInternal.buffer(questions);
-    int[] waiting = {others.size()};
-    for (String node : others) {
-      vertx.eventBus().<Buffer>request(address(node), ask, options).onComplete(reply -> {
-        try {
-          if (reply.succeeded()) {
-            List<OtherNodes> parts = read(((BufferInternal) reply.result().body()).getByteBuf(), requests);
-            for (int i = 0; i < parts.size(); i++) {
-              answers.set(i, answers.get(i).and(parts.get(i)));
-            }
-          } else if (!(reply.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS)) {
-            leaveOut(node, answers, reply.cause());
-          }
-        } catch (RuntimeException unreadable) {
-          leaveOut(node, answers, unreadable);
-        }
-        if (--waiting[0] == 0) {
-          done.accept(answers);
-        }
-      });
-    }
-  }
-
-  /** A node that did not answer: its subscribers are not counted, and it may have some. */
-  private void leaveOut(String node, List<OtherNodes> answers, Throwable why) {
-    unanswered.log(LOG, System.Logger.Level.WARNING, "node " + node + " is left out of a channel answer: "
-        + LogText.failure(why));
-    answers.replaceAll(part -> part.and(OtherNodes.NOT_ASKED));
+    return BufferInternal.buffer(questions);
   }
 
   private static List<OtherNodes> read(ByteBuf in, List<Request> requests) {

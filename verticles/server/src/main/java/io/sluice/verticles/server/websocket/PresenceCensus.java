@@ -3,19 +3,13 @@ package io.sluice.verticles.server.websocket;
 import io.sluice.verticles.engine.channel.ChannelName;
 import io.sluice.verticles.engine.channel.PresencePart;
 import io.sluice.verticles.engine.channel.PresenceRegistry;
-import io.sluice.verticles.engine.log.LogLimiter;
-import io.sluice.verticles.engine.log.LogText;
 import io.sluice.verticles.engine.time.Clock;
+import io.sluice.verticles.server.bus.EveryMember;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.spi.cluster.ClusterManager;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -26,33 +20,29 @@ import java.util.List;
  * at {@link #address}, who is present on it (its {@link PresenceRegistry}); a query asks every
  * member the cluster manager lists and merges their parts with its own. A node that is gone is not
  * listed, so its members drop out of the answers at once; one that does not answer within
- * {@value #TIMEOUT_MILLIS} ms is left out, logged, and the answer says it is not complete.
+ * {@value EveryMember#TIMEOUT_MILLIS} ms is left out, logged, and the answer says it is not complete.
  */
 final class PresenceCensus {
 
   private static final System.Logger LOG = System.getLogger(PresenceCensus.class.getName());
   /** The most users one answer lists, and each node sends: the earliest to join. */
   static final int MAX_USERS = 1000;
-  static final long TIMEOUT_MILLIS = 2_000;
   private static final int UNREADABLE = 400;
 
-  private final ClusterManager cluster;
+  private final EveryMember members;
   private final PresenceRegistry registry;
-  private final LogLimiter unanswered;
-  private final DeliveryOptions options = new DeliveryOptions().setSendTimeout(TIMEOUT_MILLIS);
 
-  /** @param cluster the cluster manager, or null on a single node */
-  private PresenceCensus(ClusterManager cluster, PresenceRegistry registry, Clock clock) {
-    this.cluster = cluster;
+  private PresenceCensus(EveryMember members, PresenceRegistry registry) {
+    this.members = members;
     this.registry = registry;
-    this.unanswered = new LogLimiter(clock, 10_000_000_000L);
   }
 
   /** Call on a front's event loop: in a cluster that loop answers the other nodes' queries too. */
   static PresenceCensus on(Vertx vertx, PresenceRegistry registry, Clock clock) {
-    PresenceCensus census = new PresenceCensus(((VertxInternal) vertx).clusterManager(), registry, clock);
-    if (census.cluster != null) {
-      vertx.eventBus().<JsonObject>consumer(address(census.cluster.getNodeId()), census::answer);
+    EveryMember members = new EveryMember(vertx, clock, LOG, "a presence answer");
+    PresenceCensus census = new PresenceCensus(members, registry);
+    if (members.clustered()) {
+      vertx.eventBus().<JsonObject>consumer(address(members.self()), census::answer);
     }
     return census;
   }
@@ -83,40 +73,11 @@ final class PresenceCensus {
   Future<PresencePart> ask(Vertx vertx, String channel) {
     List<PresencePart> parts = new ArrayList<>();
     parts.add(local(channel));
-    List<String> others = new ArrayList<>();
-    if (cluster != null) {
-      others.addAll(cluster.getNodes());
-      others.remove(cluster.getNodeId());
-    }
-    if (others.isEmpty()) {
-      return Future.succeededFuture(PresencePart.merge(parts, MAX_USERS));
-    }
     Promise<PresencePart> merged = Promise.promise();
-    JsonObject query = new JsonObject().put("channel", channel);
-    int[] waiting = {others.size()};
-    for (String node : others) {
-      vertx.eventBus().<JsonObject>request(address(node), query, options).onComplete(reply -> {
-        if (reply.succeeded()) {
-          try {
-            parts.add(PresenceJson.read(reply.result().body(), MAX_USERS));
-          } catch (RuntimeException unreadable) {
-            leaveOut(node, parts, unreadable);
-          }
-        } else if (!(reply.cause() instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS)) {
-          leaveOut(node, parts, reply.cause());
-        }
-        if (--waiting[0] == 0) {
-          merged.complete(PresencePart.merge(parts, MAX_USERS));
-        }
-      });
-    }
+    members.<JsonObject, JsonObject>ask(vertx, PresenceCensus::address, () -> new JsonObject().put("channel", channel),
+        answer -> parts.add(PresenceJson.read(answer, MAX_USERS)),
+        () -> parts.add(PresencePart.EMPTY.incomplete()),
+        () -> merged.complete(PresencePart.merge(parts, MAX_USERS)));
     return merged.future();
-  }
-
-  /** A node still starting (no one answering yet) has nobody present; one that fails to answer may. */
-  private void leaveOut(String node, List<PresencePart> parts, Throwable why) {
-    unanswered.log(LOG, System.Logger.Level.WARNING, "node " + node + " is left out of a presence answer: "
-        + LogText.failure(why));
-    parts.add(PresencePart.EMPTY.incomplete());
   }
 }

@@ -13,7 +13,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
@@ -28,35 +27,29 @@ import java.util.Optional;
 /**
  * One WebSocket client of the bridge. Binary messages carry raw Throttr frames, run by the same
  * {@link ThrottrSession} as TCP (one message in, its replies out as one message). Text messages
- * carry JSON channel commands, one {@code handleX} per op. Pushes go out in the client's language:
- * Throttr push frames once it has sent a binary message, JSON messages otherwise.
+ * carry JSON channel commands, one {@code handleX} per op; what the client may do, and its tokens'
+ * {@code auth} and {@code refresh}, are {@link ConnectionTokens}'. Pushes go out in the client's
+ * language: Throttr push frames once it has sent a binary message, JSON messages otherwise.
  */
 final class WebSocketConnection extends FrontConnection implements MessageAssembler.Sink {
 
   private static final System.Logger LOG = System.getLogger(WebSocketConnection.class.getName());
   private static final short POLICY_VIOLATION = 1008;
-  /** In the range RFC 6455 leaves to applications, as Centrifugo's: the token has expired. */
-  static final short TOKEN_EXPIRED = 4001;
-  static final int MAX_FAILED_AUTHS = 5;
   private static final FrontKind KIND = new FrontKind("WebSocket", ConnectionStats.Protocol.WEBSOCKET, true);
 
   private final ServerWebSocket socket;
   private final EventLoop eventLoop;
-  private final Admission admission;
   private final Optional<PublishRate> publishRate;
   private final Vertx vertx;
   private final MessageAssembler messages;
   private final PresenceCensus presenceCensus;
   private final ConnectionPresence presence;
   private final HistoryCommands history;
-  private ChannelAccess access;
-  private boolean joinedAutomaticChannels;
-  private long expiryTimer = -1;
+  private final ConnectionTokens tokens;
   private final boolean writesRefused;
   private final int maxSubscriptions;
   private boolean binaryClient;
   private boolean repauseScheduled;
-  private int failedAuths;
   private short closeStatus = POLICY_VIOLATION;
 
   /**
@@ -73,9 +66,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     super(KIND, loop, new Wire(socket.remoteAddress(), socket, socket, channel));
     this.socket = socket;
     this.eventLoop = channel.eventLoop();
-    this.admission = admission;
     this.vertx = Vertx.currentContext().owner();
-    this.access = access;
     this.publishRate = publishRate;
     this.writesRefused = writesRefused;
     this.maxSubscriptions = loop.limits().maxSubscriptions();
@@ -83,16 +74,15 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     this.presenceCensus = presenceLoop.census();
     this.presence = new ConnectionPresence(presenceLoop, stats.idHex(), this::pushPresenceEvent);
     this.history = new HistoryCommands(channels, this::sendText, () -> closed);
+    this.tokens = new ConnectionTokens(admission, vertx, instance.clock(), stats, channels, access, this::sendText,
+        this::refuse);
   }
 
-  /** A client that has not shown a token, where one is needed, joins no channel, not even * and its own ID. */
   void start() {
-    joinedAutomaticChannels = access.admitted();
-    open(joinedAutomaticChannels);
-    grant(access);
+    tokens.start(this::open);
     socket.frameHandler(this::onFrame);
     socket.closeHandler(v -> {
-      vertx.cancelTimer(expiryTimer);
+      tokens.stop();
       presence.leaveAll();
       closed();
     });
@@ -137,6 +127,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   @Override
   public void binary(Buffer message) {
+    ChannelAccess access = tokens.access();
     if (!access.mayUseThrottrFrames()) {
       countRead(message.length());
       close(access.admitted() ? "binary Throttr frames need the admin token" : "binary message before authentication");
@@ -160,7 +151,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
 
   /** Protected mode holds for clients that have proved nothing; a token proves who they are. */
   private boolean writesRefused() {
-    return writesRefused && access instanceof ChannelAccess.Anonymous;
+    return writesRefused && tokens.access() instanceof ChannelAccess.Anonymous;
   }
 
   /** Back-pressure as for binary messages: a client not reading its replies is not read from either. */
@@ -181,13 +172,13 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     Object id = command.getValue("id");
     String op = command.getValue("op") instanceof String name ? name : "";
     try {
-      if (!access.admitted() && !op.equals("auth")) {
+      if (!tokens.access().admitted() && !op.equals("auth")) {
         sendText(JsonFrames.error("authenticate first: {\"op\":\"auth\",\"token\":\"…\"}", id));
         return;
       }
       switch (op) {
-        case "auth": handleAuth(command, id); break;
-        case "refresh": handleRefresh(command, id); break;
+        case "auth": tokens.auth(command, id); break;
+        case "refresh": tokens.refresh(command, id); break;
         case "subscribe": handleSubscribe(command, id); break;
         case "unsubscribe": handleUnsubscribe(command, id); break;
         case "publish": handlePublish(command, id); break;
@@ -201,74 +192,10 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
     }
   }
 
-  /**
-   * The admin token or a user's token (JWT). A wrong admin token counts against the client's
-   * address (see {@link io.sluice.verticles.server.http.BearerToken}); every wrong token counts
-   * against this connection, which is closed after {@value #MAX_FAILED_AUTHS}: guessing needs new
-   * connections. vertx-auth-jwt verifies on the calling thread, so the commands after this one see
-   * its result.
-   */
-  private void handleAuth(JsonObject command, Object id) {
-    answerToken("auth", admission.check(token(command), stats.ip()), id);
-  }
-
-  /** A new token for the same user, before the current one expires (as Centrifugo's refresh). */
-  private void handleRefresh(JsonObject command, Object id) {
-    if (!(access instanceof ChannelAccess.User current)) {
-      sendText(JsonFrames.error("refresh takes a user's token on a connection that has one; send auth", id));
-      return;
-    }
-    Future<ChannelAccess> renewed = admission.check(token(command), stats.ip()).compose(next ->
-        next instanceof ChannelAccess.User user && user.subject().equals(current.subject())
-            ? Future.succeededFuture(next)
-            : Future.failedFuture("a refresh must be a token of the same user"));
-    answerToken("refresh", renewed, id);
-  }
-
-  private static String token(JsonObject command) {
-    return command.getValue("token") instanceof String text ? text : null;
-  }
-
-  private void answerToken(String op, Future<ChannelAccess> verdict, Object id) {
-    verdict.onComplete(result -> {
-      if (result.succeeded()) {
-        grant(result.result());
-      }
-      sendText(JsonFrames.ack(op, null, result.succeeded(), id));
-      if (result.failed() && ++failedAuths >= MAX_FAILED_AUTHS) {
-        close(MAX_FAILED_AUTHS + " failed auth attempts");
-      }
-    });
-  }
-
-  /**
-   * From now on the connection may do what {@code granted} allows. Only now does a client that
-   * had to authenticate join * and its ID channel: before, it must not hear what they carry. A
-   * user's token ends the connection when it expires, unless refreshed.
-   */
-  private void grant(ChannelAccess granted) {
-    access = granted;
-    if (access.admitted() && !joinedAutomaticChannels) {
-      joinedAutomaticChannels = true;
-      channels.joinAutomaticChannels();
-    }
-    stats.setUser(access.user().orElse(null));
-    vertx.cancelTimer(expiryTimer);
-    if (access instanceof ChannelAccess.User user && user.expiresAtMillis() > 0) {
-      long now = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(instance.clock().epochNanos());
-      expiryTimer = vertx.setTimer(Math.max(1, user.expiresAtMillis() - now), timer -> expire());
-    }
-  }
-
-  private void expire() {
-    sendText(JsonFrames.error("token expired", null));
-    closeStatus = TOKEN_EXPIRED;
-    close("token expired");
-  }
-
   private void handleSubscribe(JsonObject command, Object id) {
     String channel = channel(command);
     boolean joinLeave = ConnectionPresence.asksJoinLeave(command);
+    ChannelAccess access = tokens.access();
     // Join and leave events tell whoever is there: the right to ask for presence.
     if (!access.maySubscribe(channel, stats.idHex()) || joinLeave && !access.presence()) {
       sendText(JsonFrames.forbidden("subscribe", channel, id));
@@ -293,7 +220,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   /** The latest messages of a channel the client may subscribe to. */
   private void handleHistory(JsonObject command, Object id) {
     String channel = channel(command);
-    if (!access.maySubscribe(channel, stats.idHex())) {
+    if (!tokens.access().maySubscribe(channel, stats.idHex())) {
       sendText(JsonFrames.forbidden("history", channel, id));
       return;
     }
@@ -310,6 +237,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
   /** Who is in the channel across the cluster: for the admin, and users whose token has {@code presence}. */
   private void handlePresence(JsonObject command, Object id) {
     String channel = channel(command);
+    ChannelAccess access = tokens.access();
     if (!access.presence() || !access.maySubscribe(channel, stats.idHex())) {
       sendText(JsonFrames.forbidden("presence", channel, id));
       return;
@@ -333,7 +261,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     String channel = channel(command);
-    if (!access.mayPublish(channel)) {
+    if (!tokens.access().mayPublish(channel)) {
       sendText(JsonFrames.forbidden("publish", channel, id));
       return;
     }
@@ -344,7 +272,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     // Answered once the shard has counted it: commands sent after it may be answered first.
-    String key = access.user().map(user -> "user:" + user).orElse("connection:" + stats.idHex());
+    String key = tokens.access().user().map(user -> "user:" + user).orElse("connection:" + stats.idHex());
     publishRate.get().take(key).onComplete(verdict -> {
       if (closed) {
         return;

@@ -15,6 +15,7 @@ import io.sluice.verticles.engine.shard.ShardBatch;
 import io.sluice.verticles.engine.shard.TaskCodecs;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.LogCapture;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -23,9 +24,9 @@ import io.vertx.core.eventbus.ReplyException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A batch of a wire version this node does not know, as a node of another release would send it,
@@ -35,19 +36,15 @@ import org.junit.jupiter.api.Test;
 class BatchVersionTest {
 
   private static final ManualClock CLOCK = new ManualClock();
-  private static List<ClusterNodeUnderTest> nodes;
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> nodes = CLUSTER.nodes();
   private static Vertx clients;
 
   @BeforeAll
   static void formCluster() {
-    nodes = ClusterNodeUnderTest.startPair(CLOCK);
-    clients = Vertx.vertx();
-  }
-
-  @AfterAll
-  static void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
+    nodes.addAll(ClusterNodeUnderTest.startPair(CLOCK));
+    clients = CLUSTER.clients();
   }
 
   /** A message of one batch INSERTing {@code key} into partition 0, its version byte set to {@code version}. */

@@ -10,6 +10,7 @@ import io.sluice.verticles.server.kit.ChannelCalls;
 import io.sluice.verticles.server.kit.LogCapture;
 import io.sluice.verticles.server.kit.ChannelFrames;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Hex;
 import io.sluice.verticles.server.kit.TcpConversation;
@@ -17,13 +18,12 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.internal.VertxInternal;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -35,19 +35,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterChannelsTest {
 
   private static final ManualClock CLOCK = new ManualClock();
-  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> NODES = CLUSTER.nodes();
   private static Vertx clients;
 
   @BeforeAll
   static void formCluster() {
     NODES.addAll(ClusterNodeUnderTest.startPair(CLOCK));
-    clients = Vertx.vertx();
-  }
-
-  @AfterAll
-  static void stop() {
-    NODES.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
+    clients = CLUSTER.clients();
   }
 
   @Test

@@ -7,12 +7,11 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.strategies.policy.Policies;
-import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -27,22 +26,17 @@ class ClusterFailoverTest {
 
   private static final int KEYS = 150;
   private final ManualClock clock = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
 
   @Test
   void aCrashedNodesKeysAreServedByItsBackupsAndANewBackupIsMade() {
     nodes.addAll(ClusterNodeUnderTest.formThree(1, clock, Policies.none()));
     ClusterNodeUnderTest first = nodes.get(0);
 
-    ThrottrClient writer = nodes.get(0).client(clients);
-    ThrottrClient updater = nodes.get(2).client(clients);
+    ThrottrClient writer = cluster.client(0);
+    ThrottrClient updater = cluster.client(2);
     for (int i = 0; i < KEYS; i++) {
       assertThat(await(writer.insert("kept:" + i, i, TtlUnit.SECONDS, 600))).isTrue();
       assertThat(await(updater.update("kept:" + i, UpdateAttribute.QUOTA, UpdateChange.INCREASE, 1000))).isTrue();
@@ -60,7 +54,7 @@ class ClusterFailoverTest {
         + " ms after the crash");
 
     for (ClusterNodeUnderTest node : nodes) {
-      ThrottrClient reader = node.client(clients);
+      ThrottrClient reader = node.client(cluster.clients());
       for (int i = 0; i < KEYS; i++) {
         assertThat(await(reader.query("kept:" + i)).quota()).as("kept:%d after the crash", i).isEqualTo(1000 + i);
       }
@@ -75,7 +69,7 @@ class ClusterFailoverTest {
     ClusterNodeUnderTest second = nodes.remove(1);
     second.crash();
     ClusterNodeUnderTest.awaitFormed(nodes);
-    ThrottrClient last = nodes.get(0).client(clients);
+    ThrottrClient last = cluster.client(0);
     for (int i = 0; i < KEYS; i++) {
       assertThat(await(last.query("kept:" + i)).quota()).as("kept:%d after two crashes", i).isEqualTo(1000 + i);
     }

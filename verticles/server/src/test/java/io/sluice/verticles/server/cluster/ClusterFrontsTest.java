@@ -15,6 +15,7 @@ import io.sluice.verticles.server.grpc.RlsFixture;
 import io.sluice.verticles.server.grpc.RlsSettings;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Hex;
 import io.sluice.verticles.server.kit.TcpConversation;
@@ -25,9 +26,9 @@ import io.sluice.verticles.strategies.policy.Policies;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,7 +56,9 @@ class ClusterFrontsTest {
         - key: sliding
           rate_limit: {unit: minute, requests_per_unit: 3, algorithm: sliding_window}
       """;
-  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> NODES = CLUSTER.nodes();
   private static Vertx clients;
 
   @BeforeAll
@@ -72,13 +75,7 @@ class ClusterFrontsTest {
         musicBrainz.defaultRule());
     NODES.addAll(ClusterNodeUnderTest.formThree(1, CLOCK, Policies.none(),
         new ClusterNodeUnderTest.Fronts(udpRules, rls)));
-    clients = Vertx.vertx();
-  }
-
-  @AfterAll
-  static void stop() {
-    NODES.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
+    clients = CLUSTER.clients();
   }
 
   /** The node that owns {@code key}'s partition. */

@@ -3,16 +3,15 @@ package io.sluice.verticles.server.cluster;
 import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;
 import io.sluice.verticles.server.kit.TestCertificates;
-import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 
@@ -27,16 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterMemberCertificatesTest {
 
   private static final ManualClock CLOCK = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
   @TempDir
   Path folder;
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
 
   @Test
   void membersOfTheCaFormTheClusterAndAnotherCaIsRefused() throws Exception {
@@ -45,14 +39,14 @@ class ClusterMemberCertificatesTest {
     nodes.add(first);
     nodes.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), credentials(ours, "second"), CLOCK));
     ClusterNodeUnderTest.awaitFormed(nodes);
-    assertThat(await(first.client(clients).insert("signed", 5, TtlUnit.SECONDS, 600))).isTrue();
-    assertThat(await(nodes.get(1).client(clients).query("signed")).quota()).isEqualTo(5);
+    assertThat(await(first.client(cluster.clients()).insert("signed", 5, TtlUnit.SECONDS, 600))).isTrue();
+    assertThat(await(cluster.client(1).query("signed")).quota()).isEqualTo(5);
 
     TestCertificates theirs = new TestCertificates(folder, "strangers");
     try (ClusterNodeUnderTest stranger = ClusterNodeUnderTest.start(List.of(first.clusterPort()),
         credentials(theirs, "stranger"), CLOCK)) {
       Poll.until("both members refused the stranger", () -> refusedMembers() == nodes.size());
-      assertThat(await(stranger.client(clients).query("signed"))).as("the stranger holds nothing of ours").isNull();
+      assertThat(await(stranger.client(cluster.clients()).query("signed"))).as("the stranger holds nothing of ours").isNull();
       for (ClusterNodeUnderTest node : nodes) {
         assertThat(node.node().table().members()).hasSize(nodes.size()).doesNotContain(stranger.node().self());
       }

@@ -10,15 +10,16 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.ValueSize;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.LogLines;
 import io.sluice.verticles.server.kit.Poll;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.NodeInfo;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -29,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -46,7 +46,9 @@ class ClusterMemberCredentialsTest {
   private static final String KEY = "guarded";
   private static final long QUOTA = 100;
   private static final ManualClock CLOCK = new ManualClock();
-  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> NODES = CLUSTER.nodes();
   @TempDir
   static Path folder;
   private static MemberCredentials secret;
@@ -62,14 +64,8 @@ class ClusterMemberCredentialsTest {
     NODES.add(first);
     NODES.add(ClusterNodeUnderTest.start(List.of(first.clusterPort()), secret, CLOCK));
     ClusterNodeUnderTest.awaitFormed(NODES);
-    clients = Vertx.vertx();
+    clients = CLUSTER.clients();
     assertThat(await(NODES.get(0).client(clients).insert(KEY, QUOTA, TtlUnit.SECONDS, 600))).isTrue();
-  }
-
-  @AfterAll
-  static void stop() {
-    NODES.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
   }
 
   @Test

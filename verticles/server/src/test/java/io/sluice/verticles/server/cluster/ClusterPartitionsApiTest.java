@@ -4,22 +4,22 @@ import io.sluice.verticles.benchmarks.load.Bench;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -31,19 +31,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterPartitionsApiTest {
 
   private static final ManualClock CLOCK = new ManualClock();
-  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> NODES = CLUSTER.nodes();
   private static Vertx clients;
 
   @BeforeAll
   static void formCluster() {
     NODES.addAll(ClusterNodeUnderTest.startPair(CLOCK));
-    clients = Vertx.vertx();
-  }
-
-  @AfterAll
-  static void stop() {
-    NODES.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
+    clients = CLUSTER.clients();
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.HeapPeak;
 import io.sluice.verticles.server.kit.LiveHeap;
 import io.sluice.verticles.server.kit.LogLines;
@@ -12,9 +13,9 @@ import io.sluice.verticles.server.kit.Poll;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.NodeInfo;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,23 +46,19 @@ class ClusterPortsTest {
   private static final long SILENT_CONNECTION_BOUND_BYTES = 64 * 1024;
   private static final long BOUND_BYTES = 128L << 20;
   private static final ManualClock CLOCK = new ManualClock();
-  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> NODES = CLUSTER.nodes();
   private static Vertx clients;
 
   @BeforeAll
   static void formCluster() {
     NODES.addAll(ClusterNodeUnderTest.startPair(CLOCK));
-    clients = Vertx.vertx();
+    clients = CLUSTER.clients();
     ThrottrClient writer = NODES.get(0).client(clients);
     for (int i = 0; i < KEYS; i++) {
       assertThat(await(writer.insert("kept:" + i, 1000 + i, TtlUnit.SECONDS, 600))).isTrue();
     }
-  }
-
-  @AfterAll
-  static void stop() {
-    NODES.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
   }
 
   private static NodeInfo eventBus(ClusterNodeUnderTest node) {

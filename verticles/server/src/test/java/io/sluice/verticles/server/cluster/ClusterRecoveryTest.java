@@ -4,12 +4,13 @@ import io.sluice.verticles.engine.channel.ChannelHistory;
 import io.sluice.verticles.engine.channel.HistoryLimits;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.strategies.policy.Policies;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,19 +29,18 @@ class ClusterRecoveryTest {
 
   private static final int MISSED = 100;
   private final ManualClock clock = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
   private final List<JsonWebSocket> sockets = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
 
   @AfterEach
-  void stop() {
+  void closeSockets() {
     sockets.forEach(JsonWebSocket::close);
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
   }
 
   private JsonWebSocket open(ClusterNodeUnderTest node) {
-    JsonWebSocket socket = await(JsonWebSocket.open(clients, node.httpPort()));
+    JsonWebSocket socket = await(JsonWebSocket.open(cluster.clients(), node.httpPort()));
     sockets.add(socket);
     return socket;
   }

@@ -6,10 +6,10 @@ import io.sluice.protocol.binary.codec.TtlUnit;
 import io.sluice.protocol.binary.codec.response.Response;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.strategies.policy.Policies;
-import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,24 +34,19 @@ class ClusterRollingRestartTest {
 
   private static final int KEYS = 40;
   private final ManualClock clock = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
   private final Map<ClusterNodeUnderTest, ThrottrClient> live = new ConcurrentHashMap<>();
   /** Held while a batch is in flight, so a node is taken out of the load only between batches. */
   private final ReentrantLock sending = new ReentrantLock();
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
 
   @Test
   void aRollingRestartUnderLoadLosesNoUpdateAndCountsNoneTwice() throws Exception {
     nodes.addAll(ClusterNodeUnderTest.formThree(1, clock, Policies.none()));
     ClusterNodeUnderTest first = nodes.get(0);
     for (ClusterNodeUnderTest node : nodes) {
-      live.put(node, node.client(clients));
+      live.put(node, node.client(cluster.clients()));
     }
     for (int i = 0; i < KEYS; i++) {
       assertThat(await(live.get(first).insert("rolling:" + i, 0, TtlUnit.HOURS, 1))).isTrue();
@@ -100,7 +95,7 @@ class ClusterRollingRestartTest {
       ClusterNodeUnderTest joining = ClusterNodeUnderTest.start(List.of(nodes.get(0).clusterPort()), 1, clock);
       nodes.add(joining);
       ClusterNodeUnderTest.awaitFormed(nodes);
-      live.put(joining, joining.client(clients));
+      live.put(joining, joining.client(cluster.clients()));
     }
     long beforeEnd = acknowledged.get();
     ClusterNodeUnderTest.awaitCondition("load flows", java.time.Duration.ofSeconds(10), () -> acknowledged.get() > beforeEnd + 200);

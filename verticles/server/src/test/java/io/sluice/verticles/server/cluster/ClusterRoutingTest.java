@@ -20,10 +20,11 @@ import io.sluice.verticles.engine.routing.PartitionTable;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
@@ -43,19 +44,15 @@ class ClusterRoutingTest {
   private static final ManualClock CLOCK = new ManualClock();
   private static final Policies POLICIES = Policies.of(new Policy("five-per-minute",
       new FixedWindow(WindowPolicy.of(new Quota("default", 5, java.time.Duration.ofMinutes(1))))));
-  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> NODES = CLUSTER.nodes();
   private static Vertx clients;
 
   @BeforeAll
   static void formCluster() {
     NODES.addAll(ClusterNodeUnderTest.formThree(1, CLOCK, POLICIES));
-    clients = Vertx.vertx();
-  }
-
-  @AfterAll
-  static void stop() {
-    NODES.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
+    clients = CLUSTER.clients();
   }
 
   @Test
@@ -162,13 +159,19 @@ class ClusterRoutingTest {
   }
 
   /**
-   * Requests sent one write at a time through a node that owns none of their keys reach the owner
-   * over many loop turns: each key's INSERT is run before its QUERY however the reads fall into
-   * messages (one message in flight per owner at a time, while the owner spreads messages over its
-   * loops), and the node counts the messages that carried them.
+   * A guard of per-key order, not a proof of the one-message-in-flight rule: each key's INSERT and
+   * QUERY, sent one write at a time through a node that owns none of the keys, are answered in
+   * request order with each QUERY finding its key, and the node counts the messages that carried
+   * them. It fails when a forwarded request is lost (the receive times out), answered wrongly or
+   * out of request order, or run after its key's QUERY. It cannot be relied on to see two messages
+   * in flight at once run out of order on the owner (what {@link ForwardQueue} prevents), most likely
+   * because a key's two requests, written back to back on loopback, arrive in one read and so run
+   * in one batch. Checked by hand: a
+   * ForwardQueue that sends without waiting for the answer, and one that reverses the batches of
+   * a message, both passed it.
    */
   @Test
-  void requestsForwardedOverManyReadsRunInOrderPerKey() {
+  void guardsPerKeyOrderOfRequestsForwardedOverManyWrites() {
     ClusterNodeUnderTest through = NODES.get(0);
     ClusterNodeUnderTest owner = NODES.get(1);
     int keys = 150;

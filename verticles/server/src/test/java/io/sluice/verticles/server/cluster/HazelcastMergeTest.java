@@ -2,11 +2,12 @@ package io.sluice.verticles.server.cluster;
 
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,11 +23,12 @@ class HazelcastMergeTest {
   private static final String NEXT_RUN = "hazelcast.merge.next.run.delay.seconds";
 
   private final ManualClock clock = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
 
   @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
+  void clearMergeDelays() {
     System.clearProperty(FIRST_RUN);
     System.clearProperty(NEXT_RUN);
   }

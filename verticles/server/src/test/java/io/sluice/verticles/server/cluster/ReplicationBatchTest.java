@@ -8,16 +8,16 @@ import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.internal.buffer.BufferInternal;
 import io.netty.buffer.ByteBuf;
 import io.sluice.protocol.binary.client.UpdateAttribute;
 import io.sluice.protocol.binary.client.UpdateChange;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,14 +41,9 @@ class ReplicationBatchTest {
   private static final int UPDATES_PER_KEY = 64;
 
   private final ManualClock clock = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
 
   @Test
   void aTurnsChangesOfManyPartitionsReachTheBackupInOneMessagePerShardThread() {
@@ -57,7 +52,7 @@ class ReplicationBatchTest {
     ClusterNodeUnderTest backup = nodes.get(1);
     Map<Integer, List<byte[]>> keysByPartition = keysOwnedBy(owner);
 
-    ThrottrClient writer = owner.client(clients);
+    ThrottrClient writer = owner.client(cluster.clients());
     keysByPartition.values().forEach(keys -> keys.forEach(
         key -> assertThat(await(writer.insert(new String(key, StandardCharsets.UTF_8), 0, TtlUnit.SECONDS, 600))).isTrue()));
     ClusterNodeUnderTest.awaitReplicated(nodes);
@@ -90,7 +85,7 @@ class ReplicationBatchTest {
     nodes.remove(owner);
     owner.crash();
     ClusterNodeUnderTest.awaitFormed(nodes);
-    ThrottrClient reader = backup.client(clients);
+    ThrottrClient reader = backup.client(cluster.clients());
     keysByPartition.values().forEach(keys -> keys.forEach(key -> {
       String name = new String(key, StandardCharsets.UTF_8);
       assertThat(await(reader.query(name)).quota()).as("%s on the backup", name).isEqualTo(UPDATES_PER_KEY);
@@ -104,7 +99,7 @@ class ReplicationBatchTest {
     ClusterNodeUnderTest backup = nodes.get(1);
     List<String> keys = keysOwnedBy(owner).values().stream().flatMap(List::stream)
         .map(key -> new String(key, StandardCharsets.UTF_8)).toList();
-    ThrottrClient writer = owner.client(clients);
+    ThrottrClient writer = owner.client(cluster.clients());
     keys.forEach(key -> assertThat(await(writer.insert(key, 5, TtlUnit.SECONDS, 600))).isTrue());
     ClusterNodeUnderTest.awaitReplicated(nodes);
 
@@ -131,7 +126,7 @@ class ReplicationBatchTest {
     nodes.remove(owner);
     owner.crash();
     ClusterNodeUnderTest.awaitFormed(nodes);
-    ThrottrClient reader = backup.client(clients);
+    ThrottrClient reader = backup.client(cluster.clients());
     keys.forEach(key -> assertThat(await(reader.query(key)).quota()).as("%s on the backup", key).isEqualTo(4));
   }
 

@@ -10,11 +10,11 @@ import io.sluice.verticles.engine.storage.Record;
 import io.sluice.verticles.engine.storage.Store;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -39,14 +39,9 @@ class SplitHealTest {
 
   private static final long TTL_SECONDS = 600;
   private final ManualClock clock = new ManualClock();
-  private final List<ClusterNodeUnderTest> nodes = new ArrayList<>();
-  private final Vertx clients = Vertx.vertx();
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
-  }
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final List<ClusterNodeUnderTest> nodes = cluster.nodes();
 
   @Test
   void copiesThatServedApartMeetAtTheOwnerWithTheLowerQuotaOfEachKey() {
@@ -60,7 +55,7 @@ class SplitHealTest {
     String onlyHere = keys.get(2);
     String onlyThere = keys.get(3);
 
-    ThrottrClient client = nodes.get(0).client(clients);
+    ThrottrClient client = cluster.client(0);
     for (String key : List.of(both, lowerThere, onlyHere)) {
       assertThat(await(client.insert(key, 10, TtlUnit.SECONDS, TTL_SECONDS))).isTrue();
     }
@@ -100,7 +95,7 @@ class SplitHealTest {
     assertThat(quotas(owner, partition)).isEqualTo(expected);
     assertThat(quotas(other, partition)).as("the backup follows the joined copy").isEqualTo(expected);
     for (ClusterNodeUnderTest node : nodes) {
-      ThrottrClient reader = node.client(clients);
+      ThrottrClient reader = node.client(cluster.clients());
       expected.forEach((key, quota) -> assertThat(await(reader.query(key)).quota()).as(key).isEqualTo(quota));
     }
     assertThat(expiryOf(owner, partition, lowerThere)).as("the later expiry goes with the lower quota").isEqualTo(later);

@@ -2,14 +2,15 @@ package io.sluice.verticles.server.cluster;
 
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.Hex;
 import io.sluice.verticles.server.kit.KeyFrames;
 import io.sluice.verticles.server.kit.TcpConversation;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UnevenShardsTest {
 
   private static final ManualClock CLOCK = new ManualClock();
-  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> NODES = CLUSTER.nodes();
   private static Vertx clients;
 
   @BeforeAll
@@ -36,13 +39,7 @@ class UnevenShardsTest {
     NODES.add(two);
     NODES.add(ClusterNodeUnderTest.startWithShards(List.of(two.clusterPort()), 3, CLOCK));
     ClusterNodeUnderTest.awaitFormed(NODES);
-    clients = Vertx.vertx();
-  }
-
-  @AfterAll
-  static void stop() {
-    NODES.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
+    clients = CLUSTER.clients();
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.sluice.verticles.server.websocket;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.http.HttpSettings;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
+import io.sluice.verticles.server.kit.ClusterNodes;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.Jwts;
 import io.sluice.verticles.server.wsauth.WebSocketAccessSettings;
@@ -12,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -36,7 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PresenceAcrossNodesTest {
 
   private static final Duration WITHIN = Duration.ofSeconds(30);
-  private static final List<ClusterNodeUnderTest> NODES = new ArrayList<>();
+  @RegisterExtension
+  static final ClusterNodes CLUSTER = new ClusterNodes();
+  private static final List<ClusterNodeUnderTest> NODES = CLUSTER.nodes();
   private static final List<JsonWebSocket> CLIENTS = new ArrayList<>();
   private static Vertx clients;
   @TempDir
@@ -47,14 +51,12 @@ class PresenceAcrossNodesTest {
     Path secret = Files.writeString(dir.resolve("ws-secret"), Jwts.SECRET);
     NODES.addAll(ClusterNodeUnderTest.startPair(new ManualClock(), ClusterNodeUnderTest.Fronts.withHttp(
         HttpSettings.defaults().withWebSocket(WebSocketAccessSettings.defaults().withJwtSecretFile(Optional.of(secret))))));
-    clients = Vertx.vertx();
+    clients = CLUSTER.clients();
   }
 
   @AfterAll
-  static void stop() {
+  static void closeSockets() {
     CLIENTS.forEach(JsonWebSocket::close);
-    NODES.forEach(ClusterNodeUnderTest::close);
-    await(clients.close());
   }
 
   private static JsonWebSocket user(ClusterNodeUnderTest node, String subject) {

@@ -2,6 +2,7 @@ package io.sluice.verticles.server.websocket;
 
 import io.sluice.verticles.engine.channel.HistoryLimits;
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.kit.BridgeClients;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.Jwts;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -19,7 +20,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PresenceTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final List<AutoCloseable> clients = new ArrayList<>();
   private SluiceUnderTest sut;
+  private final BridgeClients clients = new BridgeClients(vertx, () -> sut.httpPort());
   @TempDir
   Path dir;
 
@@ -50,27 +50,14 @@ class PresenceTest {
   }
 
   @AfterEach
-  void stop() throws Exception {
-    for (AutoCloseable client : clients) {
-      client.close();
-    }
+  void stop() {
+    clients.close();
     sut.close();
     await(vertx.close());
   }
 
-  private JsonWebSocket open(JsonObject grants, String subject) {
-    String token = Jwts.hs256(Jwts.SECRET, Jwts.claims(subject, grants));
-    return open(JsonWebSocket.options(sut.httpPort()).getURI() + "?token=" + token);
-  }
-
-  private JsonWebSocket open(String uri) {
-    JsonWebSocket client = await(JsonWebSocket.open(vertx, JsonWebSocket.options(sut.httpPort()).setURI(uri)));
-    clients.add(client);
-    return client;
-  }
-
   private JsonWebSocket withPresence(String subject) {
-    return open(Jwts.grantsWithPresence(List.of("chat.*"), List.of()), subject);
+    return clients.user(subject, Jwts.grantsWithPresence(List.of("chat.*"), List.of()));
   }
 
   static JsonObject subscribeWithJoinLeave(String channel, Object id) {
@@ -145,7 +132,7 @@ class PresenceTest {
 
   @Test
   void presenceAndJoinLeaveNeedThePresenceRight() {
-    JsonWebSocket plain = open(Jwts.grants(List.of("chat.*"), List.of()), "carol");
+    JsonWebSocket plain = clients.user("carol", Jwts.grants(List.of("chat.*"), List.of()));
     assertThat(call(plain, presence("chat.a", 1))).isEqualTo(forbidden("presence", "chat.a", 1));
     assertThat(call(plain, subscribeWithJoinLeave("chat.a", 2))).as("nothing subscribed")
         .isEqualTo(forbidden("subscribe", "chat.a", 2));
@@ -164,7 +151,7 @@ class PresenceTest {
     JsonWebSocket alice = withPresence("alice");
     assertThat(call(alice, subscribeWithJoinLeave("chat.a", 1))).isEqualTo(ack("subscribe", "chat.a", 1, 1));
     String aliceId = await(alice.next()).getString("connection");
-    JsonWebSocket anonymous = open("/ws");
+    JsonWebSocket anonymous = clients.open("/ws");
     assertThat(call(anonymous, presence("chat.a", 1))).isEqualTo(forbidden("presence", "chat.a", 1));
     assertThat(call(anonymous, jsonSubscribe("chat.a", 2))).isEqualTo(ack("subscribe", "chat.a", 1, 2));
 

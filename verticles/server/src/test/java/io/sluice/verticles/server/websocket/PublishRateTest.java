@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.websocket;
 
 import io.sluice.verticles.server.http.HttpSettings;
+import io.sluice.verticles.server.kit.BridgeClients;
 import io.sluice.verticles.server.kit.JsonWebSocket;
 import io.sluice.verticles.server.kit.Jwts;
 import io.sluice.verticles.server.kit.SluiceUnderTest;
@@ -24,7 +25,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,16 +42,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PublishRateTest {
 
   private final Vertx vertx = Vertx.vertx();
-  private final List<AutoCloseable> clients = new ArrayList<>();
   private SluiceUnderTest sut;
+  private final BridgeClients clients = new BridgeClients(vertx, () -> sut.httpPort());
   @TempDir
   Path dir;
 
   @AfterEach
-  void stop() throws Exception {
-    for (AutoCloseable client : clients) {
-      client.close();
-    }
+  void stop() {
+    clients.close();
     if (sut != null) {
       sut.close();
     }
@@ -67,14 +65,8 @@ class PublishRateTest {
             .withAnonymous(Optional.of(AnonymousMode.ALL)).withPublishPolicy(Optional.of("ws-publish")))));
   }
 
-  private JsonWebSocket open(String uri) {
-    JsonWebSocket client = await(JsonWebSocket.open(vertx, JsonWebSocket.options(sut.httpPort()).setURI(uri)));
-    clients.add(client);
-    return client;
-  }
-
   private JsonWebSocket user(String subject) {
-    return open("/ws?token=" + Jwts.hs256(Jwts.SECRET, Jwts.claims(subject, Jwts.grants(List.of(), List.of("room")))));
+    return clients.user(subject, Jwts.grants(List.of(), List.of("room")));
   }
 
   private static JsonObject limited(long retryAfterMillis, Object id) {
@@ -99,8 +91,8 @@ class PublishRateTest {
   @Test
   void anonymousClientsAreLimitedPerConnection() throws IOException {
     start();
-    JsonWebSocket one = open("/ws");
-    JsonWebSocket other = open("/ws");
+    JsonWebSocket one = clients.open("/ws");
+    JsonWebSocket other = clients.open("/ws");
     call(one, jsonPublish("room", "1", 1));
     call(one, jsonPublish("room", "2", 2));
     assertThat(call(one, jsonPublish("room", "3", 3)).getString("reason")).isEqualTo("rate limited");

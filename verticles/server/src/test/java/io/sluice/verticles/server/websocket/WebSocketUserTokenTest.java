@@ -154,7 +154,7 @@ class WebSocketUserTokenTest {
     long soon = now - TokenVerifier.LEEWAY_SECONDS + 1;
     JsonWebSocket client = withToken(Jwts.hs256(Jwts.SECRET, Jwts.claims("alice", new JsonObject()).put("exp", soon)));
     assertThat(await(client.next())).isEqualTo(new JsonObject().put("event", "error").put("reason", "token expired"));
-    assertThat(await(client.closed())).isEqualTo(WebSocketConnection.TOKEN_EXPIRED);
+    assertThat(await(client.closed())).isEqualTo(ConnectionTokens.TOKEN_EXPIRED);
   }
 
   /** A refresh replaces the expiry: here a shorter token's, so the connection ends at its time. */
@@ -169,7 +169,7 @@ class WebSocketUserTokenTest {
     assertThat(call(client, jsonSubscribe("chat.a", 1))).as("the new token's grants")
         .isEqualTo(forbidden("subscribe", "chat.a", 1));
     assertThat(await(client.next()).getString("reason")).isEqualTo("token expired");
-    assertThat(await(client.closed())).isEqualTo(WebSocketConnection.TOKEN_EXPIRED);
+    assertThat(await(client.closed())).isEqualTo(ConnectionTokens.TOKEN_EXPIRED);
   }
 
   @Test
