@@ -164,8 +164,9 @@ class ClusterRoutingTest {
   /**
    * Requests sent one write at a time through a node that owns none of their keys reach the owner
    * over many loop turns: each key's INSERT is run before its QUERY however the reads fall into
-   * messages (one message in flight per owner at a time, while the owner spreads messages over its
-   * loops), and the node counts the messages that carried them.
+   * messages (two messages in flight per owner at a time, both to the one inbox of the owner that
+   * serves this loop's work address, while the owner has two loops), and the node counts the
+   * messages that carried them.
    */
   @Test
   void requestsForwardedOverManyReadsRunInOrderPerKey() {
