@@ -20,9 +20,9 @@ import java.util.function.Function;
 
 /**
  * Starts this node's part of the cluster once its shards serve: the coordinator
- * ({@link ClusterNode}), one {@link WorkInbox} per event loop (at most {@link WorkInbox#ADDRESSES}), the answers to other nodes'
- * CONNECTIONs ({@link ClusterConnections}), and the cluster routers every front gets from the
- * directory from then on.
+ * ({@link ClusterNode}), one {@link WorkInbox} per event loop (at most {@link WorkInbox#ADDRESSES}),
+ * the answers to other nodes' CONNECTIONs ({@link ClusterConnections}), and the cluster routers
+ * every front gets from the directory from then on.
  */
 public final class ClusterDeployment {
 
@@ -51,7 +51,8 @@ public final class ClusterDeployment {
         routers.getAndIncrement() % WorkInbox.ADDRESSES));
     List<Future<String>> inboxes = new ArrayList<>();
     for (List<Integer> addresses : WorkInbox.addressesOf(loops)) {
-      inboxes.add(deploy.apply(new WorkInbox(node.self(), partitions.directory(), wire, partitions.clock(), addresses)));
+      inboxes.add(deploy.apply(
+          new WorkInbox(node.self(), partitions.directory(), wire, partitions.clock(), addresses)));
     }
     return Future.all(inboxes).compose(v -> ClusterConnections.start(vertx, node, connections))
         .compose(v -> deploy.apply(node)).map(id -> new ClusterDeployment(node));

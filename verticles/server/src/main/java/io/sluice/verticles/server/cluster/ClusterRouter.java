@@ -225,7 +225,8 @@ final class ClusterRouter implements ShardRouter {
     Future<Message<Buffer>> sent;
     try {
       sent = TraceCarrier.within(parcel, waiting -> waiting.trace,
-          () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner, workAddress), BufferInternal.buffer(out), options));
+          () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner, workAddress),
+              BufferInternal.buffer(out), options));
     } catch (RuntimeException stopped) {
       // The event bus is closing: nothing left, and the queue must not wait for an answer forever.
       sent = Future.failedFuture(stopped);

@@ -24,9 +24,9 @@ import java.util.List;
  * Runs the batches other nodes send for the partitions this node owns, on this node's shards
  * (through the local router: a partition this node does not serve at that instant sends the batch
  * back unrun), and answers all of one message in one reply. One instance per event loop (at most
- * {@link #ADDRESSES}), each serving some of the node's {@link #ADDRESSES} work addresses: a sender's loop
- * always sends to the same one ({@link ClusterRouter}), so the messages it has in flight together
- * run here in the order sent, on one loop, and reach each shard in that order.
+ * {@link #ADDRESSES}), each serving some of the node's {@link #ADDRESSES} work addresses: a
+ * sender's loop always sends to the same one ({@link ClusterRouter}), so the messages it has in
+ * flight together run here in the order sent, on one loop, and reach each shard in that order.
  */
 final class WorkInbox extends VerticleBase {
 
@@ -60,7 +60,10 @@ final class WorkInbox extends VerticleBase {
     this.addresses = List.copyOf(addresses);
   }
 
-  /** The work addresses each of {@code inboxes} inboxes serves: inbox {@code i} those equal to {@code i} modulo their number. */
+  /**
+   * The work addresses each of {@code inboxes} inboxes serves (at most {@link #ADDRESSES} inboxes):
+   * inbox {@code i} those equal to {@code i} modulo their number.
+   */
   static List<List<Integer>> addressesOf(int inboxes) {
     List<List<Integer>> byInbox = new ArrayList<>();
     for (int i = 0; i < Math.min(inboxes, ADDRESSES); i++) {
