@@ -178,4 +178,45 @@ class ExpirySweepTest {
     assertThat(store.size()).isZero();
     assertThat(store.sweep(1_000)).isZero();
   }
+
+  /**
+   * A cluster node's shard thread hosts a store per partition: a run visits one slice in all, not
+   * one per store, and the next runs go on from where it stopped, so every store is swept in turn.
+   */
+  @Test
+  void storesSharingAThreadShareOneRunsSliceAndAreEachSweptInTurn() {
+    List<Store> partitions = new ArrayList<>();
+    List<Record> expired = new ArrayList<>();
+    for (int p = 0; p < 136; p++) {
+      Store partition = new Store(clock, clock.epochNanos());
+      for (int i = 0; i < 300; i++) {
+        byte[] key = ("p" + p + "-" + i).getBytes(StandardCharsets.US_ASCII);
+        Record r = partition.createCounter(key, partition.hash(key), 1, 0x04,
+            partition.now() + (i % 100 == 0 ? SECOND : HOUR), partition.now());
+        if (i % 100 == 0) {
+          expired.add(r);
+        }
+      }
+      partitions.add(partition);
+    }
+    partitions.add(new Store(clock, clock.epochNanos()));
+    int buckets = partitions.stream().mapToInt(Store::bucketCount).sum();
+    assertThat(buckets).isGreaterThan(4 * ExpirySweep.SLICE_BUCKETS);
+    clock.advance(Duration.ofSeconds(2));
+    ExpirySweep shared = new ExpirySweep(partitions);
+
+    int reclaimed = shared.run();
+    assertThat(reclaimed).as("one slice, a few stores' worth").isPositive()
+        .isLessThanOrEqualTo(3 * (ExpirySweep.SLICE_BUCKETS / partitions.get(0).bucketCount() + 1));
+
+    int runs = 1;
+    while (reclaimed < expired.size() && runs < 1_000) {
+      reclaimed += shared.run();
+      runs++;
+    }
+    assertThat(reclaimed).isEqualTo(expired.size());
+    assertThat(runs).isEqualTo((buckets - partitions.get(136).bucketCount() + ExpirySweep.SLICE_BUCKETS - 1)
+        / ExpirySweep.SLICE_BUCKETS);
+    assertThat(partitions.subList(0, 136)).allSatisfy(partition -> assertThat(partition.expiredReclaimed()).isEqualTo(3));
+  }
 }

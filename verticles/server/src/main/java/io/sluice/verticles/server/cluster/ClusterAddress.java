@@ -3,9 +3,12 @@ package io.sluice.verticles.server.cluster;
 /** Event-bus addresses between the nodes of a cluster, each naming the node (its Hazelcast member UUID) it reaches. */
 final class ClusterAddress {
 
-  /** Batches of client work for the partitions a node owns. */
-  static String work(String node) {
-    return "sluice.cluster.work." + node;
+  /**
+   * Batches of client work for the partitions a node owns, to the {@code index}th of its
+   * {@link WorkInbox#ADDRESSES} work addresses.
+   */
+  static String work(String node, int index) {
+    return "sluice.cluster.work." + node + "." + index;
   }
 
   /** Record images for the partitions a node backs up. */

@@ -15,13 +15,14 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
  * Starts this node's part of the cluster once its shards serve: the coordinator
- * ({@link ClusterNode}), one {@link WorkInbox} per event loop, the answers to other nodes'
- * CONNECTIONs ({@link ClusterConnections}), and the cluster routers every front gets from the
- * directory from then on.
+ * ({@link ClusterNode}), one {@link WorkInbox} per event loop (at most {@link WorkInbox#ADDRESSES}),
+ * the answers to other nodes' CONNECTIONs ({@link ClusterConnections}), and the cluster routers
+ * every front gets from the directory from then on.
  */
 public final class ClusterDeployment {
 
@@ -44,10 +45,14 @@ public final class ClusterDeployment {
     ClusterNode node = new ClusterNode(hazelcast.getHazelcastInstance(), size.label(), settings.backups(), partitions,
         registry);
     BatchWire wire = new BatchWire(size, tasks);
-    partitions.directory().routeThrough((context, local) -> new ClusterRouter(context, node, local, wire));
+    // Each router (one per front and loop) sends to one work address of every owner, the routers in turn.
+    AtomicInteger routers = new AtomicInteger();
+    partitions.directory().routeThrough((context, local) -> new ClusterRouter(context, node, local, wire,
+        routers.getAndIncrement() % WorkInbox.ADDRESSES));
     List<Future<String>> inboxes = new ArrayList<>();
-    for (int i = 0; i < loops; i++) {
-      inboxes.add(deploy.apply(new WorkInbox(node.self(), partitions.directory(), wire, partitions.clock())));
+    for (List<Integer> addresses : WorkInbox.addressesOf(loops)) {
+      inboxes.add(deploy.apply(
+          new WorkInbox(node.self(), partitions.directory(), wire, partitions.clock(), addresses)));
     }
     return Future.all(inboxes).compose(v -> ClusterConnections.start(vertx, node, connections))
         .compose(v -> deploy.apply(node)).map(id -> new ClusterDeployment(node));

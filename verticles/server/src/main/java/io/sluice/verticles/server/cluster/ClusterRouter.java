@@ -30,8 +30,9 @@ import java.util.function.Consumer;
  * The {@link ShardRouter} of one front event loop in a cluster: the routes are the partitions; a
  * partition this node owns goes to the local router (as on a single node), one owned elsewhere
  * travels to its owner: the batches of a loop turn for one node go as ONE clustered event-bus
- * message, and come back as one reply; while it is unanswered, the next turns' batches for that
- * node wait and go together as the next message ({@link ForwardQueue}). A read's requests come as one gathered batch per shard
+ * message, and come back as one reply; while two are unanswered, the next turns' batches for that
+ * node wait and go together as the next message ({@link ForwardQueue}), to the same work address
+ * of the owner, whose one inbox runs them in order. A read's requests come as one gathered batch per shard
  * thread ({@link #lanes}); one whose partitions have several owners is split per owner node and
  * joined back. A batch, or a gathered batch's entries, come back unrun when their partition is
  * moving (see {@link PartitionGate}, {@link GatheredGate}); they are routed again a moment later,
@@ -52,8 +53,10 @@ final class ClusterRouter implements ShardRouter {
   private final ClusterNode node;
   private final ShardRouter local;
   private final BatchWire wire;
+  /** Which of every owner's work addresses this router sends to: one inbox there runs its messages in order. */
+  private final int workAddress;
   private final DeliveryOptions options = new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MILLIS);
-  /** Per node: what this loop forwards to it, one message in flight at a time. */
+  /** Per node: what this loop forwards to it, at most {@link ForwardQueue#WINDOW} messages in flight. */
   private final Map<String, ForwardQueue<Waiting>> outgoing = new HashMap<>();
   private boolean flushScheduled;
 
@@ -83,11 +86,13 @@ final class ClusterRouter implements ShardRouter {
     }
   }
 
-  ClusterRouter(Context context, ClusterNode node, ShardRouter local, BatchWire wire) {
+  /** @param workAddress which of the owners' {@link WorkInbox#ADDRESSES} work addresses this router sends to */
+  ClusterRouter(Context context, ClusterNode node, ShardRouter local, BatchWire wire, int workAddress) {
     this.context = context;
     this.node = node;
     this.local = local;
     this.wire = wire;
+    this.workAddress = workAddress;
   }
 
   /** A cluster's routes are its partitions: a batch here is addressed to a partition. */
@@ -220,7 +225,8 @@ final class ClusterRouter implements ShardRouter {
     Future<Message<Buffer>> sent;
     try {
       sent = TraceCarrier.within(parcel, waiting -> waiting.trace,
-          () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner), BufferInternal.buffer(out), options));
+          () -> context.owner().eventBus().<Buffer>request(ClusterAddress.work(owner, workAddress),
+              BufferInternal.buffer(out), options));
     } catch (RuntimeException stopped) {
       // The event bus is closing: nothing left, and the queue must not wait for an answer forever.
       sent = Future.failedFuture(stopped);

@@ -68,10 +68,11 @@ public final class ShardVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    List<ExpirySweep> sweeps = routes.stream().map(route -> new ExpirySweep(route.store())).toList();
+    // One sweep for all the stores on this thread: a cluster node's partitions share its budget.
+    ExpirySweep sweep = new ExpirySweep(routes.stream().map(HostedRoute::store).toList());
     List<FullStoreWarning> fullStores = routes.stream().map(route -> new FullStoreWarning(route.store())).toList();
     sweepTimer = vertx.setPeriodic(sweepIntervalMillis, id -> {
-      sweeps.forEach(ExpirySweep::run);
+      sweep.run();
       for (int i = 0; i < fullStores.size(); i++) {
         String warning = fullStores.get(i).check(routes.get(i).store().now());
         if (warning != null) {

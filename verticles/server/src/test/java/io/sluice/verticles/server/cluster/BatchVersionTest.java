@@ -67,7 +67,7 @@ class BatchVersionTest {
     ClusterNodeUnderTest receiver = nodes.get(1);
     try (LogCapture log = new LogCapture(WorkInbox.class.getName())) {
       Throwable refused = awaitFailure(sender.vertx().eventBus()
-          .request(ClusterAddress.work(receiver.node().self()), oneBatch(BatchWire.VERSION + 1, "from-the-future")));
+          .request(ClusterAddress.work(receiver.node().self(), 0), oneBatch(BatchWire.VERSION + 1, "from-the-future")));
 
       assertThat(refused).isInstanceOf(ReplyException.class)
           .hasMessageContaining("wire version " + (BatchWire.VERSION + 1))

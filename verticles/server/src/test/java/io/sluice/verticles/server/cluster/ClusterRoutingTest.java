@@ -159,16 +159,17 @@ class ClusterRoutingTest {
   }
 
   /**
-   * A guard of per-key order, not a proof of the one-message-in-flight rule: each key's INSERT and
-   * QUERY, sent one write at a time through a node that owns none of the keys, are answered in
-   * request order with each QUERY finding its key, and the node counts the messages that carried
-   * them. It fails when a forwarded request is lost (the receive times out), answered wrongly or
-   * out of request order, or run after its key's QUERY. It cannot be relied on to see two messages
-   * in flight at once run out of order on the owner (what {@link ForwardQueue} prevents), most likely
-   * because a key's two requests, written back to back on loopback, arrive in one read and so run
-   * in one batch. Checked by hand: a
-   * ForwardQueue that sends without waiting for the answer, and one that reverses the batches of
-   * a message, both passed it.
+   * A guard of per-key order, not a proof of it: each key's INSERT and QUERY, sent one write at a
+   * time through a node that owns none of the keys, reach the owner over many loop turns (two
+   * messages in flight per owner at a time, both to the one inbox that serves this loop's work
+   * address) and are answered in request order with each QUERY finding its key; the node counts
+   * the messages that carried them. It fails when a forwarded request is lost (the receive times
+   * out), answered wrongly or out of request order, or run after its key's QUERY. It cannot be
+   * relied on to see two messages in flight run out of order on the owner (what the one inbox per
+   * work address prevents), most likely because a key's two requests, written back to back on
+   * loopback, arrive in one read and so run in one batch. Checked by hand: a ForwardQueue that
+   * sends without waiting for the answer, one that reverses the batches of a message, and
+   * messages sent to random inboxes all passed it.
    */
   @Test
   void guardsPerKeyOrderOfRequestsForwardedOverManyWrites() {
