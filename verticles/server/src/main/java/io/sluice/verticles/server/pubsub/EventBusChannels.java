@@ -82,6 +82,14 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     return subscription;
   }
 
+  /**
+   * Completes once publishes from anywhere reach this connection's subscription to {@code channel}
+   * (at once on a single node; in a cluster once Vert.x announced this loop's consumer).
+   */
+  public io.vertx.core.Future<Void> heardEverywhere(byte[] channel) {
+    return hub.registered(new ChannelName(channel));
+  }
+
   /** The channels' history, or null when they keep none. */
   public ChannelHistories history() {
     return hub.history();

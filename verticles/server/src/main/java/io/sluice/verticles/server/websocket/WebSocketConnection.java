@@ -210,9 +210,13 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
           + " subscriptions, the most it may (--max-subscriptions)", id));
       return;
     }
-    // A recovering subscribe is acknowledged once the history is read, and joins presence like any other.
+    // A recovering subscribe is acknowledged once the history is read, and joins presence like any
+    // other. A plain one once messages published on any node reach it: in a cluster that waits for
+    // Vert.x to announce the loop's consumer, so a client that publishes (or has someone publish)
+    // after the ack is heard, from whichever node.
     if (!recovering) {
-      sendText(JsonFrames.ack("subscribe", channel, true, id));
+      channels.heardEverywhere(channel.getBytes(StandardCharsets.UTF_8))
+          .onComplete(registered -> sendText(JsonFrames.ack("subscribe", channel, true, id)));
     }
     presence.join(channel, access.user(), joinLeave);
   }
