@@ -122,6 +122,8 @@ class ReplicationBatchTest {
     assertThat(await(Future.all(updates)).<Boolean>list()).containsOnly(true);
     ClusterNodeUnderTest.awaitCondition("the refused batch's partitions copied again", Duration.ofSeconds(30),
         () -> refusedPartitions.get() > 0 && recopied(owner) == refusedPartitions.get());
+    // The batches that were taken, acknowledged too, before the owner goes.
+    ClusterNodeUnderTest.awaitReplicated(nodes);
 
     nodes.remove(owner);
     owner.crash();
