@@ -101,9 +101,9 @@ class ClusterAccuracyNetns {
     awaitEveryLimitDenying(allNodes());
     OverAdmission.Report report = finish(scenario, Long.MAX_VALUE, owner);
     if (latency) {
-      List<String> counts = delay.stop();
-      counts.forEach(line -> System.out.println("  link delay, " + line));
-      assertThat(counts).as("every node's packets went through its delay").allMatch(line -> LinkDelay.delayed(line) > 0);
+      List<LinkDelay.Counts> counts = delay.stop();
+      counts.forEach(count -> System.out.println("  link delay, node " + count.node() + ": " + count.line()));
+      assertThat(counts).as("every node's packets went through its delay").allMatch(count -> count.delayed() > 0);
     }
     DocumentedBounds.noFault(report.of(Takers.CHECK), LIMIT);
     DocumentedBounds.noFault(report.of(Takers.THROTTR), LIMIT);

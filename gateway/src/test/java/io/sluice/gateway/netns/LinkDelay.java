@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -67,27 +68,25 @@ final class LinkDelay implements AutoCloseable {
     return delay;
   }
 
+  /** One holder's line of counts, and the packets it let through after their delay. */
+  record Counts(int node, String line, long delayed) {
+  }
+
   /**
-   * Each holder stopped (it lets go what it still holds) after its rule is removed, and its line of
-   * counts: proof that the packets went through it.
+   * Each holder stopped (it lets go what it still holds) after its rule is removed, and its counts:
+   * proof that the packets went through it.
    */
-  List<String> stop() throws Exception {
-    List<String> counts = new ArrayList<>();
+  List<Counts> stop() throws Exception {
+    List<Counts> counts = new ArrayList<>();
     for (int node = 0; node < holders.size(); node++) {
       run(network.inside(node, List.of("iptables", "-D", "OUTPUT", "-o", "eth0", "-j", "NFQUEUE",
           "--queue-num", Integer.toString(QUEUE))));
       ChildProcess holder = holders.get(node);
       holder.signal("TERM");
-      counts.add("node " + node + ": " + holder.awaitLine(COUNTS).group());
+      Matcher line = holder.awaitLine(COUNTS);
+      counts.add(new Counts(node, line.group(), Long.parseLong(line.group(1))));
     }
     return counts;
-  }
-
-  /** The packets each holder let through after their delay, from {@link #stop}'s lines. */
-  static long delayed(String counts) {
-    var matcher = Pattern.compile("delayed (\\d+)").matcher(counts);
-    assertThat(matcher.find()).as(counts).isTrue();
-    return Long.parseLong(matcher.group(1));
   }
 
   private static void run(List<String> command) throws IOException, InterruptedException {
