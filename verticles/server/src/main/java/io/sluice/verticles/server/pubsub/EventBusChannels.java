@@ -90,6 +90,11 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     return hub.registered(new ChannelName(channel));
   }
 
+  /** Whether this connection is subscribed to {@code channel} (with one record or several). */
+  public boolean holds(byte[] channel) {
+    return records.containsKey(new ChannelName(channel));
+  }
+
   /** The channels' history, or null when they keep none. */
   public ChannelHistories history() {
     return hub.history();

@@ -210,15 +210,25 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
           + " subscriptions, the most it may (--max-subscriptions)", id));
       return;
     }
-    // A recovering subscribe is acknowledged once the history is read, and joins presence like any
-    // other. A plain one once messages published on any node reach it: in a cluster that waits for
+    // A recovering subscribe is acknowledged once the history is read, and joins presence at once.
+    // A plain one once messages published on any node reach it: in a cluster that waits for
     // Vert.x to announce the loop's consumer, so a client that publishes (or has someone publish)
-    // after the ack is heard, from whichever node.
-    if (!recovering) {
-      channels.heardEverywhere(channel.getBytes(StandardCharsets.UTF_8))
-          .onComplete(registered -> sendText(JsonFrames.ack("subscribe", channel, true, id)));
+    // after the ack is heard, from whichever node. Its join waits for the ack, so that the client's
+    // own join event never comes before it; an unsubscribe or a close meanwhile means no join.
+    if (recovering) {
+      presence.join(channel, access.user(), joinLeave);
+      return;
     }
-    presence.join(channel, access.user(), joinLeave);
+    byte[] name = channel.getBytes(StandardCharsets.UTF_8);
+    channels.heardEverywhere(name).onComplete(registered -> {
+      if (closed) {
+        return;
+      }
+      sendText(JsonFrames.ack("subscribe", channel, true, id));
+      if (channels.holds(name)) {
+        presence.join(channel, access.user(), joinLeave);
+      }
+    });
   }
 
   /** The latest messages of a channel the client may subscribe to. */

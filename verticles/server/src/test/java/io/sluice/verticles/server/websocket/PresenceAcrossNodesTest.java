@@ -91,6 +91,22 @@ class PresenceAcrossNodesTest {
     return event;
   }
 
+  /**
+   * In a cluster the ack waits for Vert.x to announce the new consumer, while the join goes out at
+   * once: the client's own join must still come after its ack, on each of many new channels.
+   */
+  @Test
+  void aSubscribersOwnJoinComesAfterItsAck() {
+    JsonWebSocket dave = user(NODES.get(0), "dave");
+    for (int i = 0; i < 100; i++) {
+      String channel = "chat.order." + i;
+      assertThat(call(dave, subscribeWithJoinLeave(channel, i))).isEqualTo(ack("subscribe", channel, 1, i));
+      JsonObject join = await(dave.next());
+      assertThat(join.getString("event")).isEqualTo("join");
+      assertThat(join.getString("channel")).isEqualTo(channel);
+    }
+  }
+
   @Test
   void presenceSpansTheNodesAndADeadNodesUsersDropOut() {
     JsonWebSocket alice = user(NODES.get(0), "alice");
