@@ -12,7 +12,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +38,7 @@ import static io.sluice.verticles.server.websocket.PresenceTest.subscribeWithJoi
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Two nodes on loopback: presence lists the users of both, join and leave events cross nodes, a dead node's users go. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the last test crashes a node
 class PresenceAcrossNodesTest {
 
   private static final Duration WITHIN = Duration.ofSeconds(30);
@@ -96,6 +100,7 @@ class PresenceAcrossNodesTest {
    * once: the client's own join must still come after its ack, on each of many new channels.
    */
   @Test
+  @Order(1)
   void aSubscribersOwnJoinComesAfterItsAck() {
     JsonWebSocket dave = user(NODES.get(0), "dave");
     for (int i = 0; i < 100; i++) {
@@ -108,6 +113,7 @@ class PresenceAcrossNodesTest {
   }
 
   @Test
+  @Order(2)
   void presenceSpansTheNodesAndADeadNodesUsersDropOut() {
     JsonWebSocket alice = user(NODES.get(0), "alice");
     assertThat(call(alice, subscribeWithJoinLeave("chat.room", 1))).isEqualTo(ack("subscribe", "chat.room", 1, 1));
