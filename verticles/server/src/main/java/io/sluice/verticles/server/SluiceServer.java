@@ -11,10 +11,9 @@ import io.sluice.verticles.rls.StrategyTaskCodec;
 import io.sluice.verticles.rls.WindowCounterCodec;
 import io.sluice.verticles.server.bus.LocalObjectCodec;
 import io.sluice.verticles.server.pubsub.ChannelMessage;
-import io.sluice.verticles.server.pubsub.ChannelHistories;
+import io.sluice.verticles.server.pubsub.ChannelFanOut;
 import io.sluice.verticles.server.pubsub.HistoryCodecs;
 import io.sluice.verticles.engine.channel.HistoryLimits;
-import io.vertx.core.eventbus.EventBus;
 import io.sluice.verticles.server.pubsub.ChannelMessageCodec;
 import io.sluice.verticles.server.check.LimitTaskCodec;
 import io.sluice.verticles.server.check.LivePolicies;
@@ -133,7 +132,7 @@ public final class SluiceServer {
         wide.callers());
     Listeners listeners = new Listeners(wide, settings, guards);
     SluiceServer server = new SluiceServer(wide, files, storage, rls, listeners);
-    return storage.start(settings, () -> travellingWork(wide.policies(), settings.limits().history(), vertx.eventBus()))
+    return storage.start(settings, () -> travellingWork(wide.policies(), settings.limits().history(), ChannelFanOut.messages(vertx)))
         .compose(v -> listeners.start(storage, rls, files))
         .compose(v -> storage.cluster().map(cluster -> cluster.publish(clientAddresses(settings, listeners)))
             .orElse(Future.succeededFuture()))
@@ -154,9 +153,9 @@ public final class SluiceServer {
    * window counters, the dashboard's key pages, the channels' history. The same codecs on every node; each names its work
    * on the wire by its own fixed id, so their order here does not matter.
    */
-  private static TaskCodecs travellingWork(LivePolicies policies, HistoryLimits history, EventBus eventBus) {
+  private static TaskCodecs travellingWork(LivePolicies policies, HistoryLimits history, ChannelFanOut fanOut) {
     List<TaskCodec<?>> tasks = new ArrayList<>();
-    tasks.addAll(HistoryCodecs.tasks(history, ChannelHistories.fanOut(eventBus)));
+    tasks.addAll(HistoryCodecs.tasks(history, fanOut::publish));
     tasks.add(new LimitTaskCodec(policies));
     tasks.addAll(UdpRateCodecs.tasks());
     tasks.add(new WindowCounterCodec());

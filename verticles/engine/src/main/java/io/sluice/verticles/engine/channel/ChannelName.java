@@ -17,11 +17,6 @@ public final class ChannelName implements Comparable<ChannelName> {
     return bytes.clone();
   }
 
-  /** The event-bus address of the channel: names are binary, so they travel as hex. */
-  public String address() {
-    return "sluice.channel." + java.util.HexFormat.of().formatHex(bytes);
-  }
-
   @Override
   public int compareTo(ChannelName other) {
     return Arrays.compareUnsigned(bytes, other.bytes);

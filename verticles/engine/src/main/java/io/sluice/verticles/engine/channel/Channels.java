@@ -51,6 +51,15 @@ public interface Channels {
     done.accept(requests.stream().map(request -> OtherNodes.NONE).toList());
   }
 
+  /**
+   * Runs {@code then} on the caller's thread once a message published on any node reaches this
+   * connection's subscription to {@code channel}: at once on a single node; in a cluster once the
+   * other nodes can send to this connection's event loop (from its start on).
+   */
+  default void whenHeardEverywhere(byte[] channel, Runnable then) {
+    then.run();
+  }
+
   /** {@link #publish(byte[], byte[])} counting the other nodes' subscribers too. */
   default int publish(byte[] channel, byte[] payload, OtherNodes others) {
     return publish(channel, payload);

@@ -129,9 +129,18 @@ final class ReplyAssembly {
         Listing.write(out, items, Listing.CONNECTIONS);
         break;
       }
-      case SUBSCRIBE:
-        Responses.status(out, channels.subscribe(((Request.Subscribe) request).channel()));
+      case SUBSCRIBE: {
+        byte[] channel = ((Request.Subscribe) request).channel();
+        boolean subscribed = channels.subscribe(channel);
+        if (subscribed && channels.spansNodes()) {
+          if (read.subscribed == null) {
+            read.subscribed = new ArrayList<>();
+          }
+          read.subscribed.add(channel);
+        }
+        Responses.status(out, subscribed);
         break;
+      }
       case UNSUBSCRIBE:
         Responses.status(out, channels.unsubscribe(((Request.Unsubscribe) request).channel()));
         break;

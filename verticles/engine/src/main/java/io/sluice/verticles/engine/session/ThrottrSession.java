@@ -14,6 +14,7 @@ import io.sluice.protocol.binary.codec.RequestDecoder;
 import io.sluice.protocol.binary.codec.RequestType;
 
 import java.util.ArrayDeque;
+import java.util.List;
 
 /**
  * One client connection's Throttr protocol engine, independent of the socket: it routes each
@@ -66,6 +67,8 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   /** Why the connection closes once the requests read before bad input are answered; null while none came. */
   private String closeReason;
   private boolean closing;
+  /** A read's replies wait until every node hears the channels it subscribed to; the reads after it wait behind. */
+  private boolean awaitingSubscriptions;
 
   /**
    * @param writePerRead true to write each read's replies on their own (a WebSocket answers one
@@ -263,7 +266,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
 
   /** Writes the replies of every read at the head of the queue whose shards are done, in order. */
   private void flush() {
-    if (pending.isEmpty() || !pending.peek().isComplete()) {
+    if (awaitingSubscriptions || pending.isEmpty() || !pending.peek().isComplete()) {
       return;
     }
     ByteBuf out = null;
@@ -275,6 +278,13 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       replies.answer(read, out);
       pendingRequests -= read.size();
       heldBytes -= read.heldBytes;
+      if (read.subscribed != null) {
+        // A SUBSCRIBE is answered once a message published after its answer, on any node, reaches it.
+        awaitingSubscriptions = true;
+        writeOnceHeard(read.subscribed, 0, out);
+        out = null;
+        break;
+      }
       if (writePerRead) {
         write(out);
         out = null;
@@ -287,6 +297,18 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     closeIfAnswered();
   }
 
+  private void writeOnceHeard(List<byte[]> subscribed, int next, ByteBuf out) {
+    if (next < subscribed.size()) {
+      channels.whenHeardEverywhere(subscribed.get(next), () -> writeOnceHeard(subscribed, next + 1, out));
+      return;
+    }
+    awaitingSubscriptions = false;
+    write(out);
+    flush();
+    updateReading();
+    closeIfAnswered();
+  }
+
   private void write(ByteBuf replies) {
     heldBytes += replies.readableBytes() + WRITE_OVERHEAD;
     transport.write(replies);
@@ -294,7 +316,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
 
   /** After bad input, closes once the requests before it have all been answered. */
   private void closeIfAnswered() {
-    if (closeReason != null && !closing && current == null && pending.isEmpty()) {
+    if (closeReason != null && !closing && current == null && pending.isEmpty() && !awaitingSubscriptions) {
       closing = true;
       transport.close(closeReason);
     }

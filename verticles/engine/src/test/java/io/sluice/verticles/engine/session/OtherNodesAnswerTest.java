@@ -20,7 +20,10 @@ import java.util.function.Consumer;
 import static io.sluice.verticles.engine.session.SessionHarness.WHOAMI;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** In a cluster, PUBLISH, CHANNEL and CHANNELS wait for the other nodes' part, asked once per read. */
+/**
+ * In a cluster, PUBLISH, CHANNEL and CHANNELS wait for the other nodes' part, asked once per read,
+ * and SUBSCRIBE's answer until every node can send to the subscription.
+ */
 class OtherNodesAnswerTest {
 
   /** The channels of a cluster node whose other nodes answer when the test says. */
@@ -28,6 +31,8 @@ class OtherNodesAnswerTest {
     final Channels here;
     final List<List<Request>> asked = new ArrayList<>();
     final List<Consumer<List<OtherNodes>>> waiting = new ArrayList<>();
+    final List<String> hearing = new ArrayList<>();
+    final List<Runnable> heard = new ArrayList<>();
 
     Spanning(Channels here) {
       this.here = here;
@@ -42,6 +47,12 @@ class OtherNodesAnswerTest {
     public void askOtherNodes(List<Request> requests, Consumer<List<OtherNodes>> done) {
       asked.add(List.copyOf(requests));
       waiting.add(done);
+    }
+
+    @Override
+    public void whenHeardEverywhere(byte[] channel, Runnable then) {
+      hearing.add(new String(channel, StandardCharsets.US_ASCII));
+      heard.add(then);
     }
 
     @Override
@@ -112,8 +123,46 @@ class OtherNodesAnswerTest {
   }
 
   @Test
+  void aSubscribeIsAnsweredOnceEveryNodeHearsItAndLaterReadsWaitBehindIt() {
+    h.read(WHOAMI, "11 01 61", "11 01 62");
+    h.read(WHOAMI);
+
+    assertThat(channels.hearing).as("one channel at a time, in order").containsExactly("a");
+    assertThat(h.transport.writes).as("nothing before the first channel is heard").isEmpty();
+    channels.heard.get(0).run();
+    assertThat(channels.hearing).containsExactly("a", "b");
+    assertThat(h.transport.writes).isEmpty();
+    channels.heard.get(1).run();
+
+    ByteBuf expected = Unpooled.buffer();
+    Responses.whoami(expected, h.connection.id());
+    Responses.status(expected, true);
+    Responses.status(expected, true);
+    Responses.whoami(expected, h.connection.id());
+    assertThat(String.join(" ", h.transport.writes)).isEqualTo(Wire.hex(expected));
+  }
+
+  @Test
+  void badInputAfterASubscribeClosesOnlyOnceTheSubscribeIsAnswered() {
+    h.read("11 01 61", "ff");
+
+    assertThat(h.transport.closes).as("closed before the answer was written").isEmpty();
+    channels.heard.get(0).run();
+    assertThat(String.join("", h.transport.writes)).isEqualTo("01");
+    assertThat(h.transport.closes).containsExactly("unknown request type 0xff");
+  }
+
+  @Test
+  void anUnsubscribeWaitsForNobody() {
+    h.read("12 01 61");
+
+    assertThat(channels.hearing).isEmpty();
+    assertThat(String.join("", h.transport.writes)).isEqualTo("00");
+  }
+
+  @Test
   void aReadWithoutChannelRequestsAsksNobody() {
-    h.read(WHOAMI, "11 01 61");
+    h.read(WHOAMI, "12 01 61");
 
     assertThat(channels.asked).isEmpty();
     assertThat(h.transport.writes).hasSize(1);

@@ -1,6 +1,7 @@
 package io.sluice.verticles.server.dashboard;
 
 import io.sluice.verticles.engine.channel.HistoryLimits;
+import io.sluice.verticles.server.pubsub.ChannelFanOut;
 import io.sluice.verticles.server.pubsub.ChannelHistories;
 import io.sluice.verticles.engine.instance.Instance;
 import io.sluice.verticles.server.http.ApiError;
@@ -87,7 +88,7 @@ public final class Dashboard implements HttpFeature {
     KeyRoutes keys = new KeyRoutes(shards, keyScans, dashboard, new KeyStates(data.livePolicies()));
     ConnectionRoutes connections = new ConnectionRoutes(dashboard, data.callers());
     ChannelRoutes channels = new ChannelRoutes(dashboard, !channelHistory.enabled() ? null
-        : new ChannelHistories(shards.router(), channelHistory, vertx.eventBus(), dashboard.instance().clock()));
+        : new ChannelHistories(shards.router(), channelHistory, ChannelFanOut.messages(vertx), dashboard.instance().clock()));
     LimitRoutes limits = new LimitRoutes(dashboard, data);
     AdminRoutes admin = new AdminRoutes(data);
     LiveUpdates live = new LiveUpdates(shards, dashboard, data);

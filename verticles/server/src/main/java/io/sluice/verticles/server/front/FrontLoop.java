@@ -35,7 +35,7 @@ public record FrontLoop(Instance instance, ShardRouter shards, ChannelHub hub, C
     ShardRouter router = shards.routerFor(loop);
     ChannelHub hub = new ChannelHub(loop.owner(), ChannelCensus.of(loop.owner(), instance.channels(), instance.clock()));
     if (limits.history().enabled()) {
-      hub.keepHistory(new ChannelHistories(router, limits.history(), loop.owner().eventBus(), instance.clock()));
+      hub.keepHistory(new ChannelHistories(router, limits.history(), hub.fanOut(), instance.clock()));
     }
     return new FrontLoop(instance, router, hub, limits, durations, closers,
         new LogLimiter(instance.clock(), 1_000_000_000L, CLOSE_LINES_PER_SECOND));

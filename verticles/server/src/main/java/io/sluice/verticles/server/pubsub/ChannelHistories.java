@@ -6,7 +6,6 @@ import io.sluice.verticles.engine.channel.ChannelName;
 import io.sluice.verticles.engine.log.LogLimiter;
 import io.sluice.verticles.engine.routing.ShardRouter;
 import io.sluice.verticles.engine.time.Clock;
-import io.vertx.core.eventbus.EventBus;
 
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
@@ -27,16 +26,11 @@ public final class ChannelHistories {
   private final LogLimiter lostLog;
 
   /** @param clock paces the log lines of lost publishes */
-  public ChannelHistories(ShardRouter router, HistoryLimits limits, EventBus eventBus, Clock clock) {
+  public ChannelHistories(ShardRouter router, HistoryLimits limits, ChannelFanOut fanOut, Clock clock) {
     this.lostLog = new LogLimiter(clock, 60_000_000_000L, LOST_LINES_PER_MINUTE);
     this.router = router;
     this.limits = limits;
-    this.fanOut = fanOut(eventBus);
-  }
-
-  /** Publishes a numbered message on its channel's address, from the thread that numbered it. */
-  public static Consumer<ChannelMessage> fanOut(EventBus eventBus) {
-    return message -> eventBus.publish(new ChannelName(message.channel()).address(), message);
+    this.fanOut = fanOut::publish;
   }
 
   /**

@@ -5,8 +5,6 @@ import io.sluice.verticles.engine.channel.Subscription;
 import io.sluice.protocol.binary.codec.Request;
 import io.sluice.verticles.engine.channel.OtherNodes;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.eventbus.MessageConsumer;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,15 +14,14 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The channels of one front verticle instance (one event loop): ONE event-bus consumer per channel
- * that any of its connections subscribes to, fanning each message out to its local subscription
- * records. A message to 1,000 subscribers spread over two event loops is then two event-bus
- * deliveries, not a thousand, and a cluster sees one registration per loop and channel.
+ * The channels of one front verticle instance (one event loop): ONE event-bus consumer, at its
+ * node's {@link ChannelFanOut} address, handing each channel's messages to the loop's subscription
+ * records of that channel. A message to 1,000 subscribers spread over two event loops is then two
+ * event-bus deliveries, not a thousand, and subscribing registers nothing on the event bus.
  * Used only from its own event loop.
  */
 public final class ChannelHub {
 
-  private final EventBus eventBus;
   private final Map<ChannelName, LocalChannel> channels = new HashMap<>();
 
   /** A connection's side of the hub: its ID and where its pushes go. */
@@ -39,11 +36,6 @@ public final class ChannelHub {
 
   private final class LocalChannel {
     final List<Entry> entries = new ArrayList<>();
-    final MessageConsumer<ChannelMessage> consumer;
-
-    LocalChannel(ChannelName name) {
-      consumer = eventBus.consumer(name.address(), message -> fanOut(message.body()));
-    }
 
     /** Subscriptions made during delivery take effect from the next message (copy of the list). */
     void fanOut(ChannelMessage message) {
@@ -57,6 +49,8 @@ public final class ChannelHub {
 
   private final Vertx vertx;
   private final ChannelCensus census;
+  private final ChannelFanOut fanOut;
+  private final io.vertx.core.Future<Void> listening;
   private ChannelHistories history;
 
   /** A single node's hub. */
@@ -72,11 +66,22 @@ public final class ChannelHub {
    */
   public ChannelHub(Vertx vertx, ChannelCensus census) {
     this.vertx = vertx;
-    this.eventBus = vertx.eventBus();
     this.census = census;
+    this.fanOut = ChannelFanOut.messages(vertx);
+    this.listening = fanOut.listen(message -> {
+      LocalChannel channel = channels.get(new ChannelName(message.channel()));
+      if (channel != null) {
+        channel.fanOut(message);
+      }
+    });
     if (census != null) {
       census.answerOn(vertx);
     }
+  }
+
+  /** How this hub's connections publish: to every node's loops. */
+  public ChannelFanOut fanOut() {
+    return fanOut;
   }
 
   /** From now on every publish through this hub is numbered and kept by {@code history}'s owners. */
@@ -91,12 +96,12 @@ public final class ChannelHub {
   }
 
   /**
-   * Completes once this loop hears {@code name} everywhere it can be published from (in a cluster,
-   * once the other nodes know of the registration): a recovery reads the history only then.
+   * Completes once this loop hears its channels from every node: once its one consumer is
+   * registered (at its start; in a cluster, once the other nodes can know of it). A subscription
+   * is heard from then on as soon as it is made: a recovery reads the history only then.
    */
-  io.vertx.core.Future<Void> registered(ChannelName name) {
-    LocalChannel channel = channels.get(name);
-    return channel == null ? io.vertx.core.Future.succeededFuture() : channel.consumer.completion();
+  io.vertx.core.Future<Void> registered() {
+    return listening;
   }
 
   /** True when subscribers may be on other nodes too (a cluster). */
@@ -109,12 +114,8 @@ public final class ChannelHub {
     census.ask(vertx, requests, done);
   }
 
-  EventBus eventBus() {
-    return eventBus;
-  }
-
   void add(ChannelName name, Member member, Subscription subscription) {
-    channels.computeIfAbsent(name, LocalChannel::new).entries.add(new Entry(member, subscription));
+    channels.computeIfAbsent(name, n -> new LocalChannel()).entries.add(new Entry(member, subscription));
   }
 
   void removeAll(ChannelName name, Member member) {
@@ -124,7 +125,6 @@ public final class ChannelHub {
     }
     channel.entries.removeIf(entry -> entry.member == member);
     if (channel.entries.isEmpty()) {
-      channel.consumer.unregister();
       channels.remove(name);
     }
   }

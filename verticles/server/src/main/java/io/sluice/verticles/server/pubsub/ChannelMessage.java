@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 
 /**
- * A message published to a channel, as it travels on the channel's event-bus address. One instance
+ * A message published to a channel, as it travels to every loop ({@link ChannelFanOut}). One instance
  * reaches every subscriber, so its wire forms are made once and shared: encoding a message for
  * each of a thousand subscribers would cost more than sending it.
  *

@@ -13,7 +13,6 @@ import io.sluice.protocol.binary.codec.Request;
 import io.sluice.verticles.engine.channel.OtherNodes;
 import io.sluice.protocol.binary.codec.SubscriberItem;
 import io.sluice.protocol.binary.codec.ValueSize;
-import io.vertx.core.eventbus.EventBus;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,15 +22,14 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * One connection's channels. A publish is one event-bus publish on the channel's address, which
- * reaches every front — TCP instances on all loops, the WebSocket bridge, later other cluster
- * nodes — where the {@link ChannelHub} of each event loop hands it to its local subscription
- * records (a double subscription is two records, so two pushes). The {@link ChannelDirectory}
+ * One connection's channels. A publish goes through the {@link ChannelFanOut} to every front's
+ * loop on every node — TCP instances, the WebSocket bridge — where the {@link ChannelHub} of each
+ * event loop hands it to its local subscription records (a double subscription is two records, so
+ * two pushes). The {@link ChannelDirectory}
  * keeps the books for PUBLISH's answer, CHANNEL, CHANNELS and INFO.
  */
 public final class EventBusChannels implements Channels, ChannelHub.Member {
 
-  private final EventBus eventBus;
   private final ChannelDirectory directory;
   private final ConnectionStats connection;
   private final byte[] connectionId;
@@ -49,7 +47,6 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
   public EventBusChannels(ChannelHub hub, ChannelDirectory directory, ConnectionStats connection,
                           PushSink sink, Clock clock, ValueSize valueSize, int maxSubscriptions) {
     this.maxSubscriptions = maxSubscriptions;
-    this.eventBus = hub.eventBus();
     this.hub = hub;
     this.directory = directory;
     this.connection = connection;
@@ -82,12 +79,10 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     return subscription;
   }
 
-  /**
-   * Completes once publishes from anywhere reach this connection's subscription to {@code channel}
-   * (at once on a single node; in a cluster once Vert.x announced this loop's consumer).
-   */
-  public io.vertx.core.Future<Void> heardEverywhere(byte[] channel) {
-    return hub.registered(new ChannelName(channel));
+  /** {@inheritDoc} In a cluster, once Vert.x announced this loop's consumer (or failed to). */
+  @Override
+  public void whenHeardEverywhere(byte[] channel, Runnable then) {
+    hub.registered().onComplete(registered -> then.run());
   }
 
   /** Whether this connection is subscribed to {@code channel} (with one record or several). */
@@ -114,7 +109,7 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
       return null;
     }
     numbered.put(subscription, RecoveryMerge.holding(ChannelMessage::offset, ChannelMessage::epoch));
-    return new Recovering(subscription, channel, hub.registered(name));
+    return new Recovering(subscription, channel, hub.registered());
   }
 
   /**
@@ -186,7 +181,7 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     List<Subscription> own = records.getOrDefault(name, List.of());
     own.forEach(subscription -> subscription.countDelivery(payload.length));
     if (history == null && (here > own.size() || others.subscriptions() > 0 || !others.complete())) {
-      eventBus.publish(name.address(), new ChannelMessage(channel, payload, connectionId));
+      hub.fanOut().publish(new ChannelMessage(channel, payload, connectionId));
     }
     return own.size();
   }

@@ -1,9 +1,10 @@
 package io.sluice.verticles.server.websocket;
 
 import io.sluice.verticles.engine.channel.ChannelName;
-import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.eventbus.MessageConsumer;
+import io.sluice.verticles.server.pubsub.ChannelFanOut;
+import io.sluice.verticles.server.pubsub.ChannelMessage;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,9 +12,9 @@ import java.util.Map;
 
 /**
  * The join and leave events of one event loop's WebSocket connections, carried as pub/sub carries
- * messages: one event-bus address per channel (beside the channel's own, so Throttr subscribers
- * never see them), which a publish reaches on every node, and ONE consumer per channel and loop
- * handing each event to the loop's connections that asked for them. Used only from its loop.
+ * messages ({@link ChannelFanOut#presenceEvents}, apart from the messages, so Throttr subscribers
+ * never see them): each event reaches every loop of every node, and each loop hands it to its
+ * connections that asked for the channel's events. Used only from its loop.
  */
 final class PresenceEvents {
 
@@ -22,47 +23,39 @@ final class PresenceEvents {
     void presenceEvent(String event);
   }
 
-  private final EventBus eventBus;
-  private final Map<ChannelName, Listeners> channels = new HashMap<>();
+  private final ChannelFanOut fanOut;
+  private final Map<ChannelName, List<Listener>> channels = new HashMap<>();
 
-  private final class Listeners {
-    final List<Listener> listeners = new ArrayList<>();
-    final MessageConsumer<String> consumer;
-
-    Listeners(ChannelName name) {
-      consumer = eventBus.consumer(address(name), event -> {
+  /** Call on the loop: its listeners hear every node's events from now on. */
+  PresenceEvents(io.vertx.core.Vertx vertx) {
+    this.fanOut = ChannelFanOut.presenceEvents(vertx);
+    fanOut.listen(message -> {
+      List<Listener> listeners = channels.get(new ChannelName(message.channel()));
+      if (listeners != null) {
+        String event = new String(message.payload(), StandardCharsets.UTF_8);
         for (Listener listener : listeners.toArray(new Listener[0])) {
-          listener.presenceEvent(event.body());
+          listener.presenceEvent(event);
         }
-      });
-    }
-  }
-
-  PresenceEvents(EventBus eventBus) {
-    this.eventBus = eventBus;
-  }
-
-  static String address(ChannelName name) {
-    return name.address() + ".presence";
+      }
+    });
   }
 
   /** Sends {@code event} (its JSON text, made once) to every listener of the channel on every node. */
   void announce(ChannelName name, String event) {
-    eventBus.publish(address(name), event);
+    fanOut.publish(new ChannelMessage(name.bytes(), event.getBytes(StandardCharsets.UTF_8), ChannelMessage.NO_PUBLISHER));
   }
 
   void listen(ChannelName name, Listener listener) {
-    channels.computeIfAbsent(name, Listeners::new).listeners.add(listener);
+    channels.computeIfAbsent(name, n -> new ArrayList<>()).add(listener);
   }
 
   void stopListening(ChannelName name, Listener listener) {
-    Listeners channel = channels.get(name);
-    if (channel == null) {
+    List<Listener> listeners = channels.get(name);
+    if (listeners == null) {
       return;
     }
-    channel.listeners.remove(listener);
-    if (channel.listeners.isEmpty()) {
-      channel.consumer.unregister();
+    listeners.remove(listener);
+    if (listeners.isEmpty()) {
       channels.remove(name);
     }
   }

@@ -12,7 +12,7 @@ record PresenceLoop(PresenceRegistry registry, PresenceEvents events, PresenceCe
 
   /** Call on the loop. */
   static PresenceLoop on(Vertx vertx, Instance instance) {
-    return new PresenceLoop(instance.presence(), new PresenceEvents(vertx.eventBus()),
+    return new PresenceLoop(instance.presence(), new PresenceEvents(vertx),
         PresenceCensus.on(vertx, instance.presence(), instance.clock()), instance);
   }
 }

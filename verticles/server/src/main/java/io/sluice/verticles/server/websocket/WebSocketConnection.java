@@ -220,7 +220,7 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     byte[] name = channel.getBytes(StandardCharsets.UTF_8);
-    channels.heardEverywhere(name).onComplete(registered -> {
+    channels.whenHeardEverywhere(name, () -> {
       if (closed) {
         return;
       }

@@ -57,17 +57,41 @@ class ClusterChannelsTest {
     ThrottrClient subscriber = NODES.get(1).client(clients)
         .pushHandler(push -> pushed.tryComplete(new String(push.payload(), StandardCharsets.UTF_8)));
     assertThat(await(subscriber.subscribe("elsewhere"))).isTrue();
+    // SUBSCRIBE is answered once the other nodes know of the subscription: the first message is heard.
     assertThat(await(a.publish("elsewhere", "counted"))).isTrue();
-    // Delivery across nodes waits for Vert.x to announce the subscriber's consumer; the answer did not.
-    ClusterNodeUnderTest.awaitCondition("the subscriber on the other node gets a message", Duration.ofSeconds(10),
-        () -> {
-          assertThat(await(a.publish("elsewhere", "counted"))).isTrue();
-          return pushed.future().isComplete();
-        });
-    assertThat(pushed.future().result()).isEqualTo("counted");
+    assertThat(await(pushed.future())).isEqualTo("counted");
 
     assertThat(await(subscriber.unsubscribe("elsewhere"))).isTrue();
     assertThat(await(a.publish("elsewhere", "lost"))).isFalse();
+  }
+
+  /**
+   * A subscriber on one node hears the first message published on the other after its SUBSCRIBE was
+   * answered, on each of many new channels. (With a subscriber on the publisher's node too: Vert.x
+   * sends a channel's address to the nodes it already knows of, so per-channel registrations made
+   * this fail now and then.)
+   */
+  @Test
+  void aMessagePublishedAfterSubscribeWasAnsweredReachesItFromTheOtherNode() {
+    ThrottrClient publisher = NODES.get(0).client(clients);
+    ThrottrClient besidePublisher = NODES.get(0).client(clients);
+    List<String> heard = new java.util.ArrayList<>();
+    Promise<Void> lastHeard = Promise.promise();
+    ThrottrClient subscriber = NODES.get(1).client(clients).pushHandler(push -> {
+      heard.add(new String(push.payload(), StandardCharsets.UTF_8));
+      if (heard.get(heard.size() - 1).equals("m49")) {
+        lastHeard.complete();
+      }
+    });
+    for (int i = 0; i < 50; i++) {
+      String channel = "first-heard-" + i;
+      assertThat(await(besidePublisher.subscribe(channel))).isTrue();
+      assertThat(await(subscriber.subscribe(channel))).isTrue();
+      assertThat(await(publisher.publish(channel, "m" + i))).isTrue();
+    }
+    // Node A's messages reach node B in the order A sent them: once the last is in, all are.
+    await(lastHeard.future());
+    assertThat(heard).containsExactlyElementsOf(java.util.stream.IntStream.range(0, 50).mapToObj(i -> "m" + i).toList());
   }
 
   @Test
@@ -98,11 +122,9 @@ class ClusterChannelsTest {
   @Test
   void channelsListsEveryNodesChannelsOnceWithTheirCountersSummed() {
     ThrottrClient publisher = NODES.get(0).client(clients);
-    Promise<Void> reached = Promise.promise();
     Promise<Void> lastArrived = Promise.promise();
     ThrottrClient onA = NODES.get(0).client(clients);
     ThrottrClient onB = NODES.get(1).client(clients).pushHandler(push -> {
-      reached.tryComplete();
       if ("last".equals(new String(push.payload(), StandardCharsets.UTF_8))) {
         lastArrived.tryComplete();
       }
@@ -110,12 +132,7 @@ class ClusterChannelsTest {
     assertThat(await(onA.subscribe("tally"))).isTrue();
     assertThat(await(onB.subscribe("tally"))).isTrue();
     assertThat(await(onB.subscribe("tally-b-only"))).isTrue();
-    // Publishes sent before node A learns of node B's subscriber are not delivered there (pub/sub keeps
-    // nothing), so how many reach node B is not known in advance: publish until one does.
-    ClusterNodeUnderTest.awaitCondition("a message reaches the other node", Duration.ofSeconds(10), () -> {
-      await(publisher.publish("tally", "12345"));
-      return reached.future().isComplete();
-    });
+    assertThat(await(publisher.publish("tally", "12345"))).isTrue();
     // Node A's messages reach node B in the order A sent them: once a last one is in, none is still
     // crossing, and the two nodes' listings can no longer be taken on either side of one.
     assertThat(await(publisher.publish("tally", "last"))).isTrue();
