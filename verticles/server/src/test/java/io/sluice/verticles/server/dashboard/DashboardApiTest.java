@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.dashboard;
 
+import io.sluice.verticles.server.kit.ChannelCalls;
 import io.sluice.verticles.server.kit.ChannelFrames;
 import io.sluice.verticles.server.kit.Conversation;
 import io.sluice.verticles.server.kit.EventStream;
@@ -218,6 +219,9 @@ class DashboardApiTest {
   void connectionsOfEveryFrontAreListedWithTheirFigures() {
     try (Conversation client = tcp(); JsonWebSocket browser = await(JsonWebSocket.open(vertx, sut.httpPort()))) {
       insertOverTcp(client, List.of("x", "y"));
+      // The client's handshake completes before the server registers the WebSocket (it does so
+      // before reading from it): a first answer over the socket says it is registered.
+      assertThat(ChannelCalls.call(browser, new JsonObject().put("op", "none")).getString("event")).isEqualTo("error");
       JsonObject page = getJson("/api/connections");
       assertThat(page.getLong("total")).isEqualTo(2);
       JsonObject overTcp = byProtocol(page, "tcp");
