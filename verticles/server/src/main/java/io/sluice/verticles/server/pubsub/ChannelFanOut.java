@@ -27,6 +27,7 @@ import io.vertx.core.spi.cluster.ClusterManager;
 public final class ChannelFanOut {
 
   private static final DeliveryOptions HERE = new DeliveryOptions().setLocalOnly(true);
+  private static final DeliveryOptions ANYWHERE = new DeliveryOptions();
 
   private final EventBus eventBus;
   private final ClusterManager cluster;
@@ -70,7 +71,7 @@ public final class ChannelFanOut {
     }
     String self = cluster.getNodeId();
     for (String node : cluster.getNodes()) {
-      eventBus.publish(address(node), message, node.equals(self) ? HERE : new DeliveryOptions());
+      eventBus.publish(address(node), message, node.equals(self) ? HERE : ANYWHERE);
     }
   }
 }
