@@ -52,11 +52,11 @@ public interface Channels {
   }
 
   /**
-   * Runs {@code then} on the caller's thread once a message published on any node reaches this
-   * connection's subscription to {@code channel}: at once on a single node; in a cluster once the
-   * other nodes can send to this connection's event loop (from its start on).
+   * Runs {@code then} on the caller's thread once a message published on any node reaches every
+   * subscription this connection holds: at once on a single node; in a cluster once the other
+   * nodes can send to this connection's event loop (from shortly after its start on).
    */
-  default void whenHeardEverywhere(byte[] channel, Runnable then) {
+  default void whenHeardEverywhere(Runnable then) {
     then.run();
   }
 

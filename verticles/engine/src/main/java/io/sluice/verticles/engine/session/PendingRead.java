@@ -42,8 +42,8 @@ final class PendingRead {
   /** Their parts once every node answered, consumed in order while the read is answered. */
   List<OtherNodes> otherNodes;
   private int nextOtherNodes;
-  /** The channels its SUBSCRIBEs added, in a cluster, while answered: the replies wait until every node hears them. */
-  List<byte[]> subscribed;
+  /** Set while answered when a SUBSCRIBE of it added a subscription in a cluster: its replies wait until every node hears it. */
+  boolean subscribed;
 
   /** @param router where the requests go: one batch per {@linkplain ShardRouter#lanes lane} */
   PendingRead(ShardRouter router) {

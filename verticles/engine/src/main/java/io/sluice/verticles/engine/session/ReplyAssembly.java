@@ -130,14 +130,8 @@ final class ReplyAssembly {
         break;
       }
       case SUBSCRIBE: {
-        byte[] channel = ((Request.Subscribe) request).channel();
-        boolean subscribed = channels.subscribe(channel);
-        if (subscribed && channels.spansNodes()) {
-          if (read.subscribed == null) {
-            read.subscribed = new ArrayList<>();
-          }
-          read.subscribed.add(channel);
-        }
+        boolean subscribed = channels.subscribe(((Request.Subscribe) request).channel());
+        read.subscribed |= subscribed && channels.spansNodes();
         Responses.status(out, subscribed);
         break;
       }

@@ -14,7 +14,6 @@ import io.sluice.protocol.binary.codec.RequestDecoder;
 import io.sluice.protocol.binary.codec.RequestType;
 
 import java.util.ArrayDeque;
-import java.util.List;
 
 /**
  * One client connection's Throttr protocol engine, independent of the socket: it routes each
@@ -67,7 +66,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
   /** Why the connection closes once the requests read before bad input are answered; null while none came. */
   private String closeReason;
   private boolean closing;
-  /** A read's replies wait until every node hears the channels it subscribed to; the reads after it wait behind. */
+  /** A read's replies wait until every node hears what it subscribed to; the reads after it wait behind. */
   private boolean awaitingSubscriptions;
 
   /**
@@ -278,11 +277,12 @@ public final class ThrottrSession implements RequestDecoder.Handler {
       replies.answer(read, out);
       pendingRequests -= read.size();
       heldBytes -= read.heldBytes;
-      if (read.subscribed != null) {
+      if (read.subscribed) {
         // A SUBSCRIBE is answered once a message published after its answer, on any node, reaches it.
         awaitingSubscriptions = true;
-        writeOnceHeard(read.subscribed, 0, out);
+        ByteBuf held = out;
         out = null;
+        channels.whenHeardEverywhere(() -> writeOnceHeard(held));
         break;
       }
       if (writePerRead) {
@@ -297,11 +297,7 @@ public final class ThrottrSession implements RequestDecoder.Handler {
     closeIfAnswered();
   }
 
-  private void writeOnceHeard(List<byte[]> subscribed, int next, ByteBuf out) {
-    if (next < subscribed.size()) {
-      channels.whenHeardEverywhere(subscribed.get(next), () -> writeOnceHeard(subscribed, next + 1, out));
-      return;
-    }
+  private void writeOnceHeard(ByteBuf out) {
     awaitingSubscriptions = false;
     write(out);
     flush();

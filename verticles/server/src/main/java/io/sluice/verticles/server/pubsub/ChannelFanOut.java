@@ -20,8 +20,8 @@ import io.vertx.core.spi.cluster.ClusterManager;
  * (their node selectors are updated by the cluster manager's events), so a message published
  * after a SUBSCRIBE was answered could miss it. A node's fan-out address exists from its start,
  * and messages from one node to another arrive in the order they were sent: whatever a loop
- * subscribed to before a message reaches it, it gets. Every node is sent every message that the
- * publisher's census did not find without any subscriber; a cluster has a few nodes.
+ * subscribed to before a message reaches it, it gets. Every node is sent every message, unless
+ * the publisher's census found no subscriber anywhere; a cluster has a few nodes.
  * Thread-safe: the owner of a channel's history fans out from its shard thread.
  */
 public final class ChannelFanOut {

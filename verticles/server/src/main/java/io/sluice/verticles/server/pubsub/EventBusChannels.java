@@ -79,9 +79,9 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
     return subscription;
   }
 
-  /** {@inheritDoc} In a cluster, once Vert.x announced this loop's consumer (or failed to). */
+  /** {@inheritDoc} Once this loop's fan-out address is registered (or failed to be). */
   @Override
-  public void whenHeardEverywhere(byte[] channel, Runnable then) {
+  public void whenHeardEverywhere(Runnable then) {
     hub.registered().onComplete(registered -> then.run());
   }
 

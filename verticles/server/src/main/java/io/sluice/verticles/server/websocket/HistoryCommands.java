@@ -35,9 +35,10 @@ final class HistoryCommands {
    * {@code {"op":"subscribe","channel":…,"since":{"offset":41,"epoch":"…"}}}: the acknowledgement,
    * then every held message after the offset, then live ones.
    *
+   * @param acknowledged runs once the acknowledgement is sent (not when the connection closed first)
    * @return false when the connection holds the most subscriptions it may
    */
-  boolean subscribeSince(String channel, Object since, Object id) {
+  boolean subscribeSince(String channel, Object since, Object id, Runnable acknowledged) {
     ChannelHistories history = requireHistory();
     if (!(since instanceof JsonObject position) || !(position.getValue("offset") instanceof Number offset)
         || offset.longValue() < 0) {
@@ -57,6 +58,7 @@ final class HistoryCommands {
           String unreachable = failure == null ? null : "history not reachable: " + failure.getMessage();
           send.accept(JsonFrames.recoveredAck(channel, missed, unreachable, id));
           channels.recovered(recovering, missed);
+          acknowledged.run();
         }));
     return true;
   }

@@ -202,33 +202,32 @@ final class WebSocketConnection extends FrontConnection implements MessageAssemb
       return;
     }
     countRequest(RequestType.SUBSCRIBE);
+    byte[] name = channel.getBytes(StandardCharsets.UTF_8);
+    // The user joins presence once the subscribe is acknowledged, so that the client's own join
+    // event never comes before its ack; an unsubscribe or a close meanwhile means no join.
+    Runnable acknowledged = () -> {
+      if (channels.holds(name)) {
+        presence.join(channel, access.user(), joinLeave);
+      }
+    };
     boolean recovering = command.containsKey("since");
-    boolean subscribed = recovering ? history.subscribeSince(channel, command.getValue("since"), id)
-        : channels.subscribe(channel.getBytes(StandardCharsets.UTF_8));
+    boolean subscribed = recovering ? history.subscribeSince(channel, command.getValue("since"), id, acknowledged)
+        : channels.subscribe(name);
     if (!subscribed) {
       sendText(JsonFrames.error("this connection holds " + maxSubscriptions
           + " subscriptions, the most it may (--max-subscriptions)", id));
       return;
     }
-    // A recovering subscribe is acknowledged once the history is read, and joins presence at once.
-    // A plain one once messages published on any node reach it: in a cluster that waits for
-    // Vert.x to announce the loop's consumer, so a client that publishes (or has someone publish)
-    // after the ack is heard, from whichever node. Its join waits for the ack, so that the client's
-    // own join event never comes before it; an unsubscribe or a close meanwhile means no join.
-    if (recovering) {
-      presence.join(channel, access.user(), joinLeave);
-      return;
+    // A recovering subscribe is acknowledged once the history is read, a plain one once messages
+    // published on any node reach it: at once, but for the moments after a cluster node started.
+    if (!recovering) {
+      channels.whenHeardEverywhere(() -> {
+        if (!closed) {
+          sendText(JsonFrames.ack("subscribe", channel, true, id));
+          acknowledged.run();
+        }
+      });
     }
-    byte[] name = channel.getBytes(StandardCharsets.UTF_8);
-    channels.whenHeardEverywhere(name, () -> {
-      if (closed) {
-        return;
-      }
-      sendText(JsonFrames.ack("subscribe", channel, true, id));
-      if (channels.holds(name)) {
-        presence.join(channel, access.user(), joinLeave);
-      }
-    });
   }
 
   /** The latest messages of a channel the client may subscribe to. */

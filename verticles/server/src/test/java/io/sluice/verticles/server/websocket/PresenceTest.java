@@ -130,6 +130,21 @@ class PresenceTest {
     assertThat(await(alice.next())).isEqualTo(event("leave", "chat.a", "bob", bobId));
   }
 
+  /** As for a plain subscribe: the ack, here once the history is read, comes before the client's own join. */
+  @Test
+  void aRecoveringSubscribersOwnJoinComesAfterItsAck() {
+    JsonWebSocket alice = withPresence("alice");
+    for (int i = 0; i < 20; i++) {
+      String channel = "chat.back." + i;
+      JsonObject back = subscribeWithJoinLeave(channel, i)
+          .put("since", new JsonObject().put("offset", 0).put("epoch", "0123456789abcdef"));
+      JsonObject first = call(alice, back);
+      assertThat(first.getString("event")).as(first.encode()).isEqualTo("ack");
+      JsonObject join = await(alice.next());
+      assertThat(join).isEqualTo(event("join", channel, "alice", join.getString("connection")));
+    }
+  }
+
   @Test
   void presenceAndJoinLeaveNeedThePresenceRight() {
     JsonWebSocket plain = clients.user("carol", Jwts.grants(List.of("chat.*"), List.of()));
