@@ -67,9 +67,10 @@ class ClusterChannelsTest {
 
   /**
    * A subscriber on one node hears the first message published on the other after its SUBSCRIBE was
-   * answered, on each of many new channels. (With a subscriber on the publisher's node too: Vert.x
-   * sends a channel's address to the nodes it already knows of, so per-channel registrations made
-   * this fail now and then.)
+   * answered, on each of many new channels. A subscriber on the publisher's node too makes it the
+   * case a per-channel registration would miss: Vert.x sends to the nodes it already knows listen
+   * at an address, and learns of a new one later. (That race is narrow on loopback: this test did
+   * not catch it in two runs of the old code; the CHANNELS case below did once.)
    */
   @Test
   void aMessagePublishedAfterSubscribeWasAnsweredReachesItFromTheOtherNode() {
