@@ -126,13 +126,23 @@ class ChatExampleBrowserTest {
         .until(driver -> driver.findElements(By.cssSelector("#members li[data-user='" + user + "']")).isEmpty());
   }
 
-  /** Waits until, in {@code window}, each of {@code expected} is in the text of one of the elements. */
+  /**
+   * Waits until, in {@code window}, each of {@code expected} is in the text of one of the elements. The
+   * texts are read in one script: the page rebuilds its member list on every presence event, so an
+   * element found by one WebDriver call may be gone by the next.
+   */
   private static void awaitText(String window, String selector, List<String> expected) {
     browser.switchTo().window(window);
     new WebDriverWait(browser, WITHIN).withMessage(() -> selector + " shows " + expected).until(driver -> {
-      List<String> shown = driver.findElements(By.cssSelector(selector)).stream().map(e -> e.getText()).toList();
+      List<String> shown = textsOf(selector);
       return expected.stream().allMatch(text -> shown.stream().anyMatch(line -> line.contains(text)));
     });
+  }
+
+  private static List<String> textsOf(String selector) {
+    Object texts = ((JavascriptExecutor) browser).executeScript(
+        "return [...document.querySelectorAll(arguments[0])].map(item => item.innerText)", selector);
+    return ((List<?>) texts).stream().map(String::valueOf).toList();
   }
 
   @Test
