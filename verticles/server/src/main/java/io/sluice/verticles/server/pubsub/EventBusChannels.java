@@ -282,7 +282,8 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
       directory.countDroppedPush();
     }
     // Counted last: whoever sees a delivery in the subscription's bytes (CHANNEL, the dashboard) sees
-    // it handled, pushed or dropped, in the connection's figures too.
+    // it handled, pushed or dropped, in the connection's figures too. Still before the client can see
+    // the push: its flush waits for the end of this loop turn (PushFlushes).
     subscription.countDelivery(message.payload().length);
   }
 }
