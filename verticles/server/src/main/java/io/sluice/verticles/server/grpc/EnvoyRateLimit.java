@@ -47,6 +47,9 @@ public final class EnvoyRateLimit {
   private final Optional<XdsConfigClient> xds;
   private volatile String listenerFailure;
   private long watchTimer = -1;
+  /** Held by a look at the files from its start to its end, and by {@link #stopWatching}. */
+  private final Object watchLock = new Object();
+  private boolean watching;
 
   /** @param callers where each gRPC call's caller is counted for the dashboard's Connections view */
   public EnvoyRateLimit(Vertx vertx, RlsSettings settings, ShardDirectory shards, Clock clock, MeterRegistry metrics,
@@ -151,12 +154,29 @@ public final class EnvoyRateLimit {
   /** Looks at the config's files every second and reloads them when they change. */
   public void watch() {
     if (settings.config().path() != null) {
-      watchTimer = vertx.setPeriodic(WATCH_PERIOD_MILLIS, id -> reloadWith(RlsConfigSource::reloadIfChanged));
+      synchronized (watchLock) {
+        watching = true;
+      }
+      watchTimer = vertx.setPeriodic(WATCH_PERIOD_MILLIS, id -> reloadWith(this::reloadIfWatchedAndChanged));
     }
   }
 
+  /**
+   * Stops looking at the files. A look the timer started before runs on a worker thread, maybe
+   * later: it reloads nothing once this has returned, so files changed from then on (a SIGHUP's
+   * install, say) are not reloaded and reported a second time by it.
+   */
   public void stopWatching() {
     vertx.cancelTimer(watchTimer);
+    synchronized (watchLock) {
+      watching = false;
+    }
+  }
+
+  private RlsConfigSource.Reload reloadIfWatchedAndChanged(RlsConfigSource source) {
+    synchronized (watchLock) {
+      return watching ? source.reloadIfChanged() : new RlsConfigSource.Reload(RlsConfigSource.Outcome.UNCHANGED, "");
+    }
   }
 
   /**

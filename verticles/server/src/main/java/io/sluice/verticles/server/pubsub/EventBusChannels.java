@@ -275,12 +275,15 @@ public final class EventBusChannels implements Channels, ChannelHub.Member {
   }
 
   private void deliverNow(Subscription subscription, ChannelMessage message) {
-    subscription.countDelivery(message.payload().length);
     if (sink.push(message)) {
       connection.addReceivedBytes(message.payload().length);
     } else {
       connection.countDroppedPush();
       directory.countDroppedPush();
     }
+    // Counted last: whoever sees a delivery in the subscription's bytes (CHANNEL, the dashboard) sees
+    // it handled, pushed or dropped, in the connection's figures too. Still before the client can see
+    // the push: its flush waits for the end of this loop turn (PushFlushes).
+    subscription.countDelivery(message.payload().length);
   }
 }

@@ -6,6 +6,7 @@ import io.sluice.verticles.strategies.algorithm.FixedWindow;
 import io.sluice.verticles.strategies.policy.KeyExtractor;
 import io.sluice.verticles.strategies.policy.Policies;
 import io.sluice.verticles.strategies.policy.Policy;
+import io.sluice.verticles.server.kit.FixedPorts;
 import io.sluice.verticles.server.kit.HttpCalls;
 import io.sluice.verticles.server.kit.HttpCalls.Answer;
 import io.vertx.core.http.HttpServer;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +62,9 @@ class NginxAuthRequestTest {
     upstream = await(sluice.vertx.createHttpServer()
         .requestHandler(request -> request.response().end("hello from " + request.path()))
         .listen(0, "127.0.0.1"));
-    nginxPort = freePort();
+    // Below the ephemeral range: nginx binds it only after its start, and a port the kernel hands out
+    // to outgoing connections could be taken meanwhile by any of them (see FixedPorts).
+    nginxPort = FixedPorts.free();
     Path conf = directory.resolve("nginx.conf");
     Files.writeString(conf, config(sluice.sut.httpPort(), upstream.actualPort(), nginxPort));
     nginx = new ProcessBuilder(binary.get().toString(), "-p", directory.toString(), "-c", conf.toString(),
@@ -156,12 +158,6 @@ class NginxAuthRequestTest {
         .map(dir -> Path.of(dir, "nginx"))
         .filter(Files::isExecutable)
         .findFirst();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 
   private void awaitListening(int port) throws Exception {

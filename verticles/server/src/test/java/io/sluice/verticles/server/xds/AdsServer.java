@@ -138,12 +138,15 @@ final class AdsServer implements AutoCloseable {
     return new StreamObserver<>() {
       @Override
       public void onNext(DiscoveryRequest request) {
-        requests.add(request);
         synchronized (AdsServer.this) {
           boolean subscription = request.getResponseNonce().isEmpty();
           if (subscription && snapshot != null && stream == responses) {
             responses.onNext(snapshot);
           }
+          // Recorded only once its snapshot is sent or not, under the lock push takes: a test that
+          // has seen a subscription and then pushes sends that version once. Recorded before, a push
+          // could slip in between and the subscription send it a second time, ACKed twice.
+          requests.add(request);
         }
       }
 

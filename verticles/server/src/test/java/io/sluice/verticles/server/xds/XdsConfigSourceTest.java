@@ -149,9 +149,9 @@ class XdsConfigSourceTest {
     http = new HttpCalls(vertx, sut.httpPort());
     ads.nextRequest();
     ads.push("v1", "n1", List.of(edge(3)));
-    // answerTo: the server sends its snapshot on each new subscription as well as on a push, so v1
-    // may come twice when the push meets the subscription, and be ACKed twice; each request says
-    // which response it answers (a full run read the second ACK of v1 where v2's was expected).
+    // answerTo: each request says which response it answers. (A full run once read a second ACK of
+    // v1 where v2's was expected: the push had met the subscription in AdsServer, which sent v1 to
+    // both; AdsServer now records a subscription only once it has answered it.)
     assertAck(ads.answerTo("n1"), "v1", "n1");
     Poll.until("ready with a domain", () -> http.get("/ready").status() == 200);
 
