@@ -170,6 +170,15 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   @Override
   public void ship(String backup, ByteBuf changes, long firstChangeNanos, int[] partitions, Runnable settled) {
     request(backup, changes, ack -> {
+      if (ack.failed()) {
+        // The copies that make it good are decided on the loop: in flight until then, so the
+        // gauge does not read zero while the backup lacks these changes.
+        meters.replicaSent();
+        loop.runOnContext(v -> {
+          reseed(backup, partitions);
+          meters.replicaSettled();
+        });
+      }
       // Settled first: the lane ships what waited before the in-flight gauge can read zero.
       settled.run();
       meters.replicaSettled();
@@ -179,7 +188,6 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
         // At most MAX_UNACKNOWLEDGED such lines per shard thread and backup per request timeout.
         notTaken(PartitionMessages.CHANGE_BATCH, "a batch of changes (its " + partitions.length
             + " partitions are sent whole again)", backup, ack.cause());
-        loop.runOnContext(v -> reseed(backup, partitions));
       }
     });
   }
