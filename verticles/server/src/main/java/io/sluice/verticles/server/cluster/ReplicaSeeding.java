@@ -118,8 +118,9 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
             ClusterNode.handoffDeadlineNanos(), took);
       }
       records.release();
-    }).andThen(decided -> meters.replicaSettled()).compose(v -> taken.isEmpty() ? Future.failedFuture("partition " + partition + " is not served here any more")
-        : Future.join(taken).<Void>mapEmpty());
+    }).andThen(decided -> meters.replicaSettled())
+        .compose(v -> taken.isEmpty() ? Future.failedFuture("partition " + partition + " is not served here any more")
+            : Future.join(taken).<Void>mapEmpty());
   }
 
   /**
