@@ -207,7 +207,25 @@ public final class ClusterNode extends VerticleBase {
       previous = PartitionTable.of(others, backups);
     }
     PartitionTable next = PartitionTable.of(counted, backups);
-    table = next;
+    // The new table is visible (and the node may read ready) before the loop below decides the
+    // copies it needs: counted in flight meanwhile, so no wait for the backups ends in between.
+    meters.replicaSent();
+    try {
+      table = next;
+      follow(previous, next, live, firstTable);
+    } finally {
+      meters.replicaSettled();
+    }
+    if (firstTable) {
+      loaded.handOver();
+      LOG.log(System.Logger.Level.INFO, "cluster member " + self + " joined: " + next.members().size()
+          + " members, owns " + next.owned(self) + " of " + PartitionTable.PARTITIONS + " partitions, backs up "
+          + next.backedUp(self));
+    }
+  }
+
+  /** Per partition, what the change from {@code previous} to {@code next} asks of this node. */
+  private void follow(PartitionTable previous, PartitionTable next, List<String> live, boolean firstTable) {
     boolean membersChanged = !next.members().equals(previous.members());
     for (int p = 0; p < PartitionTable.PARTITIONS; p++) {
       String was = previous.owner(p);
@@ -249,12 +267,6 @@ public final class ClusterNode extends VerticleBase {
           work.on(p, Snapshots::clear);
         }
       }
-    }
-    if (firstTable) {
-      loaded.handOver();
-      LOG.log(System.Logger.Level.INFO, "cluster member " + self + " joined: " + next.members().size()
-          + " members, owns " + next.owned(self) + " of " + PartitionTable.PARTITIONS + " partitions, backs up "
-          + next.backedUp(self));
     }
   }
 

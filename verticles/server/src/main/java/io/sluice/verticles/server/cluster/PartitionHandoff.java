@@ -146,13 +146,13 @@ final class PartitionHandoff {
             return;
           }
           ByteBuf records = ((BufferInternal) reply.result().body()).getByteBuf();
-          work.on(partition, store -> {
+          seeding.seedOnceServed(() -> work.on(partition, store -> {
             ByteBuf own = keepLoaded ? Snapshots.take(store) : Unpooled.EMPTY_BUFFER;
             Snapshots.install(store, records);
             Snapshots.merge(store, own);
             splitCopies.joinAgain(partition, store);
             states.set(partition, PartitionStates.SERVING);
-          }).onSuccess(v -> seeding.seedBackupsBut(partition, from));
+          }), () -> seeding.seedBackupsBut(partition, from));
         });
   }
 
@@ -160,9 +160,9 @@ final class PartitionHandoff {
   private void serveWithout(int partition, String from, String why) {
     missed.missed(partition, from, why);
     splitCopies.forget(partition);
-    work.on(partition, store -> {
+    seeding.seedOnceServed(() -> work.on(partition, store -> {
       TakenOverHistories.renew(store);
       states.set(partition, PartitionStates.SERVING);
-    }).onSuccess(v -> seeding.seedBackups(partition));
+    }), () -> seeding.seedBackups(partition));
   }
 }

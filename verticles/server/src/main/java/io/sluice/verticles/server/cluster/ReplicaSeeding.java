@@ -79,14 +79,33 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   }
 
   /**
+   * Runs {@code serving} (the work after which this node serves the partition), then {@code seed}s
+   * its backups. Counted in flight from before that work: between the partition served (the node
+   * may read ready then) and its copies sent, the in-flight gauge must not read zero, or a wait
+   * for every copy to be on its backups could end before this one began.
+   */
+  void seedOnceServed(Supplier<Future<Void>> serving, Runnable seed) {
+    meters.replicaSent();
+    serving.get().onComplete(served -> {
+      if (served.succeeded()) {
+        seed.run();
+      }
+      meters.replicaSettled();
+    });
+  }
+
+  /**
    * Copies the partition whole to each of {@code targets}, on its shard thread, before any later
-   * change; completes once each took it or failed (logged).
+   * change; completes once each took it or failed (logged). Counted in flight from now, not from
+   * when the shard thread takes the copy (the messages are counted before this settles): zero in
+   * flight means every copy decided so far is on its backups.
    */
   private Future<Void> seed(int partition, List<String> targets) {
     if (targets.isEmpty()) {
       return Future.succeededFuture();
     }
     List<Future<Void>> taken = new ArrayList<>(targets.size());
+    meters.replicaSent();
     return work.on(partition, store -> {
       if (!states.serving(partition)) {
         return;
@@ -99,8 +118,9 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
             ClusterNode.handoffDeadlineNanos(), took);
       }
       records.release();
-    }).compose(v -> taken.isEmpty() ? Future.failedFuture("partition " + partition + " is not served here any more")
-        : Future.join(taken).<Void>mapEmpty());
+    }).andThen(decided -> meters.replicaSettled())
+        .compose(v -> taken.isEmpty() ? Future.failedFuture("partition " + partition + " is not served here any more")
+            : Future.join(taken).<Void>mapEmpty());
   }
 
   /**
@@ -151,6 +171,15 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
   @Override
   public void ship(String backup, ByteBuf changes, long firstChangeNanos, int[] partitions, Runnable settled) {
     request(backup, changes, ack -> {
+      if (ack.failed()) {
+        // The copies that make it good are decided on the loop: in flight until then, so the
+        // gauge does not read zero while the backup lacks these changes.
+        meters.replicaSent();
+        loop.runOnContext(v -> {
+          reseed(backup, partitions);
+          meters.replicaSettled();
+        });
+      }
       // Settled first: the lane ships what waited before the in-flight gauge can read zero.
       settled.run();
       meters.replicaSettled();
@@ -160,7 +189,6 @@ final class ReplicaSeeding implements ReplicaFeed.Shipper {
         // At most MAX_UNACKNOWLEDGED such lines per shard thread and backup per request timeout.
         notTaken(PartitionMessages.CHANGE_BATCH, "a batch of changes (its " + partitions.length
             + " partitions are sent whole again)", backup, ack.cause());
-        loop.runOnContext(v -> reseed(backup, partitions));
       }
     });
   }

@@ -1,5 +1,7 @@
 package io.sluice.verticles.server.cluster;
 
+import com.hazelcast.cluster.Cluster;
+import com.hazelcast.cluster.ClusterState;
 import io.sluice.verticles.engine.time.ManualClock;
 import io.sluice.verticles.server.kit.ClusterNodeUnderTest;
 import io.sluice.verticles.server.kit.ClusterNodes;
@@ -42,10 +44,17 @@ class HazelcastMergeTest {
     // The first names the second, which is not up yet: it makes a cluster alone (after the join
     // timeout); the second names no one and makes its own. The first's split-brain check finds it.
     nodes.add(ClusterNodeUnderTest.startOn(ClusterNodeUnderTest.freePort(), List.of(laterPort), clock));
+    // The split-brain checks (every 3 s) may merge the two from the moment the second's member
+    // port listens: 3 to 6 s later here, which a loaded machine can spend before the second serves
+    // and counts itself alone. A frozen cluster looks for no other, and the second, which names no
+    // one, learns of it only when it does: both are seen apart first, then the merge may come.
+    Cluster first = nodes.get(0).hazelcast().getCluster();
+    first.changeClusterState(ClusterState.FROZEN);
     nodes.add(ClusterNodeUnderTest.startOn(laterPort, List.of(), clock));
     for (ClusterNodeUnderTest node : nodes) {
       assertThat(node.node().table().members()).containsExactly(node.node().self());
     }
+    first.changeClusterState(ClusterState.ACTIVE);
 
     ClusterNodeUnderTest.awaitCondition("the two clusters merged, and both nodes count and serve both",
         Duration.ofSeconds(60), () -> nodes.stream().allMatch(node -> node.node().ready()

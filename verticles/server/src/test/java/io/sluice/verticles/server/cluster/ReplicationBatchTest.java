@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.time.Duration;
 
@@ -130,6 +132,48 @@ class ReplicationBatchTest {
     ClusterNodeUnderTest.awaitFormed(nodes);
     ThrottrClient reader = backup.client(cluster.clients());
     keys.forEach(key -> assertThat(await(reader.query(key)).quota()).as("%s on the backup", key).isEqualTo(4));
+  }
+
+  /**
+   * A copy to a backup counts in flight from the moment it is decided, not from when its shard
+   * thread gets to take it: a wait for every copy to be on its backups must not end while that
+   * thread is still busy with earlier work. (It did: SplitHealTest could read the other node's
+   * copy, then stop it serving, before the owner's seed had left, which was then installed over it.)
+   */
+  @Test
+  void aCopyCountsInFlightFromTheMomentItIsDecided() throws InterruptedException {
+    nodes.addAll(ClusterNodeUnderTest.startPair(clock));
+    ClusterNodeUnderTest owner = nodes.get(0);
+    int partition = keysOwnedBy(owner).keySet().iterator().next();
+    ClusterNodeUnderTest.awaitReplicated(nodes);
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Promise<Void> decided = Promise.promise();
+    owner.node().loop().runOnContext(v -> {
+      // The partition's shard thread is busy with earlier work when the copy is decided.
+      owner.node().work().on(partition, store -> {
+        held.countDown();
+        awaitUninterruptibly(release);
+      });
+      owner.node().seeding().seedBackups(partition);
+      decided.complete();
+    });
+    try {
+      await(decided.future());
+      assertThat(held.await(10, TimeUnit.SECONDS)).as("the shard thread runs the earlier work").isTrue();
+      assertThat(owner.node().meters().replicasInFlight()).as("the copy, decided, not taken yet").isPositive();
+    } finally {
+      release.countDown();
+    }
+    ClusterNodeUnderTest.awaitReplicated(nodes);
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** {@link #KEYS} keys the node owns, by partition. */

@@ -244,11 +244,15 @@ public final class ClusterNodeUnderTest implements AutoCloseable {
     return metrics;
   }
 
+  /** This node's Hazelcast member. */
+  public com.hazelcast.core.HazelcastInstance hazelcast() {
+    return ((HazelcastClusterManager) ((VertxInternal) vertx).clusterManager()).getHazelcastInstance();
+  }
+
   /** Ends the member abruptly, as a crash would: no handoff, no goodbye to Hazelcast. */
   public void crash() {
     closed = true;
-    ((HazelcastClusterManager) ((VertxInternal) vertx).clusterManager()).getHazelcastInstance()
-        .getLifecycleService().terminate();
+    hazelcast().getLifecycleService().terminate();
     vertx.close();
   }
 
