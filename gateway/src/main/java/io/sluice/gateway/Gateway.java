@@ -87,6 +87,9 @@ public final class Gateway {
     try {
       SluiceServer server = SluiceServer.start(vertx, settings, Version.current(), clock, metrics)
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      // Before the start line: whoever sees it may send SIGHUP at once, and until the handler is
+      // installed the JVM takes SIGHUP as SIGTERM and stops.
+      reloadOnHangup(config, reread, metrics, server);
       LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
       LOG.log(System.Logger.Level.INFO, tracing.description());
       LOG.log(System.Logger.Level.INFO, "records: at most " + (config.maxKeys() == Long.MAX_VALUE ? "unlimited" : config.maxKeys())
@@ -107,33 +110,6 @@ public final class Gateway {
           + (tls.clientCa().isPresent() ? ", client certificates required" : "") + ")"));
       ExposureWarning.of(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
       ExposureWarning.ofCluster(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
-      Reloader reloader = new Reloader(config, reread, metrics, Clock.SYSTEM, server.lastReload())
-          .add("policies", next -> {
-            Policies policies = next.policies();
-            return () -> server.replacePolicies(policies).describe();
-          })
-          .add("udp rules", next -> {
-            RuleSet rules = UdpRules.load(next.config().rulesFile());
-            return () -> {
-              server.replaceUdpRules(rules);
-              return "udp rules read again";
-            };
-          });
-      reloader.add("tls certificates and token file", next -> () -> {
-        server.reload();
-        return "tls certificates and token file read again";
-      });
-      RlsConfigSource rlsConfig = server.rateLimitService().settings().config();
-      if (rlsConfig.path() != null) {
-        reloader.add("rls config", next -> {
-          RlsConfig read = rlsConfig.read();
-          return () -> {
-            server.rateLimitService().install(read);
-            return "rls config domains " + read.domains().keySet().stream().sorted().toList();
-          };
-        });
-      }
-      HangupSignal.onHangup(reloader::reload);
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
@@ -143,6 +119,38 @@ public final class Gateway {
       tracing.stop();
       throw new Exception(rootMessage(e), e);
     }
+  }
+
+  /** SIGHUP, from now on, reads the configuration again and reloads what may change ({@link Reloader}). */
+  private static void reloadOnHangup(SluiceConfig config, Callable<Reread> reread, PrometheusMeterRegistry metrics,
+                                     SluiceServer server) {
+    Reloader reloader = new Reloader(config, reread, metrics, Clock.SYSTEM, server.lastReload())
+        .add("policies", next -> {
+          Policies policies = next.policies();
+          return () -> server.replacePolicies(policies).describe();
+        })
+        .add("udp rules", next -> {
+          RuleSet rules = UdpRules.load(next.config().rulesFile());
+          return () -> {
+            server.replaceUdpRules(rules);
+            return "udp rules read again";
+          };
+        });
+    reloader.add("tls certificates and token file", next -> () -> {
+      server.reload();
+      return "tls certificates and token file read again";
+    });
+    RlsConfigSource rlsConfig = server.rateLimitService().settings().config();
+    if (rlsConfig.path() != null) {
+      reloader.add("rls config", next -> {
+        RlsConfig read = rlsConfig.read();
+        return () -> {
+          server.rateLimitService().install(read);
+          return "rls config domains " + read.domains().keySet().stream().sorted().toList();
+        };
+      });
+    }
+    HangupSignal.onHangup(reloader::reload);
   }
 
   /** A clustered Vert.x: bounded by the join timeout when named members are down. */

@@ -85,21 +85,27 @@ final class Reloader {
     return this;
   }
 
-  /** Runs on SIGHUP's thread; one reload at a time. */
+  /**
+   * Runs on SIGHUP's thread; one reload at a time. The report and the counters change before any
+   * line of the reload is written: whoever reads a line (an operator, a script, a test) and then
+   * asks the admin API or /metrics finds the reload the line tells of, not the one before.
+   */
   synchronized void reload() {
     long atMillis = TimeUnit.NANOSECONDS.toMillis(clock.epochNanos());
+    List<Line> lines = new ArrayList<>();
     Reread next;
     try {
       next = configuration.call();
     } catch (Exception unreadable) {
       last.record(new ReloadReport(atMillis, List.of(refuse(CONFIGURATION, unreadable,
-          "reload refused, nothing changed: "))));
+          "reload refused, nothing changed: ", lines))));
+      lines.forEach(Line::write);
       return;
     }
     List<String> fixed = started.changedSettings(next.config());
     if (!fixed.isEmpty()) {
-      LOG.log(System.Logger.Level.WARNING, "reload: these options cannot change while Sluice runs and keep their"
-          + " values until a restart: " + String.join(", ", fixed), Map.of("options", String.join(" ", fixed)));
+      lines.add(new Line(System.Logger.Level.WARNING, "reload: these options cannot change while Sluice runs and keep"
+          + " their values until a restart: " + String.join(", ", fixed), Map.of("options", String.join(" ", fixed))));
     }
     List<ReloadReport.PartResult> results = new ArrayList<>();
     for (Map.Entry<String, Part> part : parts.entrySet()) {
@@ -107,7 +113,8 @@ final class Reloader {
       try {
         install = part.getValue().prepare(next);
       } catch (Exception invalid) {
-        results.add(refuse(part.getKey(), invalid, "reload: " + part.getKey() + " refused, the previous one stays in service: "));
+        results.add(refuse(part.getKey(), invalid, "reload: " + part.getKey() + " refused, the previous one stays in service: ",
+            lines));
         continue;
       }
       results.add(new ReloadReport.PartResult(part.getKey(), true, install.install()));
@@ -116,15 +123,24 @@ final class Reloader {
     List<String> changes = results.stream().filter(ReloadReport.PartResult::reloaded)
         .map(ReloadReport.PartResult::detail).collect(Collectors.toList());
     if (!changes.isEmpty()) {
-      LOG.log(System.Logger.Level.INFO, "reloaded: " + String.join("; ", changes), Map.of("result", "ok"));
+      lines.add(new Line(System.Logger.Level.INFO, "reloaded: " + String.join("; ", changes), Map.of("result", "ok")));
     }
     last.record(new ReloadReport(atMillis, results));
+    lines.forEach(Line::write);
   }
 
-  private ReloadReport.PartResult refuse(String name, Exception reason, String prefix) {
+  /** Counts a refused part and adds the WARN line that says why to {@code lines}. */
+  private ReloadReport.PartResult refuse(String name, Exception reason, String prefix, List<Line> lines) {
     result(name, "refused").increment();
-    LOG.log(System.Logger.Level.WARNING, prefix + reason.getMessage(), Map.of("part", name, "result", "refused"));
+    lines.add(new Line(System.Logger.Level.WARNING, prefix + reason.getMessage(), Map.of("part", name, "result", "refused")));
     return new ReloadReport.PartResult(name, false, reason.getMessage());
+  }
+
+  /** A line of the log, with the fields the JSON format adds; written once the reload is recorded. */
+  private record Line(System.Logger.Level level, String message, Map<String, String> fields) {
+    void write() {
+      LOG.log(level, message, fields);
+    }
   }
 
   /** Both series of a part from the start, so that a dashboard sees a zero before the first reload. */

@@ -46,7 +46,7 @@ class GatewayLogsTest {
 
       gateway.signal("TERM");
       gateway.awaitExit();
-      List<String> lines = gateway.output().lines().toList();
+      List<String> lines = gateway.output().lines().filter(line -> !ChildProcess.blockedThreadWarning(line)).toList();
       assertThat(lines).isNotEmpty();
       for (String line : lines) {
         JsonObject event = new JsonObject(line);
@@ -65,7 +65,8 @@ class GatewayLogsTest {
     try (ChildProcess gateway = ChildProcess.start(ChildProcess.gatewayCommand("--tcp-port", "0", "--http-port", "0", "--grpc-port", "0",
         "--udp-port", "0"), Map.of("TZ", "UTC"), directory)) {
       gateway.awaitLine(Pattern.compile("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d) INFO io\\.sluice\\.gateway\\.Gateway: Sluice .* serving Throttr"));
-      assertThat(gateway.output()).doesNotContain("WARN").doesNotContain("already registered");
+      assertThat(gateway.output().lines().filter(line -> !ChildProcess.blockedThreadWarning(line)))
+          .noneMatch(line -> line.contains("WARN")).noneMatch(line -> line.contains("already registered"));
     }
   }
 }

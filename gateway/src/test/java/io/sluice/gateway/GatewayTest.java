@@ -69,7 +69,7 @@ class GatewayTest {
   @Test
   void theDashboardPageComesWithSecurityHeaders() throws Exception {
     gateway = Gateway.start(((Invocation.Run) ConfigLoader.load(
-        List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0"), Map.of())).config());
+        List.of("--tcp-port", "0", "--http-port", "0", "--udp-port", "0", "--grpc-port", "0"), Map.of())).config());
     var http = java.net.http.HttpClient.newHttpClient();
     var page = http.send(java.net.http.HttpRequest.newBuilder(
             java.net.URI.create("http://127.0.0.1:" + gateway.server().httpPort() + "/")).build(),

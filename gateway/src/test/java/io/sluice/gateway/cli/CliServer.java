@@ -5,6 +5,7 @@ import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
 import io.sluice.gateway.config.Reread;
 import io.sluice.gateway.config.SluiceConfig;
+import io.sluice.gateway.process.Waits;
 import io.sluice.verticles.engine.time.ManualClock;
 
 import java.io.ByteArrayInputStream;
@@ -48,6 +49,16 @@ final class CliServer implements AutoCloseable {
   void toNextMinuteTick() {
     long minute = Duration.ofMinutes(1).toNanos();
     clock.advance(Duration.ofNanos(minute - (clock.epochNanos() - startedAtNanos) % minute));
+  }
+
+  /**
+   * Waits until the server holds no client connection. A run of the client closes its connection as
+   * it ends, but the server learns of that close on its own event loop, later: a command that counts
+   * connections, run right after another, could otherwise count the earlier run's too.
+   */
+  void awaitNoConnections() {
+    Waits.until(Duration.ofSeconds(30), "the server saw the connections of earlier runs close",
+        () -> gateway.server().instance().connections().size() == 0);
   }
 
   int tcpPort() {

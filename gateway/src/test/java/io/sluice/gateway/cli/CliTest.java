@@ -128,6 +128,7 @@ class CliTest {
     Run info = cli("info");
     assertThat(info.status()).isZero();
     assertThat(info.out()).contains("version: ").containsPattern("keys: \\d+").containsPattern("connections: [1-9]");
+    server.awaitNoConnections();
     assertThat(cli("connections").out()).containsPattern("[0-9a-f]{32}  127\\.0\\.0\\.1:\\d+  read \\d+ B").contains("(1 connection)");
   }
 
@@ -158,10 +159,11 @@ class CliTest {
    */
   @Test
   void infoCountsTheBytesOfTheOpenConnections() {
-    Waits.until(Duration.ofSeconds(10), "earlier runs' connections closed", () -> cli("info").out().contains("connections: 1\n"));
+    server.awaitNoConnections();
     Run session = server.prompt("insert ib 5 60\nquery ib\ninfo\n");
     assertThat(session.out()).contains("connections: 1\n")
         .contains("bytes read: " + (3 + 4 + 2 + 2 + 2 + 1) + " by the connections open now, ");
+    server.awaitNoConnections();
     assertThat(cli("info").out()).as("a one-shot info has sent its 1 byte").contains("bytes read: 1 by the connections open now");
     server.toNextMinuteTick();
     Waits.until(Duration.ofSeconds(10), "the server's once-a-second roll saw the tick",

@@ -8,13 +8,13 @@ import io.sluice.gateway.Gateway;
 import io.sluice.gateway.config.ConfigLoader;
 import io.sluice.gateway.config.Invocation;
 import io.sluice.gateway.process.ChildProcess;
+import io.sluice.gateway.process.Ports;
 import io.sluice.verticles.server.cluster.ClusterNode;
 import io.sluice.verticles.engine.routing.PartitionTable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ class TakenPortTest {
 
   @Test
   void aNodeThatCannotListenExitsWithoutJoining() throws Exception {
-    int clusterPort = freePort();
+    int clusterPort = Ports.free();
     Invocation invocation = ConfigLoader.load(List.of("--cluster", "--cluster-port", String.valueOf(clusterPort),
         "--tcp-port", "0", "--http-port", "0", "--grpc-port", "0", "--udp-port", "0", "--event-loops", "1"), Map.of());
     member = Gateway.start(((Invocation.Run) invocation).config());
@@ -64,7 +64,7 @@ class TakenPortTest {
 
     try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       ChildProcess.Finished refused = ChildProcess.run(ChildProcess.gatewayCommand("--cluster",
-          "--cluster-port", String.valueOf(freePort()), "--cluster-members", "127.0.0.1:" + clusterPort,
+          "--cluster-port", String.valueOf(Ports.free()), "--cluster-members", "127.0.0.1:" + clusterPort,
           "--tcp-port", "0", "--http-port", "0", "--udp-port", "0", "--grpc-port", String.valueOf(taken.getLocalPort()),
           "--event-loops", "1"), Map.of(), directory);
 
@@ -82,11 +82,5 @@ class TakenPortTest {
     Set<HazelcastInstance> instances = Hazelcast.getAllHazelcastInstances();
     assertThat(instances).hasSize(1);
     return instances.iterator().next();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }
