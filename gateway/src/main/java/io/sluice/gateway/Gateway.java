@@ -23,6 +23,7 @@ import io.sluice.verticles.strategies.policy.Policies;
 
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +37,7 @@ public final class Gateway {
   private final Tracing tracing;
 
   private final java.time.Duration shutdownTimeout;
+  private final CountDownLatch stoppedBySignal = new CountDownLatch(1);
 
   private Gateway(Vertx vertx, SluiceServer server, Tracing tracing, java.time.Duration shutdownTimeout) {
     this.vertx = vertx;
@@ -58,6 +60,23 @@ public final class Gateway {
 
   /** @param clock the time of expiry and of the one-minute statistics windows: a test's hand-moved one */
   public static Gateway start(SluiceConfig config, Callable<Reread> reread, Clock clock) throws Exception {
+    return start(config, reread, clock, gateway -> { });
+  }
+
+  /**
+   * Starts as the {@code sluice} command does: SIGTERM and SIGINT drain and stop it from the moment
+   * its start line says it serves ({@link #awaitStop}).
+   */
+  public static Gateway startStoppingOnSignal(SluiceConfig config, Callable<Reread> reread) throws Exception {
+    return start(config, reread, Clock.SYSTEM, Gateway::stopOnSignal);
+  }
+
+  /**
+   * @param serving runs once the server serves, before the start line: whoever sees that line may
+   *                signal the process at once
+   */
+  static Gateway start(SluiceConfig config, Callable<Reread> reread, Clock clock, Consumer<Gateway> serving)
+      throws Exception {
     HeapTuning.apply();
     int loops = config.eventLoops();
     // By default one event loop per core: shard i and front instance i then share loop i, so a key
@@ -90,6 +109,8 @@ public final class Gateway {
       // Before the start line: whoever sees it may send SIGHUP at once, and until the handler is
       // installed the JVM takes SIGHUP as SIGTERM and stops.
       reloadOnHangup(config, reread, metrics, server);
+      Gateway gateway = new Gateway(vertx, server, tracing, config.shutdownTimeout());
+      serving.accept(gateway);
       LOG.log(System.Logger.Level.INFO, StartLine.of(config, server, transport(vertx)));
       LOG.log(System.Logger.Level.INFO, tracing.description());
       LOG.log(System.Logger.Level.INFO, "records: at most " + (config.maxKeys() == Long.MAX_VALUE ? "unlimited" : config.maxKeys())
@@ -113,7 +134,7 @@ public final class Gateway {
       LOG.log(System.Logger.Level.INFO, config.policies().isEmpty()
           ? "no check API policies (add a policies: section to the --config file)"
           : "check API policies: " + config.policies().all());
-      return new Gateway(vertx, server, tracing, config.shutdownTimeout());
+      return gateway;
     } catch (Exception e) {
       vertx.close();
       tracing.stop();
@@ -187,18 +208,24 @@ public final class Gateway {
     return vertx.isNativeTransportEnabled() ? "epoll" : "NIO";
   }
 
-  /** Blocks until SIGTERM or SIGINT, then undeploys everything and closes Vert.x. */
-  public void awaitShutdownOnSignal() throws InterruptedException {
-    CountDownLatch stopped = new CountDownLatch(1);
+  /**
+   * From now on SIGTERM and SIGINT drain and stop this gateway ({@link #stop}) before the JVM exits.
+   * Without it, a signal ends the process with nothing drained and the last writes not persisted.
+   */
+  void stopOnSignal() {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.log(System.Logger.Level.INFO, "Sluice stopping");
       try {
         stop();
       } finally {
-        stopped.countDown();
+        stoppedBySignal.countDown();
       }
     }, "sluice-shutdown"));
-    stopped.await();
+  }
+
+  /** Blocks until a signal stopped this gateway ({@link #startStoppingOnSignal}). */
+  public void awaitStop() throws InterruptedException {
+    stoppedBySignal.await();
   }
 
   /**

@@ -54,7 +54,7 @@ public final class Main {
     } else if (invocation instanceof Invocation.Run run) {
       Logging.apply(run.config().logLevel(), run.config().logFormat());
       try {
-        Gateway.start(run.config(), () -> rereadConfiguration(arguments)).awaitShutdownOnSignal();
+        Gateway.startStoppingOnSignal(run.config(), () -> rereadConfiguration(arguments)).awaitStop();
       } catch (Exception e) {
         // Through the log, so that a JSON log stays JSON; the start-up problem is its last line.
         System.getLogger(Main.class.getName()).log(System.Logger.Level.ERROR, "could not start: " + e.getMessage());
