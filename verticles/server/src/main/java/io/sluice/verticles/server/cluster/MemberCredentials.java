@@ -1,5 +1,6 @@
 package io.sluice.verticles.server.cluster;
 
+import io.sluice.verticles.server.tls.KeyPairCheck;
 import io.sluice.verticles.server.tls.SecretAuthority;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.KeyCertOptions;
@@ -75,8 +76,9 @@ public sealed interface MemberCredentials {
 
     @Override
     public Optional<Material> material(String nodeName, Instant now) {
-      return Optional.of(new Material(new PemKeyCertOptions().setCertPath(certificate.toString())
-          .setKeyPath(key.toString()), new PemTrustOptions().addCertPath(ca.toString())));
+      // Read and checked here, once: a renewal caught half written (a new certificate, the old key)
+      // is refused, where installed it would fail every member's handshake with this node.
+      return Optional.of(new Material(KeyPairCheck.read(certificate, key), new PemTrustOptions().addCertPath(ca.toString())));
     }
   }
 

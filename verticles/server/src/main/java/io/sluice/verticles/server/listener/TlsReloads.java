@@ -46,7 +46,7 @@ public final class TlsReloads {
    */
   public static Future<Void> check(Vertx vertx, TlsSettings settings) {
     return vertx.executeBlocking(() -> {
-      KeyPairCheck.verify(vertx, settings);
+      KeyPairCheck.read(settings.certificate(), settings.key());
       return null;
     }, false);
   }
@@ -70,11 +70,9 @@ public final class TlsReloads {
    * in one WARNING line naming the files.
    */
   public Future<Void> reload() {
-    return vertx.executeBlocking(() -> {
-      KeyPairCheck.verify(vertx, settings);
-      return settings.sslOptions();
-    }, false).compose(options -> {
-      // force: the options name the same files as before, and equal options would be skipped.
+    return vertx.executeBlocking(() -> settings.sslOptions(KeyPairCheck.read(settings.certificate(), settings.key())),
+        false).compose(options -> {
+      // force: equal options would be skipped.
       List<Future<Boolean>> updates = servers.stream().map(server -> server.apply(options, true)).toList();
       return Future.all(updates);
     }).onSuccess(v -> {

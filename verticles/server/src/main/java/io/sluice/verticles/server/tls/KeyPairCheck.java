@@ -1,11 +1,14 @@
 package io.sluice.verticles.server.tls;
 
-import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.PemKeyCertOptions;
 
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509KeyManager;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
@@ -30,38 +33,49 @@ public final class KeyPairCheck {
   }
 
   /**
-   * Reads {@code settings}' certificate and key files (blocking) and checks each key against the
-   * first certificate of its chain.
+   * Reads a certificate chain (leaf first) and its key, each file once, and checks the key against
+   * the chain's first certificate. What it returns holds the bytes read, not the paths: the pair a
+   * listener is given is the pair checked, even when a renewal rewrites the files in between.
    *
    * @throws IllegalArgumentException naming both files, when they do not load or do not match
    */
-  public static void verify(Vertx vertx, TlsSettings settings) {
-    PemKeyCertOptions files = new PemKeyCertOptions().setCertPath(settings.certificate().toString())
-        .setKeyPath(settings.key().toString());
+  public static PemKeyCertOptions read(Path certificate, Path key) {
+    PemKeyCertOptions pair;
+    try {
+      pair = new PemKeyCertOptions().setCertValue(Buffer.buffer(Files.readAllBytes(certificate)))
+          .setKeyValue(Buffer.buffer(Files.readAllBytes(key)));
+    } catch (IOException | RuntimeException unreadable) {
+      throw new IllegalArgumentException(certificate + " and " + key + " do not load: " + unreadable, unreadable);
+    }
+    verify(pair, certificate, key);
+    return pair;
+  }
+
+  private static void verify(PemKeyCertOptions pair, Path certificate, Path key) {
     boolean checked = false;
     try {
-      KeyStore store = files.loadKeyStore(vertx);
-      X509KeyManager keys = x509(files.getKeyManagerFactory(vertx).getKeyManagers());
+      // No Vert.x: the pair holds its bytes, and Vert.x needs one only to read paths.
+      KeyStore store = pair.loadKeyStore(null);
+      X509KeyManager keys = x509(pair.getKeyManagerFactory(null).getKeyManagers());
       for (String alias : Collections.list(store.aliases())) {
-        PrivateKey key = keys.getPrivateKey(alias);
+        PrivateKey privateKey = keys.getPrivateKey(alias);
         X509Certificate[] chain = keys.getCertificateChain(alias);
-        if (key != null && chain != null && chain.length > 0) {
+        if (privateKey != null && chain != null && chain.length > 0) {
           checked = true;
-          if (!matches(key, chain[0].getPublicKey())) {
-            throw new IllegalArgumentException("the private key in " + settings.key()
-                + " does not match the certificate in " + settings.certificate());
+          if (!matches(privateKey, chain[0].getPublicKey())) {
+            throw new IllegalArgumentException("the private key in " + key + " does not match the certificate in "
+                + certificate);
           }
         }
       }
     } catch (IllegalArgumentException mismatch) {
       throw mismatch;
     } catch (Exception unreadable) {
-      throw new IllegalArgumentException(settings.certificate() + " and " + settings.key() + " do not load: "
-          + unreadable.getMessage(), unreadable);
+      throw new IllegalArgumentException(certificate + " and " + key + " do not load: " + unreadable.getMessage(),
+          unreadable);
     }
     if (!checked) {
-      throw new IllegalArgumentException("no private key and certificate found in " + settings.key() + " and "
-          + settings.certificate());
+      throw new IllegalArgumentException("no private key and certificate found in " + key + " and " + certificate);
     }
   }
 

@@ -39,7 +39,8 @@ public record TlsSettings(Path certificate, Path key, Optional<Path> clientCa, T
 
   /** Turns TLS on in {@code options}, with the certificate files as they are now. */
   public <T extends NetServerOptions> T configure(T options) {
-    ServerSSLOptions ssl = sslOptions();
+    ServerSSLOptions ssl = sslOptions(new PemKeyCertOptions().setCertPath(certificate.toString())
+        .setKeyPath(key.toString()));
     options.setSsl(true)
         .setSslEngineOptions(engine.options())
         .setKeyCertOptions(ssl.getKeyCertOptions())
@@ -71,10 +72,10 @@ public record TlsSettings(Path certificate, Path key, Optional<Path> clientCa, T
     return options;
   }
 
-  /** What a running server is given to read the files again. */
-  public ServerSSLOptions sslOptions() {
+  /** TLS with {@code keyCert} as the certificate and key, and the client CA file read when the server takes it. */
+  public ServerSSLOptions sslOptions(PemKeyCertOptions keyCert) {
     ServerSSLOptions ssl = new ServerSSLOptions()
-        .setKeyCertOptions(new PemKeyCertOptions().setCertPath(certificate.toString()).setKeyPath(key.toString()))
+        .setKeyCertOptions(keyCert)
         .setEnabledSecureTransportProtocols(PROTOCOLS)
         .setSslHandshakeTimeout(HANDSHAKE_TIMEOUT_SECONDS)
         .setSslHandshakeTimeoutUnit(TimeUnit.SECONDS)

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.logging.Level;
 
@@ -21,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Members admitted by the operator's certificates ({@code --cluster-tls-*}): those whose CA signed
  * their certificate form the cluster, one from another CA is refused, and a renewed certificate is
- * read again with no restart.
+ * read again with no restart, and a key that does not match its certificate is not.
  */
 class ClusterMemberCertificatesTest {
 
@@ -52,9 +54,20 @@ class ClusterMemberCertificatesTest {
       }
     }
 
+    TestCertificates.Issued renewed;
     try (LogLines log = new LogLines(Level.INFO)) {
-      ours.server("first");
+      renewed = ours.server("first");
       Poll.until("the renewed certificate is read again", () -> !log.containing("cluster credentials read again").isEmpty());
+    }
+
+    // A renewal caught half done, a key that is not the certificate's: installed, it would fail every
+    // handshake of a member with this node. Refused, naming the files.
+    try (LogLines log = new LogLines(Level.WARNING)) {
+      Path swap = Files.copy(ours.server("other").keyFile(), folder.resolve("swap.tmp"));
+      Files.move(swap, renewed.keyFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Poll.until("the key that does not match is refused", () -> !log.containing("the private key in "
+          + renewed.keyFile() + " does not match the certificate in " + renewed.certificateFile()).isEmpty());
+      assertThat(log.containing("the event bus keeps those it had")).isNotEmpty();
     }
   }
 
