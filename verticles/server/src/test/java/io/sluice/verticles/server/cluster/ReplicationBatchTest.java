@@ -27,6 +27,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.time.Duration;
 
 import static io.sluice.verticles.server.kit.SluiceUnderTest.await;
@@ -144,7 +145,7 @@ class ReplicationBatchTest {
   void aCopyCountsInFlightFromTheMomentItIsDecided() throws InterruptedException {
     nodes.addAll(ClusterNodeUnderTest.startPair(clock));
     ClusterNodeUnderTest owner = nodes.get(0);
-    int partition = keysOwnedBy(owner).keySet().iterator().next();
+    int partition = servedOffTheNodesLoop(owner);
     ClusterNodeUnderTest.awaitReplicated(nodes);
     CountDownLatch held = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -166,6 +167,27 @@ class ReplicationBatchTest {
       release.countDown();
     }
     ClusterNodeUnderTest.awaitReplicated(nodes);
+  }
+
+  /**
+   * A partition the owner serves on a shard thread other than its node's loop. Work for a partition
+   * served on the loop itself runs at once, inside {@code work().on}: holding it there would hold
+   * the loop, and the copy could not be decided behind it.
+   */
+  private static int servedOffTheNodesLoop(ClusterNodeUnderTest owner) {
+    for (int partition : keysOwnedBy(owner).keySet()) {
+      Promise<Boolean> elsewhere = Promise.promise();
+      owner.node().loop().runOnContext(v -> {
+        Thread loop = Thread.currentThread();
+        AtomicReference<Thread> ran = new AtomicReference<>();
+        owner.node().work().on(partition, store -> ran.set(Thread.currentThread()))
+            .onComplete(done -> elsewhere.complete(ran.get() != null && ran.get() != loop));
+      });
+      if (await(elsewhere.future())) {
+        return partition;
+      }
+    }
+    throw new AssertionError("the owner serves every partition it owns on its node's loop");
   }
 
   private static void awaitUninterruptibly(CountDownLatch latch) {
