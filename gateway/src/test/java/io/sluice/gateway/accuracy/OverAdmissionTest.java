@@ -18,7 +18,7 @@ class OverAdmissionTest {
   private static List<Grant> grants(String key, int node, long fromNanos, int count, long stepNanos) {
     List<Grant> grants = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      grants.add(new Grant(fromNanos + i * stepNanos, node, key));
+      grants.add(new Grant(fromNanos + i * stepNanos, fromNanos + i * stepNanos, node, key));
     }
     return grants;
   }
@@ -76,7 +76,7 @@ class OverAdmissionTest {
 
   @Test
   void aGrantBeforeTheOriginOrANonsenseLimitIsRefused() {
-    assertThatThrownBy(() -> tenPerSecond.check(List.of(new Grant(SECOND, 0, "a"))))
+    assertThatThrownBy(() -> tenPerSecond.check(List.of(new Grant(SECOND, SECOND, 0, "a"))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("before the origin");
     assertThatThrownBy(() -> new OverAdmission(5, Duration.ZERO, 0)).isInstanceOf(IllegalArgumentException.class);
   }

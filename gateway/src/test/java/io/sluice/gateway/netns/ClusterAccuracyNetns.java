@@ -43,10 +43,12 @@ class ClusterAccuracyNetns {
   private static final int NODES = 3;
   private static final long LIMIT = 600;
   /**
-   * Longer than a scenario lasts (the rolling restart's three restarts and a split take up to about
-   * two minutes), so that each scenario's grants fall in one window of each limit.
+   * Far longer than a scenario lasts, so that each scenario's grants fall in one window of each
+   * limit: the rolling restart's three restarts and a split take about two minutes, but each of its
+   * waits may take up to 150 s (a JVM start on a loaded machine), and a window that ended within the
+   * scenario would give each limit its quota again and fail the one-window check.
    */
-  private static final Duration WINDOW = Duration.ofMinutes(5);
+  private static final Duration WINDOW = Duration.ofMinutes(30);
   /** Each of the six clients (two per node) takes this often: 60 a second per limit, three times what a node gives alone. */
   private static final int PER_SECOND = 20;
   private static final String POLICY = "scenario";
@@ -117,14 +119,18 @@ class ClusterAccuracyNetns {
     long lag = largestReplicationLag(owner);
     long killedAt = System.nanoTime();
     cluster.kill(owner);
+    long goneAt = System.nanoTime();
     int survivor = (owner + 1) % NODES;
     cluster.awaitReady(survivor, NODES - 1);
     awaitEveryLimitDenying(survivor, (owner + 2) % NODES);
     // One replication lag's grants: those answered from one lag (and one client's pace, the
-    // answer's way back) before the kill on; the backup may never have seen them.
+    // answer's way back) before the kill on, and asked before the owner was gone; the backup may
+    // never have seen them. By the time asked, not answered: the owner's last answers, written
+    // before the kill, can arrive after it (through another node, or read late by a loaded test),
+    // and each of those may be one the backup lacks.
     long from = killedAt - lag - 1_000_000_000L / PER_SECOND;
     long withinOneLag = takers.grants().stream().filter(grant -> grant.atNanos() - from >= 0
-        && grant.atNanos() - killedAt <= 0).count();
+        && grant.askedNanos() - goneAt <= 0).count();
     OverAdmission.Report report = finish("kill -9 of the owner under load (its replication lag up to "
         + lag / 1_000 + " µs; " + withinOneLag + " grants in that lag and one client's pace)", Long.MAX_VALUE, owner);
     DocumentedBounds.afterKill(report, withinOneLag);
@@ -138,6 +144,7 @@ class ClusterAccuracyNetns {
     long lag = largestReplicationLag(owner);
     long pausedAt = System.nanoTime();
     cluster.pause(owner);
+    long stoppedAt = System.nanoTime(); // kill -STOP is a process of its own: the owner grants until it ran
     int other = (owner + 1) % NODES;
     cluster.awaitReady(other, NODES - 1); // the others removed it: more than the failure timeout (5 s)
     DocumentedBounds.split(figures("SIGSTOP of the owner: the others removed it (the split, so far)", Long.MAX_VALUE, owner), LIMIT);
@@ -149,14 +156,16 @@ class ClusterAccuracyNetns {
     // The copy apart is the owner's: the grants of one replication lag (and one client's pace)
     // before the pause, which its backup may never have seen, and from SIGCONT until the cluster
     // re-formed, when it served its copy again: its own clients, and the others' once they route
-    // to it again, until the copy the others served reaches it and is joined.
+    // to it again, until the copy the others served reaches it and is joined. Told by the time
+    // asked, before SIGSTOP took and before the cluster was seen re-formed: the answers to
+    // requests asked before either can arrive after it.
     long lagFrom = pausedAt - lag - 1_000_000_000L / PER_SECOND;
     OverAdmission.Report report = finish("SIGSTOP of the owner until the others removed it, then SIGCONT (its replication"
         + " lag up to " + lag / 1_000 + " µs)", resumedAt, owner);
     DocumentedBounds.split(report, LIMIT);
     afterHeal(report, "granted in the owner's last replication lag and from SIGCONT until the cluster re-formed",
-        grant -> grant.atNanos() - lagFrom >= 0 && grant.atNanos() - pausedAt <= 0
-            || grant.atNanos() - resumedAt >= 0 && grant.atNanos() - reformedAt <= 0);
+        grant -> grant.atNanos() - lagFrom >= 0 && grant.askedNanos() - stoppedAt <= 0
+            || grant.atNanos() - resumedAt >= 0 && grant.askedNanos() - reformedAt <= 0);
   }
 
   @Test
@@ -184,8 +193,7 @@ class ClusterAccuracyNetns {
         healedAt, owner);
     DocumentedBounds.split(report, LIMIT);
     // The copy apart is the cut node's: only its clients reach it, until the cluster re-formed.
-    afterHeal(report, "granted by node " + cut + " from the cut until the cluster re-formed",
-        grant -> grant.node() == cut && grant.atNanos() - cutAt >= 0 && grant.atNanos() - reformedAt <= 0);
+    afterHeal(report, "granted by node " + cut + " from the cut until the cluster re-formed", apartOn(cut, cutAt, reformedAt));
   }
 
   /**
@@ -225,8 +233,17 @@ class ClusterAccuracyNetns {
     awaitEveryLimitDenying(allNodes());
     OverAdmission.Report report = finish(scenario, healedAt, owner);
     DocumentedBounds.split(report, LIMIT);
-    afterHeal(report, "granted by node " + cut + " from the cut until the cluster re-formed",
-        grant -> grant.node() == cut && grant.atNanos() - cutAt >= 0 && grant.atNanos() - reformedAt <= 0);
+    afterHeal(report, "granted by node " + cut + " from the cut until the cluster re-formed", apartOn(cut, cutAt, reformedAt));
+  }
+
+  /**
+   * The grants the cut node's clients got from the cut on, asked before the cluster was seen
+   * re-formed: its last grants apart are answered just before it counts the others again, and
+   * their answers can reach the test after the poll that saw it re-formed (the bound held with
+   * no grant to spare in measured runs, the cut node's grants apart being the whole excess).
+   */
+  private static Predicate<Grant> apartOn(int cut, long cutAt, long reformedAt) {
+    return grant -> grant.node() == cut && grant.atNanos() - cutAt >= 0 && grant.askedNanos() - reformedAt <= 0;
   }
 
   /**

@@ -28,8 +28,8 @@ import static io.sluice.gateway.process.Waits.until;
 /**
  * Clients on every node taking one unit at a time from the same two limits, at a fixed pace: one
  * through the HTTP check API (a fixed-window policy), one through Throttr (UPDATE quota decrease 1
- * of a key made with the limit as its quota). Every grant is recorded with the time its answer
- * arrived and the node that gave it, for {@link io.sluice.gateway.accuracy.OverAdmission}.
+ * of a key made with the limit as its quota). Every grant is recorded with the times it was asked
+ * and its answer arrived, and the node that gave it, for {@link io.sluice.gateway.accuracy.OverAdmission}.
  * A node that is down or frozen costs failures, never unbounded requests: each client keeps at
  * most {@link #MAX_IN_FLIGHT} requests outstanding and skips its turn beyond that.
  */
@@ -92,6 +92,7 @@ final class Takers implements AutoCloseable {
     }
     outstanding.incrementAndGet();
     attempts.incrementAndGet();
+    long asked = System.nanoTime();
     String body = new JsonObject().put("policy", policy).put("key", checkKey).encode();
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + cluster.address(node) + ":"
             + NamespaceCluster.HTTP_PORT + "/v1/check"))
@@ -99,7 +100,7 @@ final class Takers implements AutoCloseable {
         .POST(HttpRequest.BodyPublishers.ofString(body)).build();
     http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
       if (failure == null && response.statusCode() == 200) {
-        grants.add(new Grant(System.nanoTime(), node, CHECK));
+        grants.add(new Grant(asked, System.nanoTime(), node, CHECK));
       } else if (failure == null && response.statusCode() == 429) {
         denied[node * 2].incrementAndGet();
       } else {
@@ -116,10 +117,11 @@ final class Takers implements AutoCloseable {
     }
     outstanding.incrementAndGet();
     attempts.incrementAndGet();
+    long asked = System.nanoTime();
     client(node).compose(client -> client.update(throttrKey, UpdateAttribute.QUOTA, UpdateChange.DECREASE, 1))
         .onComplete(taken -> {
           if (taken.succeeded() && taken.result()) {
-            grants.add(new Grant(System.nanoTime(), node, THROTTR));
+            grants.add(new Grant(asked, System.nanoTime(), node, THROTTR));
           } else if (taken.succeeded()) {
             denied[node * 2 + 1].incrementAndGet();
           } else {
