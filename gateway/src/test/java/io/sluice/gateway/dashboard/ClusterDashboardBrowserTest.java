@@ -78,17 +78,8 @@ class ClusterDashboardBrowserTest {
   }
 
 
-  /**
-   * The element's text once it shows one. The summary is there, empty, from the view's mount, and
-   * filled only when /api/cluster answers, which asks every member for its figures: after the
-   * overview that shows the Cluster link, and on a loaded machine well after it. A wait that
-   * returned the first text found read that empty summary.
-   */
   private static String textOf(String css) {
-    return wait.ignoring(StaleElementReferenceException.class).until(driver -> {
-      String text = driver.findElement(By.cssSelector(css)).getText();
-      return text.isEmpty() ? null : text;
-    });
+    return HeadlessChromium.shownText(wait, css);
   }
 
   @Test

@@ -99,13 +99,8 @@ class DashboardBrowserTest {
   }
 
 
-  /**
-   * The text of the element at {@code css} once it is there. Live tables re-render when a pushed
-   * update changes what they list, so an element found a moment ago may be gone: look it up again.
-   */
   private static String textOf(String css) {
-    return wait.ignoring(StaleElementReferenceException.class)
-        .until(driver -> driver.findElement(By.cssSelector(css)).getText());
+    return HeadlessChromium.shownText(wait, css);
   }
 
   /** Clicks the element at {@code css}, looking it up again if a re-render replaced it. */

@@ -1,6 +1,8 @@
 package io.sluice.gateway.dashboard;
 
+import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -8,6 +10,7 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
 import java.io.IOException;
@@ -54,6 +57,19 @@ final class HeadlessChromium {
   }
 
   /** The console's errors (failed loads included) since the last call: each is read once. */
+  /**
+   * The element's text once it shows one. Views mount their elements empty and fill them when
+   * their API call answers, which on a loaded machine comes well after the element: a wait that
+   * returned the first text found could read the empty one. A view that redraws in between makes
+   * an element found stale; it is looked up again.
+   */
+  static String shownText(WebDriverWait wait, String css) {
+    return wait.ignoring(StaleElementReferenceException.class).until(driver -> {
+      String text = driver.findElement(By.cssSelector(css)).getText();
+      return text.isEmpty() ? null : text;
+    });
+  }
+
   static List<String> consoleErrors(WebDriver browser) {
     return browser.manage().logs().get(LogType.BROWSER).getAll().stream()
         .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())

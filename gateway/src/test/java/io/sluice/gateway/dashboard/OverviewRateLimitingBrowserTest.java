@@ -94,8 +94,7 @@ class OverviewRateLimitingBrowserTest {
   }
 
   private static String textOf(String css) {
-    return wait.ignoring(StaleElementReferenceException.class)
-        .until(driver -> driver.findElement(By.cssSelector(css)).getText());
+    return HeadlessChromium.shownText(wait, css);
   }
 
   /** The number a "12.5/s" figure starts with; 0 for "—". */
