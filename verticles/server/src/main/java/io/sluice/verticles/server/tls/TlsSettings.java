@@ -37,10 +37,14 @@ public record TlsSettings(Path certificate, Path key, Optional<Path> clientCa, T
     return clientCa.map(ca -> List.of(certificate, key, ca)).orElse(List.of(certificate, key));
   }
 
-  /** Turns TLS on in {@code options}, with the certificate files as they are now. */
+  /**
+   * Turns TLS on in {@code options}, with the certificate files as they are now: read once and
+   * checked ({@link KeyPairCheck#read}), as a reload reads them.
+   *
+   * @throws IllegalArgumentException naming both files, when they do not load or do not match
+   */
   public <T extends NetServerOptions> T configure(T options) {
-    ServerSSLOptions ssl = sslOptions(new PemKeyCertOptions().setCertPath(certificate.toString())
-        .setKeyPath(key.toString()));
+    ServerSSLOptions ssl = sslOptions(KeyPairCheck.read(certificate, key));
     options.setSsl(true)
         .setSslEngineOptions(engine.options())
         .setKeyCertOptions(ssl.getKeyCertOptions())
